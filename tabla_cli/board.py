@@ -1,0 +1,481 @@
+"""Positions, steps, plays and legal-play generation for standard backgammon.
+
+Everything here is pure Python with no third-party imports: it is the hot path
+of every replay.
+
+A :class:`Position` is seen from the side on roll ("the mover"). Each side is a
+tuple of 26 counters in that side's own numbering: index 0 holds the checkers
+borne off, 1..24 the points and 25 (:data:`BAR`) the bar. The mover's point
+``p`` is the opponent's point ``25 - p``.
+
+>>> start = Position.start()
+>>> start.pips()
+(167, 167)
+>>> len(legal_plays(start, (3, 1)))
+16
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Iterator
+
+Point = int
+OFF: Point = 0
+BAR: Point = 25
+CHECKERS = 15
+
+Dice = tuple[int, int]
+
+
+class Player(IntEnum):
+    """The two sides of a match: 0 is the left column of a ``.mat`` file."""
+
+    ZERO = 0
+    ONE = 1
+
+    @property
+    def other(self) -> Player:
+        return Player.ONE if self is Player.ZERO else Player.ZERO
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moved by one die, in the mover's numbering."""
+
+    src: Point
+    dst: Point
+    hit: bool = False
+
+    def __str__(self) -> str:
+        src = "bar" if self.src == BAR else str(self.src)
+        dst = "off" if self.dst == OFF else str(self.dst)
+        return f"{src}/{dst}{'*' if self.hit else ''}"
+
+
+Play = tuple[Step, ...]
+"""A play is the ordered steps of one turn; the empty play means "no move"."""
+
+
+def _side(counts: dict[int, int]) -> tuple[int, ...]:
+    side = [0] * 26
+    for point, n in counts.items():
+        side[point] = n
+    side[OFF] = CHECKERS - sum(side[1:])
+    return tuple(side)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An immutable, hashable checker position seen from the side on roll.
+
+    Attributes:
+        mover: the side on roll, 26 counters (off, points 1..24, bar).
+        opponent: the other side, in its own numbering.
+    """
+
+    mover: tuple[int, ...]
+    opponent: tuple[int, ...]
+
+    @classmethod
+    def start(cls) -> Position:
+        """The standard starting position."""
+        side = _side({24: 2, 13: 5, 8: 3, 6: 5})
+        return cls(side, side)
+
+    @classmethod
+    def from_points(cls, mover: dict[int, int], opponent: dict[int, int]) -> Position:
+        """Build a position from ``{point: count}`` maps (25 = bar); the rest are off."""
+        return cls(_side(mover), _side(opponent))
+
+    @classmethod
+    def from_id(cls, position_id: str) -> Position:
+        """Decode a GNU Backgammon Position ID (see :mod:`tabla_cli.ids`)."""
+        from tabla_cli.ids import decode_position_id
+
+        return decode_position_id(position_id)
+
+    def position_id(self) -> str:
+        """The GNU Backgammon Position ID of this position."""
+        from tabla_cli.ids import encode_position_id
+
+        return encode_position_id(self)
+
+    def __repr__(self) -> str:
+        return f"Position.from_id({self.position_id()!r})"
+
+    def flip(self) -> Position:
+        """The same position with the other side on roll."""
+        return Position(self.opponent, self.mover)
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts ``(mover, opponent)``."""
+        return (
+            sum(i * n for i, n in enumerate(self.mover)),
+            sum(i * n for i, n in enumerate(self.opponent)),
+        )
+
+    def apply(self, play: Play) -> Position:
+        """The position after ``play``, still seen from the side that moved.
+
+        The play is trusted: use :func:`is_legal` to check it first.
+        """
+        me = list(self.mover)
+        opp = list(self.opponent)
+        for step in play:
+            me[step.src] -= 1
+            me[step.dst] += 1
+            if step.dst and opp[25 - step.dst] == 1:
+                opp[25 - step.dst] = 0
+                opp[BAR] += 1
+        return Position(tuple(me), tuple(opp))
+
+    def is_game_over(self) -> bool:
+        """True once either side has borne off every checker."""
+        return self.mover[OFF] == sum(self.mover) or self.opponent[OFF] == sum(self.opponent)
+
+
+# --- single steps -----------------------------------------------------------
+
+
+def _steps(me: list[int], opp: list[int], die: int, top: int) -> Iterator[tuple[int, int, bool]]:
+    """Legal single steps ``(src, dst, hit)`` with ``die`` from points <= ``top``."""
+    if me[BAR]:
+        if top == BAR:
+            n = opp[die]
+            if n < 2:
+                yield BAR, BAR - die, n == 1
+        return
+    home = not any(me[7:BAR])
+    highest = 0
+    if home:
+        for p in range(6, 0, -1):
+            if me[p]:
+                highest = p
+                break
+    for src in range(min(top, 24), 0, -1):
+        if not me[src]:
+            continue
+        dst = src - die
+        if dst > 0:
+            n = opp[25 - dst]
+            if n < 2:
+                yield src, dst, n == 1
+        elif home and (dst == 0 or src == highest):
+            yield src, OFF, False
+
+
+def _step_result(me: list[int], opp: list[int], src: int, die: int) -> tuple[int, bool] | None:
+    """``(dst, hit)`` if moving a checker from ``src`` with ``die`` is legal now, else None."""
+    if src < 1 or src > BAR or not me[src]:
+        return None
+    if me[BAR] and src != BAR:
+        return None
+    dst = src - die
+    if dst > 0:
+        n = opp[25 - dst]
+        if n >= 2:
+            return None
+        return dst, n == 1
+    if any(me[7:BAR]):
+        return None
+    if dst < 0 and any(me[src + 1 : 7]):
+        return None
+    return OFF, False
+
+
+def _move(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> tuple[list[int], list[int]]:
+    me = me.copy()
+    me[src] -= 1
+    me[dst] += 1
+    if hit:
+        opp = opp.copy()
+        opp[25 - dst] = 0
+        opp[BAR] += 1
+    return me, opp
+
+
+# --- generation -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    steps: Play
+    dice: tuple[int, ...]
+    mover: tuple[int, ...]
+    opponent: tuple[int, ...]
+
+
+def _search(
+    me: list[int],
+    opp: list[int],
+    dice: tuple[int, ...],
+    top: int,
+    steps: Play,
+    used: tuple[int, ...],
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], _Line],
+    depth: list[int],
+) -> None:
+    i = len(steps)
+    moved = False
+    if i < len(dice):
+        die = dice[i]
+        doubles = dice[0] == dice[-1]
+        for src, dst, hit in _steps(me, opp, die, top):
+            moved = True
+            me2, opp2 = _move(me, opp, src, dst, hit)
+            _search(
+                me2, opp2, dice, src if doubles else BAR,
+                steps + (Step(src, dst, hit),), used + (die,), out, depth,
+            )
+    if not moved and i >= depth[0]:
+        if i > depth[0]:
+            depth[0] = i
+            out.clear()
+        key = (tuple(me), tuple(opp))
+        if key not in out:
+            out[key] = _Line(steps, used, key[0], key[1])
+
+
+def _lines(position: Position, dice: Dice) -> list[_Line]:
+    a, b = dice
+    me = list(position.mover)
+    opp = list(position.opponent)
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], _Line] = {}
+    depth = [0]
+    if a == b:
+        _search(me, opp, (a, a, a, a), BAR, (), (), out, depth)
+        return list(out.values())
+    _search(me, opp, (a, b), BAR, (), (), out, depth)
+    _search(me, opp, (b, a), BAR, (), (), out, depth)
+    lines = list(out.values())
+    if depth[0] == 1:
+        high = max(a, b)
+        if any(line.dice[0] == high for line in lines):
+            lines = [line for line in lines if line.dice[0] == high]
+    return lines
+
+
+def legal_plays(position: Position, dice: Dice) -> dict[Position, Play]:
+    """Every legal play for ``dice``, keyed by the resulting position.
+
+    The result position is seen from the side that moved. A roll that cannot
+    be played gives ``{position: ()}``.
+
+    >>> plays = legal_plays(Position.start(), (6, 6))
+    >>> len(plays)
+    4
+    """
+    return {Position(line.mover, line.opponent): line.steps for line in _lines(position, dice)}
+
+
+def max_dice_playable(position: Position, dice: Dice) -> int:
+    """How many dice the best legal play uses (0 when the roll is forfeit)."""
+    lines = _lines(position, dice)
+    return len(lines[0].steps) if lines else 0
+
+
+def can_move(position: Position, dice: Dice) -> bool:
+    """True if at least one die of ``dice`` can be played."""
+    me = list(position.mover)
+    opp = list(position.opponent)
+    return any(True for die in set(dice) for _ in _steps(me, opp, die, BAR))
+
+
+def is_legal(position: Position, dice: Dice, play: Play) -> bool:
+    """True if ``play`` is a complete legal play of ``dice`` in ``position``.
+
+    Checks the steps one by one and only enumerates the alternatives when the
+    play uses fewer dice than were rolled.
+
+    >>> is_legal(Position.start(), (3, 1), (Step(8, 5), Step(6, 5)))
+    True
+    >>> is_legal(Position.start(), (3, 1), (Step(8, 5),))
+    False
+    """
+    return resolve_play(position, dice, tuple((s.src, s.dst, s.hit) for s in play)).error is None
+
+
+# --- written plays ------------------------------------------------------------
+
+Segment = tuple[int, int, bool]
+"""A written move ``(src, dst, hit_marked)`` that may span several dice (``24/13``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What a written play means in a position.
+
+    Attributes:
+        play: the single-die steps chosen (None when the text cannot be played).
+        result: the position after the play, seen from the side that moved.
+        error: why the play is illegal, or None.
+        alternatives: how many distinct positions the text could mean (> 1:
+            written ambiguously; the one without a hidden hit was chosen).
+    """
+
+    play: Play | None
+    result: Position | None
+    error: str | None
+    alternatives: int = 1
+
+
+def _dice_runs(pool: list[int], seg: Segment) -> list[tuple[int, ...]]:
+    """Sequences of dice from ``pool`` that carry one checker along ``seg``."""
+    src, dst, _ = seg
+    distance = src - dst
+    runs: list[tuple[int, ...]] = []
+
+    def grow(run: tuple[int, ...], left: list[int], moved: int) -> None:
+        for die in sorted(set(left)):
+            total = moved + die
+            if total == distance or (dst == OFF and total > distance):
+                runs.append(run + (die,))
+            elif total < distance:
+                rest = left.copy()
+                rest.remove(die)
+                grow(run + (die,), rest, total)
+
+    if distance > 0:
+        grow((), pool, 0)
+    return runs
+
+
+def _assignments(pool: list[int], segments: tuple[Segment, ...]) -> list[list[tuple[int, int, int]]]:
+    """Every way to give each segment its dice: lists of ``(src, dst, die)`` steps."""
+    if not segments:
+        return [[]]
+    seg, rest = segments[0], segments[1:]
+    out: list[list[tuple[int, int, int]]] = []
+    for run in _dice_runs(pool, seg):
+        left = pool.copy()
+        for die in run:
+            left.remove(die)
+        steps = []
+        at = seg[0]
+        for die in run:
+            to = max(at - die, OFF)
+            steps.append((at, to, die))
+            at = to
+        for tail in _assignments(left, rest):
+            out.append(steps + tail)
+    return out
+
+
+def _orders(steps: list[tuple[int, int, int]]) -> list[list[tuple[int, int, int]]]:
+    orders = [steps]
+    ranked = sorted(steps, key=lambda s: -s[0])
+    if ranked != steps:
+        orders.append(ranked)
+    if len(steps) == 2 and steps[::-1] not in orders:
+        orders.append(steps[::-1])
+    return orders
+
+
+def _walk(me: list[int], opp: list[int], steps: list[tuple[int, int, int]]) -> tuple[Play, list[int], list[int]] | str:
+    played: list[Step] = []
+    for src, dst, die in steps:
+        got = _step_result(me, opp, src, die)
+        if got is None or got[0] != dst:
+            return _explain(me, opp, Step(src, dst), die)
+        me, opp = _move(me, opp, src, dst, got[1])
+        played.append(Step(src, dst, got[1]))
+    return tuple(played), me, opp
+
+
+def resolve_play(position: Position, dice: Dice, segments: tuple[Segment, ...]) -> Resolution:
+    """Match a written play against the rules.
+
+    ``segments`` are the written moves; one may cover several dice
+    (``24/13``) or bear off by overshoot. The steps are tried in the written
+    order, then from the highest point down, and the legal plays are only
+    enumerated when fewer dice are used than were rolled.
+    """
+    a, b = dice
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        return Resolution(None, None, f"dice {a}-{b} are not two values from 1 to 6")
+    pool = [a, a, a, a] if a == b else [a, b]
+    if not segments:
+        if can_move(position, dice):
+            return Resolution(None, None, "no move written, but the roll can be played")
+        return Resolution((), position, None)
+    for src, dst, _ in segments:
+        if src > BAR or src <= dst or dst < OFF:
+            name = str(Step(src, dst))
+            return Resolution(None, None, f"'{name}' does not move towards home")
+    candidates = _assignments(pool, segments)
+    if not candidates:
+        return Resolution(None, None, _no_dice(pool, segments, dice))
+    me0 = list(position.mover)
+    opp0 = list(position.opponent)
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, Play]] = {}
+    first_error: str | None = None
+    marked = {dst for _, dst, hit in segments if hit}
+    for steps in candidates:
+        for order in _orders(steps):
+            walked = _walk(me0, opp0, order)
+            if isinstance(walked, str):
+                first_error = first_error or walked
+                continue
+            play, me, opp = walked
+            key = (tuple(me), tuple(opp))
+            hidden = sum(1 for s in play if s.hit and s.dst not in marked)
+            if key not in found or hidden < found[key][0]:
+                found[key] = (hidden, play)
+            break
+    if not found:
+        return Resolution(None, None, first_error)
+    key, (_, play) = min(found.items(), key=lambda kv: (kv[1][0], -len(kv[1][1])))
+    result = Position(key[0], key[1])
+    used = len(play)
+    if used < len(pool):
+        need = max_dice_playable(position, dice)
+        if used < need:
+            if need == 2 and a != b:
+                error = "plays one die but both can be played"
+            else:
+                error = f"plays {used} of the {need} dice that can be played"
+            return Resolution(play, result, error, len(found))
+        if a != b and used == 1:
+            high = max(a, b)
+            if not _uses(play[0], high, me0) and any(True for _ in _steps(me0, opp0, high, BAR)):
+                return Resolution(play, result, f"plays the smaller die but the {high} can be played", len(found))
+    return Resolution(play, result, None, len(found))
+
+
+def _uses(step: Step, die: int, me: list[int]) -> bool:
+    """True if a one-step play can have used ``die``."""
+    distance = step.src - step.dst
+    if distance == die:
+        return True
+    return step.dst == OFF and die > distance and not any(me[step.src + 1 : 7])
+
+
+def _no_dice(pool: list[int], segments: tuple[Segment, ...], dice: Dice) -> str:
+    text = " ".join(str(Step(s, d)) for s, d, _ in segments)
+    least = 0
+    for src, dst, _ in segments:
+        if dst == OFF:
+            least += -(-src // max(pool))
+        else:
+            least += -(-(src - dst) // max(pool))
+    if least > len(pool):
+        return f"'{text}' needs at least {least} steps but a {dice[0]}-{dice[1]} gives {len(pool)}"
+    return f"'{text}' cannot be made of the dice {dice[0]}-{dice[1]}"
+
+
+def _explain(me: list[int], opp: list[int], step: Step, die: int) -> str:
+    name = str(step)
+    if me[BAR] and step.src != BAR:
+        return f"'{name}' moves while a checker is on the bar"
+    if not me[step.src]:
+        where = "the bar" if step.src == BAR else f"the {step.src}-point"
+        return f"'{name}' moves from {where}, where the mover has no checker"
+    if step.dst == OFF:
+        if any(me[7:BAR]):
+            return f"'{name}' bears off while a checker is outside the home board"
+        return f"'{name}' bears off with a {die} while a checker stands on a higher point"
+    if opp[25 - step.dst] >= 2:
+        return f"'{name}' lands on the {step.dst}-point, which the opponent holds"
+    return f"'{name}' is not a legal step"
