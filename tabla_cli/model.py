@@ -1,0 +1,143 @@
+"""The match model every reader builds and every writer and check reads.
+
+A :class:`Match` is what a transcript *says*, not what the rules make of it:
+plays are kept as written (``play_text``) and checked later by
+:mod:`tabla_cli.replay`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from tabla_cli.board import Dice, Player, Position
+from tabla_cli.errors import Location
+
+
+class ActionKind(str, Enum):
+    """What one entry of a game record does."""
+
+    ROLL = "roll"
+    """Dice rolled and a play made (``play_text`` may be empty: no move)."""
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    """The taker redoubles at once and keeps the cube (``Beavers => v``)."""
+    RACCOON = "raccoon"
+    RESIGN = "resign"
+    """The player resigns (``Resigns``, or a roll written ``????``)."""
+    WIN = "win"
+    """``Wins k points``: the player in this column won ``value`` points."""
+    LOSS = "loss"
+    """``Losses k point`` (Backgammon Galaxy): informational."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One entry of a game record, with where it was written.
+
+    Attributes:
+        kind: what the action is.
+        player: who acts (0 = left column / first name of the score line).
+        location: file, line and column of the action's text.
+        move_number: the printed move number of its line (None if none).
+        dice: the roll, as written (first die first), for ROLL.
+        play_text: the play as written after ``dd:`` ('' = no move).
+        value: the cube value offered for DOUBLE/BEAVER/RACCOON, the points
+            for WIN/LOSS, the resignation level (1, 2, 3) for RESIGN when known.
+        match_won: WIN written with "and the match".
+        resigned: a ROLL written ``????``: the roller resigned without moving.
+    """
+
+    kind: ActionKind
+    player: Player
+    location: Location
+    move_number: int | None = None
+    dice: Dice | None = None
+    play_text: str | None = None
+    value: int | None = None
+    match_won: bool = False
+    resigned: bool = False
+
+
+@dataclass(slots=True)
+class Game:
+    """One game of a match.
+
+    Attributes:
+        number: the game number as written (``Game N``).
+        score: the score line, ``(player 0, player 1)``, before this game.
+        actions: the record in order.
+        location: where the game starts (the ``Game N`` line).
+        start: a starting position other than the variant's (``Set Pos``),
+            with player 0 as ``mover``; None = the variant's start.
+        start_cube: ``(value, owner)`` for a set-up start; owner None = centred.
+        variant: the variant of this game when a match mixes variants.
+    """
+
+    number: int
+    score: tuple[int, int]
+    actions: list[Action] = field(default_factory=list)
+    location: Location = Location("")
+    start: Position | None = None
+    start_cube: tuple[int, Player | None] | None = None
+    variant: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Cube and match rules, apart from the checker rules of the variant.
+
+    Attributes:
+        crawford: the Crawford rule is in force (match play).
+        jacoby: gammons count only on a turned cube (money play).
+        beaver: beavers and raccoons are allowed (money play).
+        cube_limit: the highest cube value.
+        cube: a doubling cube is used at all.
+    """
+
+    crawford: bool = True
+    jacoby: bool = False
+    beaver: bool = False
+    cube_limit: int = 4096
+    cube: bool = True
+
+
+@dataclass(slots=True)
+class Match:
+    """A match or money session as a transcript records it.
+
+    Attributes:
+        players: names of player 0 and player 1 (as on the score lines).
+        length: match length in points; 0 = money session.
+        games: the games in order.
+        headers: every ``[Key "value"]`` header in file order, keys as written.
+        comments: other comment lines before the match, without the ``;``.
+        ratings: ratings written after names (``Name,1780``), if any.
+        rules: cube and match rules (from headers, else defaults).
+        variant: the variant name from the ``Variation`` header ('' = standard).
+        path: where it was read from.
+        format: the format it was read from ('mat', 'sgf', ...).
+        location: where the match starts in the file.
+    """
+
+    players: tuple[str, str]
+    length: int
+    games: list[Game] = field(default_factory=list)
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    ratings: tuple[str | None, str | None] = (None, None)
+    rules: RuleSet = RuleSet()
+    variant: str = ""
+    path: str = ""
+    format: str = ""
+    location: Location = Location("")
+
+    def header(self, key: str, default: str | None = None) -> str | None:
+        """The value of header ``key``, matched case-insensitively."""
+        want = key.casefold()
+        for k, v in self.headers:
+            if k.casefold() == want:
+                return v
+        return default
