@@ -1,0 +1,454 @@
+"""Replay a match against the rules: every roll, play, cube action and result.
+
+:func:`replay_match` never raises on a bad transcript: everything it finds is
+a :class:`~tabla_cli.findings.Finding`. After the first error in a game it
+goes on from the position the recorded play leads to (what the players saw);
+when that play cannot even be applied, the rest of the game is skipped with
+one ``unchecked`` note. The recorded ``Wins`` always count for the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tabla_cli.board import BAR, Dice, Play, Player, Position, Segment
+from tabla_cli.errors import InvalidPlayError, Location
+from tabla_cli.findings import Finding
+from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.notation import format_play, parse_play
+from tabla_cli.variant import Variant, find_variant
+
+EndedBy = Literal["bearoff", "drop", "resign"]
+RESULT_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+@dataclass(slots=True)
+class Decision:
+    """One replayed action with the state before it (kept when ``collect=True``).
+
+    ``position`` is seen from the acting player (``action.player`` is ``mover``).
+    """
+
+    action: Action
+    position: Position
+    cube: int
+    cube_owner: Player | None
+    play: Play | None = None
+
+
+@dataclass(slots=True)
+class GameResult:
+    """What the replay of one game established."""
+
+    number: int
+    score: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    winner: Player | None = None
+    points: int | None = None
+    multiplier: int | None = None
+    ended_by: EndedBy | None = None
+    cube: int = 1
+    cube_owner: Player | None = None
+    rolls: int = 0
+    checked: bool = True
+    final: Position | None = None
+    decisions: list[Decision] = field(default_factory=list)
+
+    @property
+    def result(self) -> str | None:
+        """``single``, ``gammon`` or ``backgammon`` (None when unknown)."""
+        return RESULT_NAMES.get(self.multiplier or 0)
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """The replay of a whole match: its findings and per-game results."""
+
+    match: Match
+    findings: list[Finding] = field(default_factory=list)
+    games: list[GameResult] = field(default_factory=list)
+    plays: int = 0
+    final_score: tuple[int, int] = (0, 0)
+
+
+def apply_segments(position: Position, segments: tuple[Segment, ...]) -> Position | None:
+    """Move checkers as written, ignoring the dice; None if impossible."""
+    me = list(position.mover)
+    opp = list(position.opponent)
+    for src, dst, _ in segments:
+        if not me[src] or (dst and opp[25 - dst] >= 2):
+            return None
+        me[src] -= 1
+        me[dst] += 1
+        if dst and opp[25 - dst] == 1:
+            opp[25 - dst] = 0
+            opp[BAR] += 1
+    return Position(tuple(me), tuple(opp))
+
+
+class _GameReplay:
+    """The state machine of one game."""
+
+    def __init__(self, replay: _MatchReplay, game: Game, result: GameResult, start: Position) -> None:
+        self.r = replay
+        self.game = game
+        self.res = result
+        self.pos = start
+        self.side = Player.ZERO
+        self.turn: Player | None = None
+        self.pending: Player | None = None
+        self.last_cube: tuple[ActionKind, Player] | None = None
+        self.turned = False
+        self.over: tuple[EndedBy, Player] | None = None
+        self.after_end_reported = False
+        self.stopped = False
+        self.offered = 0
+        self.marks = replay.marks
+        if game.start_cube:
+            result.cube, result.cube_owner = game.start_cube
+
+    # --- helpers ------------------------------------------------------------
+
+    def finding(self, code: str, message: str, action: Action | None, **extra: object) -> None:
+        loc = action.location if action else self.game.location
+        player = self.r.match.players[action.player] if action else None
+        self.r.add(Finding(
+            code, message, loc, game=self.game.number,
+            move=action.move_number if action else None, player=player,
+            dice=action.dice if action else None, **extra,  # type: ignore[arg-type]
+        ))
+
+    def orient(self, player: Player) -> None:
+        if self.side != player:
+            self.pos = self.pos.flip()
+            self.side = player
+
+    # --- actions ------------------------------------------------------------
+
+    def run(self) -> None:
+        actions = self.game.actions
+        for i, action in enumerate(actions):
+            kind = action.kind
+            if kind is ActionKind.LOSS:
+                continue
+            if kind is ActionKind.WIN:
+                self.win(action)
+                continue
+            if self.over is not None:
+                if not self.after_end_reported:
+                    self.after_end_reported = True
+                    self.finding("action-after-end", f"{kind.value} after the game ended", action)
+                continue
+            if self.pending is not None and kind not in (
+                ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.RESIGN
+            ):
+                doubler = self.r.match.players[self.pending]
+                self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
+                self.take(self.pending.other)
+            if kind is ActionKind.ROLL:
+                self.roll(action, actions, i)
+            elif kind is ActionKind.DOUBLE:
+                self.double(action)
+            elif kind is ActionKind.TAKE:
+                self.answer(action)
+            elif kind is ActionKind.DROP:
+                if self.answer(action):
+                    assert self.pending is not None
+                    self.over = ("drop", self.pending)
+                    self.pending = None
+            elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):
+                self.beaver(action)
+            elif kind is ActionKind.RESIGN:
+                self.pending = None
+                self.over = ("resign", action.player.other)
+        if self.res.winner is None:
+            self.unfinished()
+
+    def check_turn(self, action: Action) -> None:
+        if self.turn is not None and action.player != self.turn:
+            self.finding("wrong-turn", f"it is {self.r.match.players[self.turn]}'s turn", action)
+        self.turn = action.player
+
+    def roll(self, action: Action, actions: list[Action], i: int) -> None:
+        self.check_turn(action)
+        self.orient(action.player)
+        dice = action.dice
+        assert dice is not None
+        first = self.res.rolls == 0
+        self.res.rolls += 1
+        self.r.result.plays += 1
+        if first and dice[0] == dice[1] and self.game.start is None:
+            self.finding("opening-double", f"the opening roll {dice[0]}-{dice[1]} is a double", action)
+        text = action.play_text or ""
+        if action.resigned or (not text and self._resigns_after(actions, i)):
+            self.over = ("resign", action.player.other)
+            return
+        if self.stopped:
+            self.turn = action.player.other
+            return
+        if self.r.collect:
+            decision = Decision(action, self.pos, self.res.cube, self.res.cube_owner)
+            self.res.decisions.append(decision)
+        try:
+            segments = parse_play(text)
+        except InvalidPlayError as exc:
+            self.finding("invalid-play", exc.message, action, play=text, **self.ids(dice))
+            self.stop(action)
+            return
+        resolution = self.r.variant.resolve_play(self.pos, dice, segments)
+        if resolution.error is None:
+            assert resolution.result is not None and resolution.play is not None
+            play = resolution.play
+            if self.r.collect:
+                decision.play = play
+            if resolution.alternatives > 1:
+                self.finding("ambiguous-play", f"'{text}' could mean {resolution.alternatives} different plays; "
+                             f"read as {format_play(self.pos, play)}", action, play=text)
+            self.check_marks(action, segments, play, text)
+            after = resolution.result
+        else:
+            legal = self.r.variant.legal_plays(self.pos, dice)
+            shown = tuple(format_play(self.pos, p) or "(no move)" for p in list(legal.values())[:10])
+            more = len(legal) - len(shown)
+            if more > 0:
+                shown += (f"... (+{more})",)
+            self.finding("illegal-play", resolution.error, action, play=text, legal=shown, **self.ids(dice))
+            applied = apply_segments(self.pos, segments)
+            if applied is None:
+                self.stop(action)
+                return
+            after = applied
+        if self.r.variant.is_over(after):
+            self.over = ("bearoff", action.player)
+            self.res.multiplier = self.r.variant.outcome(after)
+            self.res.final = after
+        self.pos = after.flip()
+        self.side = action.player.other
+        self.turn = action.player.other
+
+    def _resigns_after(self, actions: list[Action], i: int) -> bool:
+        for nxt in actions[i + 1:]:
+            if nxt.kind is ActionKind.LOSS:
+                continue
+            return nxt.kind is ActionKind.WIN and nxt.player != actions[i].player
+        return False
+
+    def stop(self, action: Action) -> None:
+        self.stopped = True
+        self.finding("unchecked", "the recorded play cannot be applied; the rest of this game is not checked", action)
+
+    def check_marks(self, action: Action, segments: tuple[Segment, ...], play: Play, text: str) -> None:
+        marked = {dst for _, dst, hit in segments if hit}
+        hits = {s.dst for s in play if s.hit}
+        if marked - hits:
+            points = ", ".join(str(p) for p in sorted(marked - hits, reverse=True))
+            self.finding("extra-hit-marker", f"'{text}' marks a hit on {points} but no checker is hit there",
+                         action, play=text)
+        elif self.marks and hits - marked:
+            points = ", ".join(str(p) for p in sorted(hits - marked, reverse=True))
+            self.finding("missing-hit-marker", f"'{text}' hits on {points} without a '*'", action, play=text)
+
+    def double(self, action: Action) -> None:
+        names = self.r.match.players
+        if self.turn is None:
+            self.finding("illegal-double", "a double before the opening roll", action)
+        elif action.player != self.turn:
+            self.finding("wrong-turn", f"it is {names[self.turn]}'s turn", action)
+        elif self.res.crawford:
+            self.finding("crawford-double", "no double is allowed in the Crawford game", action, **self.ids(None))
+        elif self.res.cube_owner is not None and self.res.cube_owner != action.player:
+            self.finding("illegal-double", f"the cube belongs to {names[self.res.cube_owner]}", action,
+                         **self.ids(None))
+        elif not self.r.match.rules.cube:
+            self.finding("illegal-double", "this match is played without a cube", action)
+        want = self.res.cube * 2
+        value = action.value or want
+        if value != want:
+            self.finding("cube-value", f"the cube is at {self.res.cube}, so a double offers {want}, not {value}",
+                         action)
+        elif value > self.r.match.rules.cube_limit:
+            self.finding("cube-value", f"{value} is above the cube limit {self.r.match.rules.cube_limit}", action)
+        self.pending = action.player
+        self.last_cube = (ActionKind.DOUBLE, action.player)
+        self.turn = action.player.other
+        self.offered = value
+
+    def answer(self, action: Action) -> bool:
+        if self.pending is None or self.pending == action.player:
+            self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
+            return False
+        if action.kind is ActionKind.TAKE:
+            self.take(action.player)
+        return True
+
+    def take(self, taker: Player) -> None:
+        self.res.cube = self.offered or self.res.cube * 2
+        self.res.cube_owner = taker
+        self.turned = True
+        self.pending = None
+        self.turn = taker.other
+
+    def beaver(self, action: Action) -> None:
+        match = self.r.match
+        last = self.last_cube
+        if last is None or last[1] == action.player or self.over is not None:
+            self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
+            return
+        if match.length or (match.header("Beaver") or "on").casefold() == "off":
+            self.finding("illegal-beaver", f"{action.kind.value} is not allowed here "
+                         f"({'match play' if match.length else 'beavers are off'})", action)
+        value = action.value or self.res.cube * 4
+        if self.pending is not None:
+            self.take(action.player)
+        self.res.cube = value
+        self.res.cube_owner = action.player
+        self.turned = True
+        self.last_cube = (ActionKind.BEAVER, action.player)
+        doubler = last[1] if last[0] is ActionKind.DOUBLE else action.player.other
+        self.turn = doubler if last[0] is ActionKind.DOUBLE else action.player.other
+
+    # --- results ------------------------------------------------------------
+
+    def win(self, action: Action) -> None:
+        names = self.r.match.players
+        winner = action.player
+        points = action.value or 0
+        res = self.res
+        if res.winner is not None:
+            self.finding("action-after-end", "a second result for this game", action)
+            return
+        cube = res.cube
+        over = self.over
+        if self.pending is not None and over is None:
+            self.finding("unanswered-double", f"{names[self.pending]}'s double is neither taken nor dropped", action)
+            over = ("drop", self.pending)
+        if over is None:
+            over = ("resign", winner)
+        how, credited = over
+        if winner != credited and not self.stopped:
+            self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
+        if how == "bearoff":
+            mult = res.multiplier or 1
+            if self._jacoby():
+                mult = 1
+            allowed = {cube * mult}
+        elif how == "drop":
+            allowed = {cube}
+            res.multiplier = 1
+        else:
+            allowed = {cube, 2 * cube, 3 * cube}
+            res.multiplier = min((m for m in (1, 2, 3) if points <= m * cube), default=3)
+        full = max(allowed)
+        length = self.r.match.length
+        needed = length - res.score[winner] if length else 0
+        if points not in allowed and not self.stopped:
+            if length and points == needed and needed < full:
+                self.finding("capped-win", f"wins {points} (the points needed for the match) "
+                             f"where the game is worth {full}", action)
+            else:
+                said = " or ".join(str(v) for v in sorted(allowed))
+                what = {"bearoff": f"a {RESULT_NAMES.get(res.multiplier or 1)} at cube {cube}",
+                        "drop": f"a dropped double at cube {cube}",
+                        "resign": f"a resignation at cube {cube}"}[how]
+                self.finding("result-mismatch", f"'Wins {points}' after {what}; expected {said}", action)
+        res.winner = winner
+        res.points = points
+        res.ended_by = how
+        self.over = over
+
+    def _jacoby(self) -> bool:
+        match = self.r.match
+        if match.length or self.turned:
+            return False
+        return match.rules.jacoby
+
+    def unfinished(self) -> None:
+        if self.over is not None and not self.stopped:
+            how, winner = self.over
+            self.finding("missing-result", f"the game ended ({how}) but no 'Wins' line says what "
+                         f"{self.r.match.players[winner]} won", None)
+
+    def ids(self, dice: Dice | None) -> dict[str, str]:
+        from tabla_cli.ids import MatchState, encode_match_id
+
+        res = self.res
+        length = self.r.match.length
+        state = MatchState(
+            cube=res.cube, cube_owner=res.cube_owner, dice_owner=self.side, crawford=res.crawford,
+            game_state=1, turn=self.side, doubled=False, resign=0,
+            dice=(max(dice), min(dice)) if dice else None, length=length,
+            score=res.score, jacoby=bool(self._jacoby_rule()),
+        )
+        return {"position_id": self.pos.position_id(), "match_id": encode_match_id(state)}
+
+    def _jacoby_rule(self) -> bool:
+        return not self.r.match.length and self.r.match.rules.jacoby
+
+
+class _MatchReplay:
+    def __init__(self, match: Match, collect: bool) -> None:
+        self.match = match
+        self.collect = collect
+        self.result = MatchResult(match)
+        self.variant: Variant = find_variant(match.variant)
+        self.marks = any(
+            "*" in (a.play_text or "") for g in match.games for a in g.actions if a.kind is ActionKind.ROLL
+        )
+
+    def add(self, finding: Finding) -> None:
+        self.result.findings.append(finding)
+
+    def run(self) -> MatchResult:
+        match = self.match
+        length = match.length
+        score = (0, 0)
+        post_crawford = False
+        finished = False
+        for index, game in enumerate(match.games):
+            if game.number != index + 1:
+                self.add(Finding("game-number", f"game {game.number} where game {index + 1} was expected",
+                                 game.location, game=game.number))
+            if tuple(game.score) != score:
+                self.add(Finding("score-mismatch",
+                                 f"the score line says {game.score[0]}-{game.score[1]}, "
+                                 f"but the games before make it {score[0]}-{score[1]}",
+                                 game.location, game=game.number))
+                score = (game.score[0], game.score[1])
+            if finished or (length and max(score) >= length):
+                self.add(Finding("game-after-match", "the match was already over", game.location,
+                                 game=game.number))
+            crawford = bool(
+                length and match.rules.crawford and not post_crawford
+                and ((score[0] == length - 1) != (score[1] == length - 1))
+            )
+            if crawford:
+                post_crawford = True
+            result = GameResult(game.number, score, crawford, post_crawford and not crawford)
+            start = game.start or self.variant.start_position()
+            _GameReplay(self, game, result, start).run()
+            self.result.games.append(result)
+            if result.winner is not None and result.points:
+                s = list(score)
+                s[result.winner] += result.points
+                score = (s[0], s[1])
+                if length and max(score) >= length:
+                    finished = True
+        self.result.final_score = score
+        if length and max(score) < length:
+            self.add(Finding("match-incomplete",
+                             f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
+                             match.location))
+        return self.result
+
+
+def replay_match(match: Match, *, collect: bool = False) -> MatchResult:
+    """Replay ``match`` and return its findings and game results.
+
+    Args:
+        match: the match as read from a transcript.
+        collect: keep every decision (position, cube, play) for reports and
+            converters; off for a plain check, which is faster.
+    """
+    return _MatchReplay(match, collect).run()

@@ -1,0 +1,120 @@
+"""Game variants: the checker rules that differ between games of the family.
+
+Each variant is a class with ``ClassVar`` metadata and hooks, as in
+python-chess's ``chess.variant``. Cube and match rules live apart in
+:class:`tabla_cli.model.RuleSet`.
+
+>>> find_variant("NackGammon").name
+'nackgammon'
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from tabla_cli import board
+from tabla_cli.board import OFF, Dice, Play, Position, Resolution, Segment
+from tabla_cli.errors import UnknownVariantError
+
+
+class Backgammon:
+    """Standard backgammon (portes, права табла)."""
+
+    name: ClassVar[str] = "backgammon"
+    aliases: ClassVar[tuple[str, ...]] = (
+        "backgammon", "standard", "portes", "πόρτες", "tabla", "табла", "права табла",
+    )
+    checkers: ClassVar[int] = 15
+    start_points: ClassVar[dict[int, int]] = {24: 2, 13: 5, 8: 3, 6: 5}
+    has_gnubg_ids: ClassVar[bool] = True
+    backgammons: ClassVar[bool] = True
+
+    @classmethod
+    def start_position(cls) -> Position:
+        """The opening position of this variant."""
+        side = [0] * 26
+        for point, n in cls.start_points.items():
+            side[point] = n
+        side[OFF] = cls.checkers - sum(side)
+        return Position(tuple(side), tuple(side))
+
+    @classmethod
+    def legal_plays(cls, position: Position, dice: Dice) -> dict[Position, Play]:
+        """Every legal play, keyed by the resulting position."""
+        return board.legal_plays(position, dice)
+
+    @classmethod
+    def resolve_play(cls, position: Position, dice: Dice, segments: tuple[Segment, ...]) -> Resolution:
+        """Match a written play against this variant's rules."""
+        return board.resolve_play(position, dice, segments)
+
+    @classmethod
+    def is_over(cls, position: Position) -> bool:
+        """True when the side that just moved (``mover``) has borne off all."""
+        return position.mover[OFF] == cls.checkers
+
+    @classmethod
+    def outcome(cls, position: Position) -> int:
+        """1, 2 or 3 for the winner (``mover``, all borne off): single, gammon, backgammon."""
+        loser = position.opponent
+        if loser[OFF]:
+            return 1
+        if cls.backgammons and any(loser[19:26]):
+            return 3
+        return 2
+
+
+class Nackgammon(Backgammon):
+    """Nackgammon: standard rules from a start with more back checkers."""
+
+    name: ClassVar[str] = "nackgammon"
+    aliases: ClassVar[tuple[str, ...]] = ("nackgammon", "nack")
+    start_points: ClassVar[dict[int, int]] = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+
+
+class Hypergammon3(Backgammon):
+    """Hypergammon with three checkers each on the 24, 23 and 22 points."""
+
+    name: ClassVar[str] = "hypergammon"
+    aliases: ClassVar[tuple[str, ...]] = ("hypergammon", "hypergammon (3)", "hypergammon3")
+    checkers: ClassVar[int] = 3
+    start_points: ClassVar[dict[int, int]] = {24: 1, 23: 1, 22: 1}
+
+
+class Hypergammon2(Hypergammon3):
+    """Hypergammon with two checkers (24 and 23 points)."""
+
+    name: ClassVar[str] = "hypergammon2"
+    aliases: ClassVar[tuple[str, ...]] = ("hypergammon (2)", "hypergammon2")
+    checkers: ClassVar[int] = 2
+    start_points: ClassVar[dict[int, int]] = {24: 1, 23: 1}
+
+
+class Hypergammon1(Hypergammon3):
+    """Hypergammon with one checker (24 point)."""
+
+    name: ClassVar[str] = "hypergammon1"
+    aliases: ClassVar[tuple[str, ...]] = ("hypergammon (1)", "hypergammon1")
+    checkers: ClassVar[int] = 1
+    start_points: ClassVar[dict[int, int]] = {24: 1}
+
+
+Variant = type[Backgammon]
+
+VARIANTS: tuple[Variant, ...] = (Backgammon, Nackgammon, Hypergammon3, Hypergammon2, Hypergammon1)
+
+
+def find_variant(name: str) -> Variant:
+    """The variant called ``name`` (any alias, any case; '' = standard).
+
+    Raises:
+        UnknownVariantError: no variant has that name; the message lists them.
+    """
+    want = " ".join(name.strip().casefold().split())
+    if not want:
+        return Backgammon
+    for variant in VARIANTS:
+        if want == variant.name or want in variant.aliases:
+            return variant
+    names = ", ".join(v.name for v in VARIANTS)
+    raise UnknownVariantError(f"unknown variant {name!r}; known variants: {names}")
