@@ -1,0 +1,149 @@
+"""The ``tabla`` command: a thin layer that parses options, calls the library and renders."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import os
+import signal
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import click
+
+from tabla_cli import __version__
+from tabla_cli.errors import TablaError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(func: F) -> F:
+    """Turn every :class:`TablaError` into a one-line message and exit 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except TablaError as exc:
+            if click.get_current_context().find_root().params.get("verbose"):
+                raise
+            raise click.ClickException(str(exc)) from exc
+        except BrokenPipeError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def format_option(*choices: str, default: str) -> Callable[[F], F]:
+    return click.option(
+        "--format", "fmt", type=click.Choice(choices), default=default, show_default=True,
+        help="Output format.",
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tabla")
+@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks for errors.")
+def main(verbose: bool) -> None:
+    """Check, convert and summarise backgammon (tabla) match transcripts."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
+# --- check ------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@format_option("text", "json", "jsonl", default="text")
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes to use (default: all cores).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@reports_errors
+def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quiet: bool) -> None:
+    """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
+
+    Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
+    stdout as JSON with --format json/jsonl). Exit 0 when no errors, 1 when
+    any error (or warning with --strict), 2 on usage errors.
+    """
+    from tabla_cli.check import FileReport, check_paths, check_text, collect_paths
+    from tabla_cli.findings import Severity
+
+    start = time.perf_counter()
+    reports: list[FileReport] = []
+    names = collect_paths(p for p in paths if p != "-")
+    stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1)
+    if "-" in paths:
+        stream = itertools.chain([check_text(sys.stdin.read(), "<stdin>")], stream)
+    as_json = fmt == "json"
+    out: list[dict[str, Any]] = []
+    with _progress(len(names), quiet) as advance:
+        for report in stream:
+            reports.append(report)
+            for finding in report.findings:
+                if fmt == "text":
+                    click.echo(finding.render(), err=True)
+                elif as_json:
+                    out.append(finding.to_dict())
+                else:
+                    click.echo(json.dumps(finding.to_dict(), ensure_ascii=False))
+            advance()
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+    counts = Counter(f.code for r in reports for f in r.findings)
+    errors = sum(r.count(Severity.ERROR) for r in reports)
+    warnings = sum(r.count(Severity.WARNING) for r in reports)
+    if not quiet:
+        _summary(reports, counts, time.perf_counter() - start)
+    if errors or (strict and warnings):
+        sys.exit(1)
+
+
+class _progress:
+    """A rich progress bar on stderr, shown only on a terminal and for long runs."""
+
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.total = total
+        self.show = not quiet and total > 20 and sys.stderr.isatty()
+        self.bar: Any = None
+
+    def __enter__(self) -> Callable[[], None]:
+        if not self.show:
+            return lambda: None
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.bar = Progress(console=Console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("checking", total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _summary(reports: list[Any], counts: Counter[str], seconds: float) -> None:
+    from tabla_cli.findings import CODES
+
+    matches = sum(r.matches for r in reports)
+    games = sum(r.games for r in reports)
+    plays = sum(r.plays for r in reports)
+    rate = f"{matches / seconds:.0f} matches/s, {plays / seconds:.0f} plays/s" if seconds else ""
+    click.echo(
+        f"checked {len(reports)} files, {matches} matches, {games} games, {plays} plays "
+        f"in {seconds:.2f} s ({rate})", err=True,
+    )
+    for severity in ("error", "warning", "note"):
+        found = {c: n for c, n in sorted(counts.items()) if CODES[c][0].value == severity}
+        if found:
+            listed = ", ".join(f"{c} {n}" for c, n in found.items())
+            click.echo(f"{severity}s: {sum(found.values())} ({listed})", err=True)

@@ -1,0 +1,70 @@
+"""One reader for every command: detect a transcript's format by content."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from tabla_cli.errors import UnsupportedFormatError
+from tabla_cli.model import Match
+
+Reader = Callable[[TextIO, str], Iterator[Match]]
+
+
+def decode(data: bytes) -> str:
+    """Bytes to text: UTF-8 (BOM stripped), else Latin-1."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _mat(handle: TextIO, path: str) -> Iterator[Match]:
+    from tabla_cli.formats import mat
+
+    return mat.read_matches(handle, path=path)
+
+
+def detect_format(text: str) -> str:
+    """The format name of a transcript, from its content.
+
+    Raises:
+        UnsupportedFormatError: no reader recognises the text.
+    """
+    from tabla_cli.formats import mat
+
+    if mat.looks_like_mat(text):
+        return "mat"
+    raise UnsupportedFormatError("not a recognised match transcript (.mat)")
+
+
+READERS: dict[str, Reader] = {"mat": _mat}
+
+
+def read_text_matches(text: str, path: str = "<stdin>") -> Iterator[Match]:
+    """Every match in ``text``, whatever its format."""
+    fmt = detect_format(text)
+    return READERS[fmt](io.StringIO(text), path)
+
+
+def read_path_matches(path: str | Path) -> Iterator[Match]:
+    """Every match in the file at ``path``.
+
+    Raises:
+        OSError: the file cannot be read.
+        UnsupportedFormatError: its format is not recognised.
+        TranscriptSyntaxError: it does not follow its format.
+    """
+    data = Path(path).read_bytes()
+    return read_text_matches(decode(data), str(path))
+
+
+def read_match(path: str | Path) -> Match:
+    """The first match in the file at ``path`` (for notebooks and scripts)."""
+    for match in read_path_matches(path):
+        return match
+    raise UnsupportedFormatError(f"{path}: no match found")
