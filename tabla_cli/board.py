@@ -57,6 +57,8 @@ class Step:
 Play = tuple[Step, ...]
 """A play is the ordered steps of one turn; the empty play means "no move"."""
 
+_STEPS = {(s, d, h): Step(s, d, h) for s in range(26) for d in range(26) for h in (False, True)}
+
 
 def _side(counts: dict[int, int]) -> tuple[int, ...]:
     side = [0] * 26
@@ -139,31 +141,31 @@ class Position:
 # --- single steps -----------------------------------------------------------
 
 
-def _steps(me: list[int], opp: list[int], die: int, top: int) -> Iterator[tuple[int, int, bool]]:
+def _step_list(me: list[int], opp: list[int], die: int, top: int) -> list[tuple[int, int, bool]]:
     """Legal single steps ``(src, dst, hit)`` with ``die`` from points <= ``top``."""
     if me[BAR]:
-        if top == BAR:
-            n = opp[die]
-            if n < 2:
-                yield BAR, BAR - die, n == 1
-        return
-    home = not any(me[7:BAR])
-    highest = 0
-    if home:
-        for p in range(6, 0, -1):
-            if me[p]:
-                highest = p
-                break
-    for src in range(min(top, 24), 0, -1):
-        if not me[src]:
-            continue
-        dst = src - die
-        if dst > 0:
-            n = opp[25 - dst]
-            if n < 2:
-                yield src, dst, n == 1
-        elif home and (dst == 0 or src == highest):
-            yield src, OFF, False
+        if top == BAR and opp[die] < 2:
+            return [(BAR, BAR - die, opp[die] == 1)]
+        return []
+    out = []
+    home: bool | None = None
+    for src in range(top if top < BAR else 24, 0, -1):
+        if me[src]:
+            dst = src - die
+            if dst > 0:
+                n = opp[25 - dst]
+                if n < 2:
+                    out.append((src, dst, n == 1))
+            else:
+                if home is None:
+                    home = not any(me[7:BAR])
+                if home and (dst == 0 or not any(me[src + 1 : 7])):
+                    out.append((src, OFF, False))
+    return out
+
+
+def _steps(me: list[int], opp: list[int], die: int, top: int) -> Iterator[tuple[int, int, bool]]:
+    return iter(_step_list(me, opp, die, top))
 
 
 def _step_result(me: list[int], opp: list[int], src: int, die: int) -> tuple[int, bool] | None:
@@ -199,62 +201,127 @@ def _move(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> tuple
 # --- generation -------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Line:
-    steps: Play
-    dice: tuple[int, ...]
-    mover: tuple[int, ...]
-    opponent: tuple[int, ...]
+
+_Found = tuple[tuple[tuple[int, int, bool, int], ...], tuple[int, ...], tuple[int, ...]]
 
 
-def _search(
-    me: list[int],
-    opp: list[int],
-    dice: tuple[int, ...],
-    top: int,
-    steps: Play,
-    used: tuple[int, ...],
-    out: dict[tuple[tuple[int, ...], tuple[int, ...]], _Line],
-    depth: list[int],
-) -> None:
-    i = len(steps)
-    moved = False
-    if i < len(dice):
-        die = dice[i]
-        doubles = dice[0] == dice[-1]
-        for src, dst, hit in _steps(me, opp, die, top):
-            moved = True
-            me2, opp2 = _move(me, opp, src, dst, hit)
-            _search(
-                me2, opp2, dice, src if doubles else BAR,
-                steps + (Step(src, dst, hit),), used + (die,), out, depth,
-            )
-    if not moved and i >= depth[0]:
-        if i > depth[0]:
-            depth[0] = i
-            out.clear()
-        key = (tuple(me), tuple(opp))
-        if key not in out:
-            out[key] = _Line(steps, used, key[0], key[1])
+class _Search:
+    """Depth-first search over step sequences, moving checkers in place and back.
+
+    ``out`` maps each distinct result (our checkers, plus the points hit) to
+    one path of ``(src, dst, hit, die)`` and the two resulting sides; only
+    paths of the greatest ``depth`` (dice used) are kept.
+    """
+
+    __slots__ = ("me", "opp", "doubles", "path", "depth", "out", "hits")
+
+    def __init__(self, position: Position, doubles: bool) -> None:
+        self.me = list(position.mover)
+        self.opp = list(position.opponent)
+        self.doubles = doubles
+        self.path: list[tuple[int, int, bool, int]] = []
+        self.depth = 0
+        self.hits = 0
+        self.out: dict[object, _Found] = {}
+
+    def run(self, die: int, i: int, top: int) -> None:
+        """Doubles: up to four steps of ``die``, sources never rising."""
+        me, opp, path = self.me, self.opp, self.path
+        moved = False
+        if i < 4:
+            for src, dst, hit in _step_list(me, opp, die, top):
+                moved = True
+                me[src] -= 1
+                me[dst] += 1
+                if hit:
+                    opp[25 - dst] = 0
+                    opp[BAR] += 1
+                    self.hits += 1
+                path.append((src, dst, hit, die))
+                self.run(die, i + 1, src)
+                path.pop()
+                if hit:
+                    opp[25 - dst] = 1
+                    opp[BAR] -= 1
+                    self.hits -= 1
+                me[src] += 1
+                me[dst] -= 1
+        if moved or i < self.depth:
+            return
+        if i > self.depth:
+            self.depth = i
+            self.out.clear()
+        mine = tuple(me)
+        key: object = (mine, tuple(sorted(p[1] for p in path if p[2]))) if self.hits else mine
+        if key not in self.out:
+            self.out[key] = (tuple(path), mine, tuple(opp))
+
+    def two(self, d1: int, d2: int, skip: frozenset[int]) -> None:
+        """Non-doubles: ``d1`` then ``d2``; second steps from ``skip`` (other
+        than the first step's landing point) were already found in the other order."""
+        me, opp, out = self.me, self.opp, self.out
+        for s1, t1, h1 in _step_list(me, opp, d1, BAR):
+            me[s1] -= 1
+            me[t1] += 1
+            if h1:
+                opp[25 - t1] = 0
+                opp[BAR] += 1
+            seconds = _step_list(me, opp, d2, BAR)
+            if seconds:
+                if self.depth < 2:
+                    self.depth = 2
+                    out.clear()
+                for s2, t2, h2 in seconds:
+                    if s2 in skip and s2 != t1:
+                        continue
+                    me[s2] -= 1
+                    me[t2] += 1
+                    if h2:
+                        opp[25 - t2] = 0
+                        opp[BAR] += 1
+                    mine = tuple(me)
+                    key: object = mine
+                    if h1 or h2:
+                        key = (mine, tuple(sorted(t for t, h in ((t1, h1), (t2, h2)) if h)))
+                    if key not in out:
+                        out[key] = (((s1, t1, h1, d1), (s2, t2, h2, d2)), mine, tuple(opp))
+                    if h2:
+                        opp[25 - t2] = 1
+                        opp[BAR] -= 1
+                    me[s2] += 1
+                    me[t2] -= 1
+            elif self.depth < 2:
+                self.depth = 1
+                mine = tuple(me)
+                key = (mine, (t1,)) if h1 else mine
+                if key not in out:
+                    out[key] = (((s1, t1, h1, d1),), mine, tuple(opp))
+            if h1:
+                opp[25 - t1] = 1
+                opp[BAR] -= 1
+            me[s1] += 1
+            me[t1] -= 1
 
 
-def _lines(position: Position, dice: Dice) -> list[_Line]:
+def _search(position: Position, dice: Dice) -> _Search:
     a, b = dice
-    me = list(position.mover)
-    opp = list(position.opponent)
-    out: dict[tuple[tuple[int, ...], tuple[int, ...]], _Line] = {}
-    depth = [0]
     if a == b:
-        _search(me, opp, (a, a, a, a), BAR, (), (), out, depth)
-        return list(out.values())
-    _search(me, opp, (a, b), BAR, (), (), out, depth)
-    _search(me, opp, (b, a), BAR, (), (), out, depth)
-    lines = list(out.values())
-    if depth[0] == 1:
+        search = _Search(position, True)
+        search.run(a, 0, BAR)
+        return search
+    search = _Search(position, False)
+    search.two(a, b, frozenset())
+    first = frozenset(src for src, _, _ in _step_list(search.me, search.opp, a, BAR))
+    search.two(b, a, first)
+    if search.depth == 0:
+        mine = tuple(search.me)
+        search.out[mine] = ((), mine, tuple(search.opp))
+    elif search.depth == 1:
         high = max(a, b)
-        if any(line.dice[0] == high for line in lines):
-            lines = [line for line in lines if line.dice[0] == high]
-    return lines
+        kept = {k: v for k, v in search.out.items() if v[0][0][3] == high}
+        if kept:
+            search.out = kept
+    return search
 
 
 def legal_plays(position: Position, dice: Dice) -> dict[Position, Play]:
@@ -263,17 +330,20 @@ def legal_plays(position: Position, dice: Dice) -> dict[Position, Play]:
     The result position is seen from the side that moved. A roll that cannot
     be played gives ``{position: ()}``.
 
-    >>> plays = legal_plays(Position.start(), (6, 6))
+    >>> plays = legal_plays(Position.start(), (5, 5))
     >>> len(plays)
     4
     """
-    return {Position(line.mover, line.opponent): line.steps for line in _lines(position, dice)}
+    steps = _STEPS
+    return {
+        Position(mine, theirs): tuple([steps[p[0], p[1], p[2]] for p in path])
+        for path, mine, theirs in _search(position, dice).out.values()
+    }
 
 
 def max_dice_playable(position: Position, dice: Dice) -> int:
     """How many dice the best legal play uses (0 when the roll is forfeit)."""
-    lines = _lines(position, dice)
-    return len(lines[0].steps) if lines else 0
+    return _search(position, dice).depth
 
 
 def can_move(position: Position, dice: Dice) -> bool:
@@ -380,7 +450,7 @@ def _walk(me: list[int], opp: list[int], steps: list[tuple[int, int, int]]) -> t
         if got is None or got[0] != dst:
             return _explain(me, opp, Step(src, dst), die)
         me, opp = _move(me, opp, src, dst, got[1])
-        played.append(Step(src, dst, got[1]))
+        played.append(_STEPS[src, dst, got[1]])
     return tuple(played), me, opp
 
 
