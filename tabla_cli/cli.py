@@ -147,3 +147,129 @@ def _summary(reports: list[Any], counts: Counter[str], seconds: float) -> None:
         if found:
             listed = ", ".join(f"{c} {n}" for c, n in found.items())
             click.echo(f"{severity}s: {sum(found.values())} ({listed})", err=True)
+
+
+# --- show and plays ---------------------------------------------------------
+
+
+def _position_data(position: Any, state: Any) -> dict[str, Any]:
+    from tabla_cli.board import BAR, OFF
+    from tabla_cli.ids import encode_match_id, format_xgid
+
+    def side(counts: tuple[int, ...]) -> dict[str, Any]:
+        return {
+            "points": {str(p): counts[p] for p in range(1, 25) if counts[p]},
+            "bar": counts[BAR],
+            "off": counts[OFF],
+            "pips": sum(i * n for i, n in enumerate(counts)),
+        }
+
+    try:
+        xgid: str | None = format_xgid(position, state)
+    except TablaError:
+        xgid = None
+    return {
+        "position_id": position.position_id(),
+        "match_id": encode_match_id(state),
+        "xgid": xgid,
+        "on_roll": side(position.mover),
+        "opponent": side(position.opponent),
+        "player_on_roll": int(state.dice_owner),
+        "turn": int(state.turn),
+        "cube": state.cube,
+        "cube_owner": None if state.cube_owner is None else int(state.cube_owner),
+        "dice": list(state.dice) if state.dice else None,
+        "length": state.length,
+        "score": list(state.score),
+        "crawford": state.crawford,
+        "doubled": state.doubled,
+    }
+
+
+def _show_text(data: dict[str, Any], position: Any) -> list[str]:
+    from tabla_cli.render import board_lines
+
+    owner = {None: "centred", 0: "player 0 (O)", 1: "player 1 (X)"}[data["cube_owner"]]
+    score = "money game" if not data["length"] else (
+        f"{data['score'][0]}-{data['score'][1]} in a {data['length']}-point match"
+        + (" (Crawford game)" if data["crawford"] else "")
+    )
+    dice = "-".join(map(str, data["dice"])) if data["dice"] else "not rolled"
+    roller = "X" if data["player_on_roll"] == 1 else "O"
+    lines = [
+        f"Position ID: {data['position_id']}   Match ID: {data['match_id']}",
+        data["xgid"] or "XGID: (not expressible)",
+        *board_lines(position, bottom="X" if roller == "X" else "O", top="O" if roller == "X" else "X"),
+        f"Pip count  {roller} (on roll): {data['on_roll']['pips']}  other: {data['opponent']['pips']}",
+        f"Borne off  {roller} (on roll): {data['on_roll']['off']}  other: {data['opponent']['off']}",
+        f"Cube: {data['cube']} ({owner})   Score: {score}   Dice: {dice}",
+    ]
+    if data["doubled"]:
+        lines.append("A double is offered and not yet answered.")
+    return lines
+
+
+@main.command()
+@click.argument("ids", nargs=-1, required=True)
+@format_option("text", "json", default="text")
+@reports_errors
+def show(ids: tuple[str, ...], fmt: str) -> None:
+    """Draw the positions given as IDS.
+
+    Each ID is a GNU Backgammon Position ID, 'POSITION:MATCH' ID, or an XGID
+    (with or without 'XGID='). Prints the board, pip counts, cube, score, dice
+    and all three IDs.
+    """
+    from tabla_cli.ids import MatchState, parse_ids
+
+    shown = []
+    for text in ids:
+        position, state = parse_ids(text)
+        state = state or MatchState()
+        data = _position_data(position, state)
+        if fmt == "json":
+            shown.append(data)
+        else:
+            click.echo("\n".join(_show_text(data, position)))
+    if fmt == "json":
+        click.echo(json.dumps(shown if len(shown) > 1 else shown[0], indent=2))
+
+
+@main.command()
+@click.argument("position_id", metavar="ID")
+@click.argument("dice", nargs=-1, required=True)
+@format_option("text", "json", default="text")
+@reports_errors
+def plays(position_id: str, dice: tuple[str, ...], fmt: str) -> None:
+    """List every legal play for DICE in the position ID (the side on roll moves).
+
+    DICE is written 64, 6-4 or 6 4. Plays are printed one per line in GNU
+    Backgammon's notation; --format json adds the Position ID after each play
+    (seen from the side that moved) and the pip counts.
+    """
+    from tabla_cli.board import legal_plays
+    from tabla_cli.errors import InvalidDiceError
+    from tabla_cli.ids import parse_ids
+    from tabla_cli.notation import format_play, parse_dice
+
+    position, _ = parse_ids(position_id)
+    try:
+        roll = parse_dice(" ".join(dice))
+    except TablaError as exc:
+        raise InvalidDiceError(str(exc)) from exc
+    found = legal_plays(position, roll)
+    rows = [
+        {
+            "play": format_play(position, play),
+            "position_id": after.position_id(),
+            "pips": list(after.pips()),
+            "dice_used": len(play),
+        }
+        for after, play in found.items()
+    ]
+    rows.sort(key=lambda r: (-r["dice_used"], r["pips"][1] - r["pips"][0], r["play"]))
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+    else:
+        for row in rows:
+            click.echo(row["play"] or "(no legal play)")

@@ -1,0 +1,1 @@
+"""Readers of match transcript formats, one module per format."""

@@ -1,0 +1,638 @@
+"""Read Jellyfish ``.mat`` match transcripts, in every dialect met in the wild.
+
+The layout is described in ``shared/specs/mat-format.md``. Reading happens in
+two steps:
+
+1. ``grammars/mat.lark`` (Lark, LALR, contextual lexer) checks the block
+   structure with coarse tokens: a header comment line, the
+   ``N point match`` line, a ``Game N`` line, the score line, a run of move
+   and result lines, any other line.
+2. This module reads the inside of those lines with compiled regular
+   expressions: names, ratings and scores; the one or two actions of a move
+   line, assigned to a column by their content, never by fixed widths.
+
+A play stays the raw text written after ``dd:`` (``Action.play_text``); the
+notation is read and checked later, when the match is replayed.
+
+Example:
+    >>> import io
+    >>> text = '''; [Site "Club"]
+    ... 1 point match
+    ...  Game 1
+    ...  Ann : 0                Bob : 0
+    ...   1)                    52: 13/8 13/11
+    ...   2)  Doubles => 2       Drops
+    ...                         Wins 1 point and the match
+    ... '''
+    >>> match = next(read_matches(io.StringIO(text), path="m.mat"))
+    >>> match.players, match.length, match.headers
+    (('Ann', 'Bob'), 1, [('Site', 'Club')])
+    >>> [(a.kind.value, int(a.player), a.value) for a in match.games[0].actions]
+    [('roll', 1, None), ('double', 0, 2), ('drop', 1, None), ('win', 1, 1)]
+    >>> roll = match.games[0].actions[0]
+    >>> roll.dice, roll.play_text, str(roll.location)
+    ((5, 2), '13/8 13/11', 'm.mat:5:25')
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from lark import Lark, Token
+from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
+
+from tabla_cli.board import Dice, Player
+from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
+from tabla_cli.grammar import load_grammar
+from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
+
+__all__ = [
+    "ERROR_EXAMPLES",
+    "GRAMMAR",
+    "RIGHT_COLUMN",
+    "ErrorHandler",
+    "looks_like_mat",
+    "parse_matches",
+    "read_match",
+    "read_matches",
+    "read_text",
+]
+
+GRAMMAR = "mat.lark"
+"""File name of the grammar in ``grammars/``."""
+
+RIGHT_COLUMN = 20
+"""0-based column from which the first action of a line is the right player's.
+
+Writers start the left column 1-3 characters after ``n)`` (columns 5-7) and
+the right column at column 33 or more; a lone action at column 20 or beyond
+belongs to player 1. A second action on a line is always player 1's.
+"""
+
+ErrorHandler = Callable[[TranscriptSyntaxError], None]
+"""Called with a syntax error inside a game; reading goes on with the next game."""
+
+ERROR_EXAMPLES: dict[str, list[str]] = {
+    "empty": [
+        "",
+        "; [Site \"x\"]\n",
+    ],
+    "no-length-line": [
+        "hello\n",
+        " Game 1\n",
+        "  1) 52: 13/8 13/11\n",
+        "; [Site \"x\"]\nhello\n",
+        "; [Site \"x\"]\n Game 1\n",
+    ],
+    "before-first-game": [
+        "7 point match\n  1) 52: 13/8 13/11\n",
+        "7 point match\nhello\n",
+        "7 point match\n; comment\n  1) 52: 13/8 13/11\n",
+        "7 point match\n; comment\nhello\n",
+    ],
+    "no-score-line": [
+        "7 point match\n Game 1\n",
+    ],
+}
+"""Labelled malformed inputs for ``UnexpectedInput.match_examples``.
+
+Each label names a kind of structural error that the grammar catches; errors
+inside lines are found by this module and need no example.
+"""
+
+_LABEL_MESSAGES = {
+    "empty": "no match found: expected the match-length line 'N point match'",
+    "no-length-line": (
+        "expected a comment line '; ...' or the match-length line 'N point match' "
+        "before the first game"
+    ),
+    "before-first-game": "expected a 'Game N' line after the match-length line",
+    "no-score-line": "expected the score line 'Name : score   Name : score' after 'Game N'",
+}
+
+_TERMINALS = {
+    "COMMENT": "a comment line '; ...'",
+    "LENGTH": "the match-length line 'N point match'",
+    "GAME": "a 'Game N' line",
+    "MOVES": "a move line 'n) ...' or a result line 'Wins n point(s)'",
+    "LINE": "a score line 'Name : score   Name : score'",
+    "$END": "the end of the input",
+}
+
+_CANNOT_MOVE = "cannot move"
+_SPECIAL_PLAY = frozenset("Cc?")  # first letters of "Cannot Move" and "????"
+_ROLL, _WIN = ActionKind.ROLL, ActionKind.WIN
+
+# One action at ``pos`` (leading blanks skipped); ``lastgroup`` names its kind.
+# Keywords match in any case. A play runs up to the next token that may start
+# an action: two digits and a colon (a roll; ``72:`` then fails as one and is
+# reported) or a word starting with a keyword's first letter (D, T, W, L, I,
+# R, or "Be"); no play notation starts so ("bar", "off", "Cannot Move",
+# "????"). Testing one or two characters instead of whole keywords halves the
+# time of reading a line.
+
+
+def _any_case(word: str) -> str:
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
+
+
+_NUMBER = r"[0-9]{1,9}(?![0-9])"
+_STOP = r"(?:[0-9][0-9]:|[DdTtWwLlIiRr]|[Bb][Ee])"
+_POINTS = rf"[ \t]+{_any_case('point')}[sS]?\b"
+_AND_THE_MATCH = rf"[ \t]+{_any_case('and')}[ \t]+{_any_case('the')}[ \t]+{_any_case('match')}\b"
+_ACTION = re.compile(
+    rf"""[ \t]*(?:
+      (?P<roll>(?P<dice>[1-6][1-6]):
+          [ \t]*(?P<play>(?!{_STOP})[^ \t]+(?:[ \t]+(?!{_STOP})[^ \t]+)*)?)
+    | (?P<double>{_any_case("doubles")}[ \t]*=>[ \t]*(?P<double_value>{_NUMBER}))
+    | (?P<take>{_any_case("takes")}\b)
+    | (?P<drop>{_any_case("drops")}\b)
+    | (?P<win>{_any_case("wins")}[ \t]+(?P<win_value>{_NUMBER}){_POINTS}(?P<and_match>{_AND_THE_MATCH})?)
+    | (?P<loss>{_any_case("losses")}[ \t]+(?P<loss_value>{_NUMBER}){_POINTS})
+    | (?P<beaver>{_any_case("beavers")}[ \t]*=>[ \t]*(?P<beaver_value>{_NUMBER}))
+    | (?P<raccoon>{_any_case("raccoon")}[a-zA-Z]*[ \t]*=>[ \t]*(?P<raccoon_value>{_NUMBER}))
+    | (?P<resign>{_any_case("resign")}[sS]?\b)
+    | (?P<illegal>{_any_case("illegal")}[ \t]+{_any_case("play")}\b[^()\n]*(?:\([^)\n]*\))?)
+    )""",
+    re.VERBOSE,
+)
+_MOVE_NUMBER = re.compile(rf"[ \t]*({_NUMBER})\)")
+_LENGTH = re.compile(rf"[ \t]*({_NUMBER})[ \t]+point[ \t]+match\b", re.IGNORECASE)
+_LENGTH_LINE = re.compile(r"[0-9]+[ \t]+point[ \t]+match\b", re.IGNORECASE)
+_GAME = re.compile(rf"[ \t]*game[ \t]+({_NUMBER})", re.IGNORECASE)
+_SCORE = re.compile(
+    rf"[ \t]*(?P<n0>[^ \t].*?)[ \t]*:[ \t]*(?P<s0>{_NUMBER})"
+    rf"[ \t]+(?P<n1>[^ \t].*?)[ \t]*:[ \t]*(?P<s1>{_NUMBER})[ \t]*$"
+)
+_RATED = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>[0-9]+)$")
+_HEADER = re.compile(
+    r'[ \t]*[;#][ \t]*\[[ \t]*(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\][ \t]*$'
+)
+
+_DICE: dict[str, Dice] = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+_ZERO, _ONE = Player.ZERO, Player.ONE
+_VALUE_KINDS = {
+    "double": (ActionKind.DOUBLE, "double_value"),
+    "beaver": (ActionKind.BEAVER, "beaver_value"),
+    "raccoon": (ActionKind.RACCOON, "raccoon_value"),
+    "loss": (ActionKind.LOSS, "loss_value"),
+}
+_PLAIN_KINDS = {
+    "take": ActionKind.TAKE,
+    "drop": ActionKind.DROP,
+    "resign": ActionKind.RESIGN,
+}
+_ACTION_HINT = (
+    "expected a roll 'dd: play', 'Doubles => n', 'Takes', 'Drops', 'Beavers => n', "
+    "'Raccoons => n', 'Wins n point(s)', 'Losses n point(s)' or 'Resigns'"
+)
+_TRUE = frozenset({"on", "yes", "true", "1"})
+_FALSE = frozenset({"off", "no", "false", "0"})
+
+
+@functools.cache
+def _parser() -> Lark:
+    """The parser, built once per process."""
+    return load_grammar(GRAMMAR, parser="lalr", propagate_positions=False)
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a transcript file: UTF-8 (BOM stripped), else Latin-1.
+
+    A UTF-16 file with a byte-order mark is decoded as UTF-16.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    data = Path(path).read_bytes()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16").lstrip("\ufeff")
+        except UnicodeDecodeError:
+            pass
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def looks_like_mat(text: str) -> bool:
+    """Whether ``text`` looks like a ``.mat`` transcript.
+
+    True when the first line that is neither blank nor a ``;``/``#`` comment
+    is a match-length line ``N point match``.
+
+    >>> looks_like_mat('; [Site "x"]\\n\\n 5 point match\\n Game 1\\n')
+    True
+    >>> looks_like_mat('(;FF[4]GM[6])')
+    False
+    """
+    for count, line in enumerate(text[:65536].splitlines()):
+        stripped = line.strip().lstrip("\ufeff")
+        if not stripped or stripped[0] in ";#":
+            if count > 500:
+                return False
+            continue
+        return _LENGTH_LINE.match(stripped) is not None
+    return False
+
+
+def read_matches(
+    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None
+) -> Iterator[Match]:
+    """Every match in a ``.mat`` text stream, one at a time.
+
+    A file normally holds one match; several concatenated matches (each with
+    its own header and ``N point match`` line) are read one after another.
+
+    Args:
+        handle: text stream; a leading BOM is ignored, CRLF/CR line ends are
+            accepted.
+        path: the name used in every :class:`Location`.
+        on_error: called with a syntax error found inside a game, instead of
+            raising it; that game keeps the actions read before the bad line
+            and reading goes on with the next game. Errors in the structure of
+            the file (no ``N point match`` line, no score line) are raised
+            either way.
+
+    Yields:
+        Each match, with ``format='mat'``.
+
+    Raises:
+        TranscriptSyntaxError: the text is not a ``.mat`` transcript, or
+            (without ``on_error``) a line of a game cannot be read.
+        InputError: the stream cannot be decoded.
+    """
+    try:
+        text = handle.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    yield from parse_matches(text, path=path, on_error=on_error)
+
+
+def parse_matches(
+    text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None
+) -> Iterator[Match]:
+    """Every match in ``text``; see :func:`read_matches`.
+
+    The structure of the whole text is checked first (a structural error
+    raises before the first match is yielded); the lines of the games are
+    read as the matches are yielded.
+
+    Raises:
+        TranscriptSyntaxError: see :func:`read_matches`.
+    """
+    text = _normalise(text)
+    parser = _parser()
+    try:
+        tree = parser.parse(text)
+    except UnexpectedInput as exc:
+        raise _structure_error(exc, text, path, parser) from None
+    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
+        raise TranscriptSyntaxError(f"cannot read the transcript: {exc}", Location(path)) from None
+    tokens = [child for child in tree.children if isinstance(child, Token)]
+    yield from _Reader(path, on_error).matches(tokens)
+
+
+def read_match(path: str | Path) -> Match:
+    """The match in the ``.mat`` file at ``path``.
+
+    Raises:
+        OSError: the file cannot be read.
+        TranscriptSyntaxError: the file is not a ``.mat`` transcript, a line
+            cannot be read, or the file holds more than one match.
+    """
+    name = str(path)
+    matches = list(parse_matches(read_text(path), path=name))
+    if len(matches) > 1:
+        raise TranscriptSyntaxError(
+            f"the file holds {len(matches)} matches; use read_matches() to read them all",
+            matches[1].location,
+        )
+    return matches[0]
+
+
+# --------------------------------------------------------------------------
+# Internals
+
+
+def _normalise(text: str) -> str:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    return text
+
+
+def _structure_error(exc: UnexpectedInput, text: str, path: str, parser: Lark) -> TranscriptSyntaxError:
+    """A grammar-level error as a :class:`TranscriptSyntaxError` with a hint."""
+    line, column = exc.line, exc.column
+    found = ""
+    if isinstance(exc, UnexpectedToken):
+        if exc.token.type == "$END":
+            line, column = max(1, text.count("\n")), 1
+            found = "the end of the input"
+        else:
+            found = repr(exc.token.strip()[:60])
+    if not isinstance(line, int) or line < 1:
+        line, column = max(1, text.count("\n")), 1
+    if not isinstance(column, int):
+        column = 1
+    label = None
+    try:
+        label = exc.match_examples(parser.parse, ERROR_EXAMPLES, use_accepts=True)
+    except LarkError:  # pragma: no cover - defensive: examples are tested
+        label = None
+    message = _LABEL_MESSAGES.get(label or "")
+    if message is None:
+        expected = sorted(
+            _TERMINALS.get(name, name) for name in getattr(exc, "expected", None) or ()
+        )
+        message = "unexpected " + (found or "text")
+        if expected:
+            message += "; expected " + " or ".join(expected)
+    elif found and label != "empty":
+        message = f"{message}, found {found}"
+    lines = text.split("\n")
+    context = lines[line - 1].rstrip() if 0 < line <= len(lines) else ""
+    return TranscriptSyntaxError(message, Location(path, line, max(1, column)), context)
+
+
+def _flag(value: str | None, default: bool) -> bool:
+    if value is None:
+        return default
+    word = value.strip().casefold()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    return default
+
+
+def _rules(headers: Iterable[tuple[str, str]]) -> RuleSet:
+    """The :class:`RuleSet` the headers ask for (defaults where they say nothing)."""
+    values = {key.casefold().replace(" ", ""): value for key, value in headers}
+    default = RuleSet()
+    cube_limit = default.cube_limit
+    limit = values.get("cubelimit", "").strip()
+    if limit.isascii() and limit.isdigit() and 0 < len(limit) <= 9 and int(limit) > 0:
+        cube_limit = int(limit)
+    return RuleSet(
+        crawford=_flag(values.get("crawford"), default.crawford),
+        jacoby=_flag(values.get("jacoby"), default.jacoby),
+        beaver=_flag(values.get("beaver"), default.beaver),
+        cube_limit=cube_limit,
+        cube=default.cube,
+    )
+
+
+def _variant(value: str | None) -> str:
+    """``Variation`` header → canonical variant name ('' = standard backgammon).
+
+    >>> _variant("HyperGammon (3)"), _variant("Backgammon"), _variant("NackGammon")
+    ('hypergammon', '', 'nackgammon')
+    """
+    if value is None:
+        return ""
+    name = re.sub(r"\s*\(.*\)\s*$", "", value).strip().casefold()
+    return "" if name in ("", "backgammon", "standard") else name
+
+
+class _Reader:
+    """Turns the token list of one text into matches."""
+
+    def __init__(self, path: str, on_error: ErrorHandler | None) -> None:
+        self.path = path
+        self.on_error = on_error
+        self.match: Match | None = None
+        self.game: Game | None = None
+        self.skip = False  # the current game had an error: ignore its lines
+        self.have_players = False
+
+    # -- errors -----------------------------------------------------------
+
+    def fail(self, message: str, line: int, column: int, context: str) -> None:
+        error = TranscriptSyntaxError(message, Location(self.path, line, column), context.rstrip())
+        if self.on_error is None:
+            raise error
+        self.on_error(error)
+        self.skip = True
+
+    # -- structure ----------------------------------------------------------
+
+    def matches(self, tokens: list[Token]) -> Iterator[Match]:
+        pending: list[Token] = []  # comments not yet known to be whose
+        expect_score = False
+        for token in tokens:
+            kind = token.type
+            if kind == "MOVES":
+                if pending:
+                    self.comments(pending)
+                    pending = []
+                if not self.skip:
+                    self.moves(token)
+            elif kind == "COMMENT":
+                pending.append(token)
+            elif kind == "LINE":
+                if pending:
+                    self.comments(pending)
+                    pending = []
+                if expect_score:
+                    expect_score = False
+                    self.score(token)
+                elif not self.skip:
+                    self.fail(
+                        "unexpected line in a game: expected a move line 'n) ...', "
+                        "a result line 'Wins n point(s)', a comment or 'Game N'",
+                        token.line or 0,
+                        _first_column(token),
+                        token,
+                    )
+            elif kind == "GAME":
+                if pending:
+                    self.comments(pending)
+                    pending = []
+                self.start_game(token)
+                expect_score = True
+            elif kind == "LENGTH":
+                if self.match is not None:
+                    yield self.finish(self.match)
+                self.start_match(token, pending)
+                pending = []
+        if pending:
+            self.comments(pending)
+        if self.match is not None:
+            yield self.finish(self.match)
+
+    def start_match(self, token: Token, comments: list[Token]) -> None:
+        found = _LENGTH.match(token)
+        line = token.line or 0
+        start = comments[0].line if comments else line
+        self.match = Match(
+            players=("", ""),
+            length=0,
+            path=self.path,
+            format="mat",
+            location=Location(self.path, start or 0, 1),
+        )
+        self.game = None
+        self.skip = False
+        self.have_players = False
+        self.comments(comments)
+        if found is None:
+            # The grammar took it as a length line; only the number can be bad.
+            raise TranscriptSyntaxError(
+                "match length too large", Location(self.path, line, _first_column(token)), token.rstrip()
+            )
+        self.match.length = int(found.group(1))
+
+    def finish(self, match: Match) -> Match:
+        match.rules = _rules(match.headers)
+        match.variant = _variant(match.header("Variation"))
+        return match
+
+    def comments(self, tokens: list[Token]) -> None:
+        match = self.match
+        if match is None:  # pragma: no cover - the grammar puts a match first
+            return
+        for token in tokens:
+            header = _HEADER.match(token)
+            if header is not None:
+                match.headers.append((header.group("key"), header.group("value")))
+                continue
+            body = token.strip()[1:].strip()
+            if body:
+                match.comments.append(body)
+
+    def start_game(self, token: Token) -> None:
+        match = self.match
+        assert match is not None  # the grammar puts a match first
+        line = token.line or 0
+        found = _GAME.match(token)
+        self.skip = False
+        self.game = Game(
+            number=int(found.group(1)) if found else 0,
+            score=(0, 0),
+            location=Location(self.path, line, _first_column(token)),
+        )
+        match.games.append(self.game)
+        if found is None:
+            self.fail("game number too large", line, _first_column(token), token)
+
+    def score(self, token: Token) -> None:
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        text = token.rstrip()
+        found = _SCORE.match(text)
+        if found is None:
+            self.fail(
+                "expected the score line 'Name : score   Name : score' after 'Game N'",
+                token.line or 0,
+                _first_column(token),
+                text,
+            )
+            return
+        game.score = (int(found.group("s0")), int(found.group("s1")))
+        if not self.have_players:
+            self.have_players = True
+            names: list[str] = []
+            ratings: list[str | None] = []
+            for name in (found.group("n0"), found.group("n1")):
+                rated = _RATED.match(name)
+                if rated is not None and rated.group("name"):
+                    names.append(rated.group("name"))
+                    ratings.append(rated.group("rating"))
+                else:
+                    names.append(name)
+                    ratings.append(None)
+            match.players = (names[0], names[1])
+            match.ratings = (ratings[0], ratings[1])
+
+    # -- game records -------------------------------------------------------
+
+    def moves(self, token: Token) -> None:
+        """Read a run of move and result lines (one token, blank lines included)."""
+        line = (token.line or 0) - 1
+        for text in token.split("\n"):
+            line += 1
+            text = text.rstrip()
+            if text and not self.record_line(text, line):
+                return
+
+    def record_line(self, text: str, line: int) -> bool:
+        """Read the actions of one move or result line; False after an error.
+
+        ``text`` has no trailing blanks.
+        """
+        game = self.game
+        assert game is not None
+        head = _MOVE_NUMBER.match(text)
+        if head is not None:
+            number: int | None = int(head.group(1))
+            pos = head.end()
+        else:
+            number = None
+            pos = 0
+        append = game.actions.append
+        path = self.path
+        end = len(text)
+        player: Player | None = None
+        while pos < end:
+            found = _ACTION.match(text, pos)
+            if found is None:
+                column = len(text) - len(text[pos:].lstrip()) + 1
+                word = text[column - 1 :].split()[0]
+                self.fail(f"cannot read {word!r} as an action: {_ACTION_HINT}", line, column, text)
+                return False
+            kind = found.lastgroup
+            assert kind is not None  # every alternative is a named group
+            start = found.start(kind)
+            pos = found.end()
+            if kind == "illegal":
+                # Snowie's "Illegal play (...)": kept as a comment; it takes no
+                # column (it stands where the play of a roll would).
+                assert self.match is not None
+                self.match.comments.append(found.group(kind).strip())
+                continue
+            if player is None:
+                player = _ONE if start >= RIGHT_COLUMN else _ZERO
+            elif player is _ZERO:
+                player = _ONE
+            else:
+                self.fail("more than one action in the right column of a line", line, start + 1, text)
+                return False
+            location = Location(path, line, start + 1)
+            if kind == "roll":
+                dice = _DICE[found.group("dice")]
+                play = found.group("play")
+                if play is None:
+                    append(Action(_ROLL, player, location, number, dice, ""))
+                elif play[0] in _SPECIAL_PLAY and (play.casefold() == _CANNOT_MOVE or not play.strip("?")):
+                    # "Cannot Move": no play; "????": resigned without moving.
+                    append(Action(_ROLL, player, location, number, dice, "", resigned=play[0] == "?"))
+                else:
+                    append(Action(_ROLL, player, location, number, dice, play))
+            elif kind == "win":
+                value = int(found.group("win_value"))
+                won = found.group("and_match") is not None
+                append(Action(_WIN, player, location, number, value=value, match_won=won))
+            elif kind in _PLAIN_KINDS:
+                append(Action(_PLAIN_KINDS[kind], player, location, number))
+            else:
+                action_kind, group = _VALUE_KINDS[kind]
+                append(Action(action_kind, player, location, number, value=int(found.group(group))))
+        return True
+
+
+def _first_column(text: str) -> int:
+    """1-based column of the first non-blank character of a line."""
+    return len(text) - len(text.lstrip()) + 1
