@@ -474,6 +474,10 @@ def resolve_play(position: Position, dice: Dice, segments: tuple[Segment, ...]) 
         if src > BAR or src <= dst or dst < OFF:
             name = str(Step(src, dst))
             return Resolution(None, None, f"'{name}' does not move towards home")
+    if len(segments) == len(pool):
+        quick = _exact(position, pool, segments)
+        if quick is not None:
+            return quick
     candidates = _assignments(pool, segments)
     if not candidates:
         return Resolution(None, None, _no_dice(pool, segments, dice))
@@ -512,6 +516,21 @@ def resolve_play(position: Position, dice: Dice, segments: tuple[Segment, ...]) 
             if not _uses(play[0], high, me0) and any(True for _ in _steps(me0, opp0, high, BAR)):
                 return Resolution(play, result, f"plays the smaller die but the {high} can be played", len(found))
     return Resolution(play, result, None, len(found))
+
+
+def _exact(position: Position, pool: list[int], segments: tuple[Segment, ...]) -> Resolution | None:
+    """The common case: one written step per die, each exactly a die long."""
+    steps = [(src, dst, src - dst) for src, dst, _ in segments]
+    if sorted(s[2] for s in steps) != sorted(pool):
+        return None
+    me = list(position.mover)
+    opp = list(position.opponent)
+    for order in _orders(steps):
+        walked = _walk(me, opp, order)
+        if not isinstance(walked, str):
+            play, mine, theirs = walked
+            return Resolution(play, Position(tuple(mine), tuple(theirs)), None)
+    return None
 
 
 def _uses(step: Step, die: int, me: list[int]) -> bool:
