@@ -273,7 +273,7 @@ class _GameReplay:
         self.pending = action.player
         self.last_cube = (ActionKind.DOUBLE, action.player)
         self.turn = action.player.other
-        self.offered = value
+        self.offered = want
 
     def answer(self, action: Action) -> bool:
         if self.pending is None or self.pending == action.player:

@@ -474,11 +474,11 @@ def add_corpus(t: Table, rng: random.Random, n: int = 80) -> None:
         key = (min(pips // 40, 4), dice[0] == dice[1], bool(me[24]))
         buckets.setdefault(key, []).append((pid, dice, name))
     keys = sorted(buckets)
-    added = 0
+    added = tries = 0
     while added < n:
-        key = keys[added % len(keys)] if added < 4 * len(keys) else rng.choice(keys)
+        key = keys[tries % len(keys)]
+        tries += 1
         pid, dice, name = rng.choice(buckets[key])
-        pips_bucket, dbl, bar = key
         if t.add(decode_id(pid), dice, f"corpus {name[:40]}"):
             added += 1
 
