@@ -257,7 +257,10 @@ def plays(position_id: str, dice: tuple[str, ...], fmt: str) -> None:
         roll = parse_dice(" ".join(dice))
     except TablaError as exc:
         raise InvalidDiceError(str(exc)) from exc
-    found = legal_plays(position, roll)
+    found = sorted(
+        legal_plays(position, roll).items(),
+        key=lambda item: (-len(item[1]), format_play(position, item[1])),
+    )
     rows = [
         {
             "play": format_play(position, play),
@@ -265,9 +268,8 @@ def plays(position_id: str, dice: tuple[str, ...], fmt: str) -> None:
             "pips": list(after.pips()),
             "dice_used": len(play),
         }
-        for after, play in found.items()
+        for after, play in found
     ]
-    rows.sort(key=lambda r: (-r["dice_used"], r["pips"][1] - r["pips"][0], r["play"]))
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
     else:

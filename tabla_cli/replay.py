@@ -306,8 +306,7 @@ class _GameReplay:
         self.res.cube_owner = action.player
         self.turned = True
         self.last_cube = (ActionKind.BEAVER, action.player)
-        doubler = last[1] if last[0] is ActionKind.DOUBLE else action.player.other
-        self.turn = doubler if last[0] is ActionKind.DOUBLE else action.player.other
+        self.turn = last[1] if last[0] is ActionKind.DOUBLE else action.player
 
     # --- results ------------------------------------------------------------
 
@@ -320,12 +319,7 @@ class _GameReplay:
             self.finding("action-after-end", "a second result for this game", action)
             return
         cube = res.cube
-        over = self.over
-        if self.pending is not None and over is None:
-            self.finding("unanswered-double", f"{names[self.pending]}'s double is neither taken nor dropped", action)
-            over = ("drop", self.pending)
-        if over is None:
-            over = ("resign", winner)
+        over = self.over or self._unannounced_end(action)
         how, credited = over
         if winner != credited and not self.stopped:
             self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
@@ -357,6 +351,14 @@ class _GameReplay:
         res.points = points
         res.ended_by = how
         self.over = over
+
+    def _unannounced_end(self, action: Action) -> tuple[EndedBy, Player]:
+        """How a game ended when a ``Wins`` line comes without a finish: a resignation."""
+        if self.pending is not None:
+            doubler = self.r.match.players[self.pending]
+            self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
+            return ("drop", self.pending)
+        return ("resign", action.player)
 
     def _jacoby(self) -> bool:
         match = self.r.match

@@ -223,6 +223,11 @@ class Builder:
         return [list(self.opp), list(self.me)]
 
 
+def upto(rng: random.Random, lo: int, hi: int) -> int:
+    """A random count from ``lo`` to ``hi``, or ``hi`` when that is less than ``lo``."""
+    return rng.randint(lo, hi) if hi > lo else max(hi, 0)
+
+
 def some_rolls(rng: random.Random, k: int) -> list[tuple[int, int]]:
     return rng.sample(ROLLS, k)
 
@@ -264,7 +269,8 @@ def closed_home(b: Builder, rng: random.Random, closed: int) -> list[int]:
     """The opponent makes ``closed`` points of his home board (his 1..6); returns them."""
     made = sorted(rng.sample(range(1, 7), closed))
     for p in made:
-        b.put_opp(p, rng.choice([2, 2, 2, 3]))
+        extra = rng.random() < 0.25 and sum(b.opp) + 2 * (closed - made.index(p)) < 15
+        b.put_opp(p, 3 if extra else 2)
     return made
 
 
@@ -345,14 +351,14 @@ def add_bearoff(t: Table, rng: random.Random) -> None:
             b.put_opp(p, rng.choice([1, 1, 2]))
         if rng.random() < 0.4:
             b.put_opp(25)
-        b.scatter_opp(rng, rng.randint(4, 15 - sum(b.opp)), range(1, 19))
+        b.scatter_opp(rng, upto(rng, 4, 15 - sum(b.opp)), range(1, 19))
         for dice in some_rolls(rng, 2):
             t.add(b.board(), dice, "bearoff-contact")
     # mover on the bar while bearing off (rules.md §2.3)
     for _ in range(6):
         b = Builder()
         closed_home(b, rng, rng.randint(1, 5))
-        b.scatter_opp(rng, rng.randint(2, 15 - sum(b.opp)), range(7, 25))
+        b.scatter_opp(rng, upto(rng, 2, 15 - sum(b.opp)), range(7, 25))
         b.put_me(25)
         b.scatter_me(rng, rng.randint(3, 12), range(1, 7))
         for dice in some_rolls(rng, 2):
@@ -398,8 +404,8 @@ def random_blocked(rng: random.Random) -> Board:
             b.put_opp(p, 2)
     if rng.random() < 0.3:
         b.put_me(25, rng.randint(1, 2))
-    b.scatter_me(rng, rng.randint(2, 15 - sum(b.me)), range(1, 25))
-    b.scatter_opp(rng, rng.randint(0, 15 - sum(b.opp)), range(1, 25))
+    b.scatter_me(rng, upto(rng, 2, 15 - sum(b.me)), range(1, 25))
+    b.scatter_opp(rng, upto(rng, 0, 15 - sum(b.opp)), range(1, 25))
     return b.board()
 
 
