@@ -1,0 +1,56 @@
+"""The built wheel carries the grammars, and an installed ``tabla`` runs from it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import EXAMPLES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    wheels = tmp_path_factory.mktemp("wheels")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels)],
+        check=True,
+    )
+    (wheel,) = wheels.glob("tabla_cli-*.whl")
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+    )
+    return target
+
+
+def test_wheel_ships_the_grammars(installed: Path) -> None:
+    shipped = {p.name for p in (installed / "tabla_cli" / "grammars").glob("*.lark")}
+    assert {p.name for p in (ROOT / "grammars").glob("*.lark")} <= shipped
+    assert (installed / "tabla_cli" / "py.typed").is_file()
+
+
+def test_installed_tabla_runs_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    where = subprocess.run(
+        [sys.executable, "-c", "import tabla_cli, tabla_cli.grammar as g; print(tabla_cli.__file__)"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+    )
+    assert where.stdout.strip().startswith(str(installed))
+    check = subprocess.run(
+        [str(installed / "bin" / "tabla"), "check", str(EXAMPLES), "--jobs", "1"],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    )
+    assert check.returncode == 0, check.stderr
+    assert "checked 2 files" in check.stderr
+    show = subprocess.run(
+        [str(installed / "bin" / "tabla"), "show", "4HPwATDgc/ABMA"],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    )
+    assert show.returncode == 0 and "XGID=" in show.stdout
