@@ -1,0 +1,59 @@
+"""`tabla check` benchmark: parse-only and full strict check, one process and --jobs 2.
+
+    python benchmarks/bench_check.py [DIR ...]
+
+Without arguments it measures ../shared/corpus/mat and, when present, the
+generated 7-point matches in bench-data/ (make them with
+../shared/tools/gen_matches.py, see benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tabla_cli.check import check_paths, collect_paths
+from tabla_cli.formats import mat
+from tabla_cli.reader import decode
+from tabla_cli.replay import replay_match
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def measure(folder: Path) -> None:
+    paths = [p for p in collect_paths([str(folder)]) if p.endswith((".mat", ".txt"))]
+    texts = [(p, decode(Path(p).read_bytes())) for p in paths]
+    parse = replay = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        matches = [m for p, t in texts for m in mat.parse_matches(t, path=p)]
+        parse = min(parse, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        plays = sum(replay_match(m).plays for m in matches)
+        replay = min(replay, time.perf_counter() - t0)
+    n = len(matches)
+    print(f"{folder}: {len(paths)} files, {n} matches, {plays} plays (best of 3)")
+    print(f"  parse only (1 process):      {n / parse:8.0f} matches/s {plays / parse:9.0f} plays/s")
+    full = parse + replay
+    print(f"  full check (1 process):      {n / full:8.0f} matches/s {plays / full:9.0f} plays/s")
+    for jobs in (1, 2):
+        t0 = time.perf_counter()
+        reports = list(check_paths(paths, jobs))
+        dt = time.perf_counter() - t0
+        played = sum(r.plays for r in reports)
+        print(f"  tabla check files, --jobs {jobs}: {n / dt:8.0f} matches/s {played / dt:9.0f} plays/s")
+
+
+def main() -> None:
+    folders = [Path(a) for a in sys.argv[1:]] or [
+        ROOT.parent / "shared" / "corpus" / "mat",
+        ROOT / "bench-data",
+    ]
+    for folder in folders:
+        if folder.is_dir():
+            measure(folder)
+
+
+if __name__ == "__main__":
+    main()
