@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def measure(folder: Path) -> None:
-    paths = [p for p in collect_paths([str(folder)]) if p.endswith((".mat", ".txt"))]
-    texts = [(p, decode(Path(p).read_bytes())) for p in paths]
+    texts = [(p, decode(Path(p).read_bytes())) for p in collect_paths([str(folder)])]
+    texts = [(p, t) for p, t in texts if mat.looks_like_mat(t)]
+    paths = [p for p, _ in texts]
     parse = replay = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
