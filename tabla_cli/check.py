@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tabla_cli.errors import InputError, Location, TablaError
+from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Finding, Severity
 from tabla_cli.reader import read_text_matches, decode
 from tabla_cli.replay import replay_match
@@ -31,8 +31,12 @@ class FileReport:
 def check_text(text: str, path: str) -> FileReport:
     """Check every match in ``text``; never raises for bad input."""
     report = FileReport(path)
+
+    def syntax(exc: TranscriptSyntaxError) -> None:
+        report.findings.append(Finding("syntax-error", exc.message, exc.location or Location(path)))
+
     try:
-        for match in read_text_matches(text, path):
+        for match in read_text_matches(text, path, syntax):
             result = replay_match(match)
             report.matches += 1
             report.games += len(result.games)

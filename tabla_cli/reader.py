@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
-from tabla_cli.errors import UnsupportedFormatError
+from tabla_cli.errors import TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.model import Match
 
-Reader = Callable[[TextIO, str], Iterator[Match]]
+ErrorHandler = Callable[[TranscriptSyntaxError], None]
+Reader = Callable[[TextIO, str, "ErrorHandler | None"], Iterator[Match]]
 
 
 def decode(data: bytes) -> str:
@@ -23,10 +24,10 @@ def decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def _mat(handle: TextIO, path: str) -> Iterator[Match]:
+def _mat(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
     from tabla_cli.formats import mat
 
-    return mat.read_matches(handle, path=path)
+    return mat.read_matches(handle, path=path, on_error=on_error)
 
 
 def detect_format(text: str) -> str:
@@ -45,10 +46,15 @@ def detect_format(text: str) -> str:
 READERS: dict[str, Reader] = {"mat": _mat}
 
 
-def read_text_matches(text: str, path: str = "<stdin>") -> Iterator[Match]:
-    """Every match in ``text``, whatever its format."""
+def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+    """Every match in ``text``, whatever its format.
+
+    Args:
+        on_error: called with each syntax error inside a game, which is then
+            read up to that line; without it the error is raised.
+    """
     fmt = detect_format(text)
-    return READERS[fmt](io.StringIO(text), path)
+    return READERS[fmt](io.StringIO(text), path, on_error)
 
 
 def read_path_matches(path: str | Path) -> Iterator[Match]:

@@ -143,3 +143,16 @@ def test_plays_json_and_forced_moves() -> None:
 def test_plays_bad_input(args: list[str], code: int) -> None:
     got, out, err = run("plays", *args)
     assert got == code and out == "" and "Traceback" not in err
+
+
+def test_a_garbage_line_costs_only_its_game(tmp_path: Path) -> None:
+    text = (EXAMPLES / "three-point-match.mat").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Game 2" in line) + 3
+    lines.insert(at, "  3) ?? this line is garbage")
+    path = tmp_path / "g.mat"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run("check", str(path), "--quiet")
+    assert code == 1
+    assert f"{path}:{at + 1}:" in err and "error[syntax-error]" in err
+    assert "checked" not in err
