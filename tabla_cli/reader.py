@@ -74,3 +74,17 @@ def read_match(path: str | Path) -> Match:
     for match in read_path_matches(path):
         return match
     raise UnsupportedFormatError(f"{path}: no match found")
+
+
+def read_matches(paths: str | Path | list[str | Path]) -> Iterator[Match]:
+    """Stream every match in the files (and directories, recursively) given.
+
+    Raises:
+        OSError, UnsupportedFormatError, TranscriptSyntaxError: as
+            :func:`read_path_matches`, for the first file that fails.
+    """
+    from tabla_cli.check import collect_paths
+
+    names = [paths] if isinstance(paths, (str, Path)) else paths
+    for path in collect_paths(str(p) for p in names):
+        yield from read_path_matches(path)
