@@ -3,8 +3,10 @@
 The .mat corpus is copied 20 times into a temporary directory (copy NN/ holds
 every file once). Each run is a fresh process that invokes the ``report``
 command (CSV to a file, --quiet) on 1, 5 and 20 copies with --jobs 1 and 2,
-and prints wall time, files per second and the peak RSS of the main process
-and of the largest worker. ``--frames`` also streams all five DataFrames
+and prints wall time, files per second, CPU seconds of the main process and
+of the workers together, and the peak RSS of the main process and of the
+largest worker. The CPU split gives the parallel speed-up to expect where
+the cores are real: about (CPU of the --jobs 1 run) / max(main, workers / jobs). ``--frames`` also streams all five DataFrames
 (plays included) to Parquet.
 
     python benchmarks/bench_report.py [--corpus ../shared/corpus] [--copies 1 5 20] [--jobs 1 2]
@@ -33,7 +35,10 @@ except SystemExit as exc:
     if exc.code:
         raise
 t2 = time.perf_counter()
+me = resource.getrusage(resource.RUSAGE_SELF)
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({
+    "main_cpu_s": me.ru_utime + me.ru_stime, "worker_cpu_s": kids.ru_utime + kids.ru_stime,
     "import_s": t1 - t0, "report_s": t2 - t1,
     "baseline_kb": base,
     "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
@@ -77,9 +82,9 @@ def main() -> None:
         root = Path(tmp)
         dirs = copy_corpus(args.corpus, root / "corpus", max(args.copies))
         print(f"corpus: {files} files x {max(args.copies)} copies in {root / 'corpus'}")
-        print("| copies | files | jobs | frames | time s | files/s | baseline RSS MiB | peak RSS MiB "
-              "| worker peak MiB |")
-        print("|--:|--:|--:|:--|--:|--:|--:|--:|--:|")
+        print("| copies | files | jobs | frames | time s | files/s | main CPU s | worker CPU s "
+              "| baseline RSS MiB | peak RSS MiB | worker peak MiB |")
+        print("|--:|--:|--:|:--|--:|--:|--:|--:|--:|--:|--:|")
         for copies in args.copies:
             for jobs in args.jobs:
                 runs = []
@@ -89,7 +94,8 @@ def main() -> None:
                 best = min(runs, key=lambda r: r["report_s"])
                 n = files * copies
                 print(f"| {copies} | {n} | {jobs} | {'yes' if args.frames else 'no'} | {best['report_s']:.2f} "
-                      f"| {n / best['report_s']:.0f} | {best['baseline_kb'] / 1024:.0f} "
+                      f"| {n / best['report_s']:.0f} | {best['main_cpu_s']:.2f} | {best['worker_cpu_s']:.2f} "
+                      f"| {best['baseline_kb'] / 1024:.0f} "
                       f"| {best['peak_kb'] / 1024:.0f} | {best['worker_peak_kb'] / 1024:.0f} |", flush=True)
 
 

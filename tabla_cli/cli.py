@@ -275,3 +275,12 @@ def plays(position_id: str, dice: tuple[str, ...], fmt: str) -> None:
     else:
         for row in rows:
             click.echo(row["play"] or "(no legal play)")
+
+
+def _register() -> None:
+    from tabla_cli.cli_report import report
+
+    main.add_command(report)
+
+
+_register()

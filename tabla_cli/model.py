@@ -74,6 +74,8 @@ class Game:
             with player 0 as ``mover``; None = the variant's start.
         start_cube: ``(value, owner)`` for a set-up start; owner None = centred.
         variant: the variant of this game when a match mixes variants.
+        crawford: whether this is the Crawford game, when the transcript says
+            so (SGF, text exports); None = infer it from the score.
     """
 
     number: int
@@ -83,6 +85,7 @@ class Game:
     start: Position | None = None
     start_cube: tuple[int, Player | None] | None = None
     variant: str | None = None
+    crawford: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,20 +30,46 @@ def _mat(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[M
     return mat.read_matches(handle, path=path, on_error=on_error)
 
 
+def _sgf(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
+    from tabla_cli.formats import sgf
+
+    return sgf.read_matches(handle, path=path, on_error=on_error)
+
+
+def _gnubg_text(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
+    from tabla_cli.formats import gnubg_text
+
+    return gnubg_text.read_matches(handle, path=path, on_error=on_error)
+
+
+def _fibs(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
+    from tabla_cli.formats import fibs
+
+    return fibs.read_matches(handle, path=path, on_error=on_error)
+
+
+READERS: dict[str, Reader] = {"mat": _mat, "sgf": _sgf, "gnubg-text": _gnubg_text, "fibs": _fibs}
+
+
 def detect_format(text: str) -> str:
-    """The format name of a transcript, from its content.
+    """The format name of a transcript, from its content (never its file name).
 
     Raises:
         UnsupportedFormatError: no reader recognises the text.
     """
-    from tabla_cli.formats import mat
+    from tabla_cli.formats import fibs, gnubg_text, mat, sgf
 
+    if sgf.looks_like_sgf(text):
+        return "sgf"
+    if gnubg_text.looks_like_gnubg_text(text):
+        return "gnubg-text"
+    if fibs.looks_like_fibs(text):
+        return "fibs"
     if mat.looks_like_mat(text):
         return "mat"
-    raise UnsupportedFormatError("not a recognised match transcript (.mat)")
-
-
-READERS: dict[str, Reader] = {"mat": _mat}
+    raise UnsupportedFormatError(
+        "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves)"
+    )
 
 
 def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:

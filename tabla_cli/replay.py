@@ -203,7 +203,7 @@ class _GameReplay:
             play = resolution.play
             if self.r.collect:
                 decision.play = play
-            if resolution.alternatives > 1:
+            if resolution.alternatives > 1 and not self.marks:
                 self.finding("ambiguous-play", f"'{text}' could mean {resolution.alternatives} different plays; "
                              f"read as {format_play(self.pos, play)}", action, play=text)
             self.check_marks(action, segments, play, text)
@@ -299,7 +299,7 @@ class _GameReplay:
         if match.length or (match.header("Beaver") or "on").casefold() == "off":
             self.finding("illegal-beaver", f"{action.kind.value} is not allowed here "
                          f"({'match play' if match.length else 'beavers are off'})", action)
-        value = action.value or self.res.cube * 4
+        value = action.value or self.res.cube * (4 if self.pending is not None else 2)
         if self.pending is not None:
             self.take(action.player)
         self.res.cube = value
@@ -406,11 +406,16 @@ class _MatchReplay:
         match = self.match
         length = match.length
         score = (0, 0)
+        first = 1
+        if match.games and match.games[0].number > 1:
+            # A transcript that starts later in a match (a gnubg text export of one game).
+            first = match.games[0].number
+            score = match.games[0].score
         post_crawford = False
         finished = False
-        for index, game in enumerate(match.games):
-            if game.number != index + 1:
-                self.add(Finding("game-number", f"game {game.number} where game {index + 1} was expected",
+        for index, game in enumerate(match.games, start=first):
+            if game.number != index:
+                self.add(Finding("game-number", f"game {game.number} where game {index} was expected",
                                  game.location, game=game.number))
             if tuple(game.score) != score:
                 self.add(Finding("score-mismatch",
@@ -421,10 +426,11 @@ class _MatchReplay:
             if finished or (length and max(score) >= length):
                 self.add(Finding("game-after-match", "the match was already over", game.location,
                                  game=game.number))
-            crawford = bool(
-                length and match.rules.crawford and not post_crawford
-                and ((score[0] == length - 1) != (score[1] == length - 1))
-            )
+            one_away = bool(length) and ((score[0] == length - 1) != (score[1] == length - 1))
+            crawford = match.rules.crawford and not post_crawford and one_away
+            if game.crawford is not None:
+                crawford = game.crawford
+                post_crawford = post_crawford or (one_away and not crawford)
             if crawford:
                 post_crawford = True
             result = GameResult(game.number, score, crawford, post_crawford and not crawford)

@@ -126,6 +126,15 @@ def test_every_column_is_documented() -> None:
             assert (c.dtype == "category") == bool(c.categories)
 
 
+def test_docs_list_every_column() -> None:
+    root = Path(__file__).resolve().parents[1]
+    text = "".join(p.read_text(encoding="utf-8") for p in (root / "README.md", root / "docs" / "report.md")
+                   if p.exists())
+    for table in (*COLUMNS.values(), *SUMMARY_COLUMNS.values()):
+        for c in table:
+            assert f"| `{c.name}` | {c.dtype} |" in text, c.name
+
+
 def test_player_summary_golden(request: pytest.FixtureRequest, frames: Frames) -> None:
     check_golden(request, player_summary(frames), "players.expected.csv", SUMMARY_COLUMNS["player"])
 
@@ -220,6 +229,29 @@ def test_unreadable_file_is_an_errors_row(tmp_path: Path) -> None:
     assert list(frames.errors["code"]) == ["unreadable-file", "unreadable-file"]
     assert frames.errors["match"].isna().all()
     assert frames.files == 2
+
+
+SYNTAX = """ 3 point match
+
+ Game 1
+ Ann : 0                        Bob : 0
+  1) 31: 8/5 6/5                 62: 24/18 13/11
+this line is junk
+      Wins 1 point
+
+ Game 2
+ Ann : 1                        Bob : 0
+  1) 31: 8/5 6/5                 62: 24/18 13/11
+                                  Wins 2 points
+"""
+
+
+def test_syntax_error_inside_a_game_keeps_the_match() -> None:
+    frames = frames_from_text(SYNTAX, "junk.mat")
+    assert frames.matches[["games", "findings", "errors"]].values.tolist() == [[2, 3, 2]]
+    first = frames.errors.iloc[0]
+    assert (first["code"], first["line"], first["match"]) == ("syntax-error", 6, 0)
+    assert len(frames.games) == 2 and len(frames.plays) == 4
 
 
 def test_include_leaves_other_frames_empty() -> None:
@@ -367,6 +399,18 @@ def test_corpus_cube_values_and_pips_are_consistent(corpus_frames: Frames) -> No
     assert (plays["pips_after"] <= plays["pips_before"]).all()
     assert (plays["opponent_pips_after"] >= plays["opponent_pips_before"]).all()
     assert ((plays["opponent_pips_after"] > plays["opponent_pips_before"]) == (plays["hits"] > 0)).all()
+
+
+def test_corpus_cube_actions_agree_with_the_replay(corpus_frames: Frames) -> None:
+    cube = corpus_frames.cube
+    taken = cube[cube["action"].isin(("take", "beaver", "raccoon"))]
+    last = taken.groupby(["match", "game"])["cube_after"].last()
+    final = corpus_frames.games.set_index(["match", "game"])["cube"]
+    assert len(last) > 200
+    assert (final.loc[last.index] == last).all()
+    dropped = corpus_frames.games[corpus_frames.games["ended_by"] == "drop"]
+    drops = cube[cube["action"] == "drop"].groupby(["match", "game"]).size()
+    assert len(drops) == len(dropped)
 
 
 def test_corpus_summaries_agree_with_frames(corpus_frames: Frames) -> None:

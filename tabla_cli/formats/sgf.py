@@ -1,0 +1,747 @@
+"""Read GNU Backgammon's SGF match files (``GM[6]``) into the match model.
+
+The dialect is described in ``shared/specs/sgf-backgammon.md``. Reading
+happens in two steps:
+
+1. ``grammars/sgf.lark`` (Lark, LALR) checks the tree structure; each
+   property with all its values is one token, so gnubg's large analysis
+   properties (``A``, ``DA``, ``GS`` ...) cost one regular-expression match
+   each and are never split.
+2. This module reads the properties it needs: the root's match information
+   (``MI``, ``PW``/``PB``, ``RU``, ``RE``, ``DT`` ...) and one action per
+   move node (``B[...]``/``W[...]``: a roll with its checker moves, ``double``,
+   ``take``, ``drop``), plus set-up nodes (``AE``/``AW``/``AB``, ``CV``/``CP``).
+
+White (``W``, ``PW``) is player 0 and Black player 1. Checker moves, written
+as letter pairs in White's absolute numbering, become plain numeric plays
+from the mover's side (``13/9 24/23``) in :attr:`Action.play_text`; they are
+checked later, when the match is replayed. A resignation is only the ``R``
+of ``RE``: it becomes a bare ``WIN`` action, as a ``.mat`` file writes it.
+
+Example:
+    >>> import io
+    >>> text = '''(;FF[4]GM[6]CA[UTF-8]MI[length:3][game:0][ws:0][bs:0]PW[Petar]PB[Maria]RU[Crawford]RE[W+1]
+    ... ;W[31hefe]
+    ... ;B[62agln]
+    ... ;W[double]
+    ... ;B[drop])'''
+    >>> match = next(read_matches(io.StringIO(text), path="m.sgf"))
+    >>> match.players, match.length, match.rules.crawford
+    (('Petar', 'Maria'), 3, True)
+    >>> [(a.kind.value, int(a.player), a.dice, a.play_text, a.value) for a in match.games[0].actions]
+    [('roll', 0, (3, 1), '8/5 6/5', None), ('roll', 1, (6, 2), '24/18 13/11', None), ('double', 0, None, None, 2), ('drop', 1, None, None, None), ('win', 0, None, None, 1)]
+    >>> str(match.games[0].actions[1].location)
+    'm.sgf:3:2'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+
+from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
+from tabla_cli.errors import InputError, Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, syntax_error
+from tabla_cli.grammar import load_grammar
+from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
+from tabla_cli.notation import format_play_plain
+from tabla_cli.variant import Variant, find_variant
+
+__all__ = [
+    "ERROR_EXAMPLES",
+    "GRAMMAR",
+    "HEADER_PROPERTIES",
+    "RULE_WORDS",
+    "looks_like_sgf",
+    "parse_matches",
+    "point_letter",
+    "letter_point",
+    "read_matches",
+]
+
+GRAMMAR = "sgf.lark"
+"""File name of the grammar in ``grammars/``."""
+
+HEADER_PROPERTIES: dict[str, str] = {
+    "PC": "Site",
+    "EV": "Event",
+    "RO": "Round",
+    "AN": "Transcriber",
+    "DT": "EventDate",
+}
+"""Root properties kept as match headers, with the ``.mat`` header key each maps to.
+
+``DT[2025-11-08]`` becomes ``EventDate`` ``2025.11.08`` (``.mat`` date form).
+"""
+
+RULE_WORDS: dict[str, str] = {
+    "Nackgammon": "nackgammon",
+    "Hypergammon1": "hypergammon1",
+    "Hypergammon2": "hypergammon2",
+    "Hypergammon3": "hypergammon",
+    "Hypergammon": "hypergammon",
+}
+"""``RU`` words that select a variant, with the variant's name."""
+
+ERROR_EXAMPLES: dict[str, list[str]] = {
+    "empty": ["", "\n"],
+    "no-node": ["()", "(())"],
+    "unclosed-tree": ["(;FF[4]", "(;FF[4];B[31hefe]", "(;FF[4](;B[31])"],
+    "outside-tree": ["(;FF[4]);", "(;FF[4]))", "(;FF[4])\n;B[31]", "(;FF[4])(;FF[4]))"],
+    "node-outside-tree": [";FF[4]", ";"],
+}
+"""Labelled malformed inputs for ``UnexpectedInput.match_examples``.
+
+Errors inside a node (an unclosed ``[``, a property without a value, a
+property outside a node) are found by the lexer and described by
+:func:`_lexer_message`.
+"""
+
+_LABEL_MESSAGES = {
+    "empty": "no SGF game tree found: expected '(;'",
+    "no-node": "a game tree must start with a node ';'",
+    "unclosed-tree": "a game tree is not closed: expected ')'",
+    "outside-tree": "text outside a game tree: expected '(' to start the next game tree",
+    "node-outside-tree": "a node outside a game tree: expected '(' before ';'",
+}
+
+_TERMINALS = {
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "SEMICOLON": "';'",
+    "NODE": "a node ';ID[value]...'",
+    "$END": "the end of the input",
+}
+
+_WHITE, _BLACK = Player.ZERO, Player.ONE
+_COLOURS = {"W": _WHITE, "B": _BLACK}
+_IDENT = re.compile(r"[A-Za-z]+")
+_PROPERTY = re.compile(r"([A-Za-z]+)\s*(?:\[[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]\s*)+")
+_VALUE = re.compile(r"\[([^\]\\]*(?:\\[\s\S][^\]\\]*)*)\]")
+_ESCAPE = re.compile(r"\\(?:\n|([\s\S]))")
+_ROLL = re.compile(r"([1-6])([1-6])([a-z]*)")
+_RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R|Resign)?", re.IGNORECASE)
+_DATE = re.compile(r"([0-9]{4})[-.]([0-9]{1,2})[-.]([0-9]{1,2})")
+_MOVE_PROPS = frozenset({"B", "W"})
+_SETUP_PROPS = frozenset({"AE", "AW", "AB", "CV", "CP", "PL", "DI"})
+_CUBE_WORDS = {"double": ActionKind.DOUBLE, "take": ActionKind.TAKE, "drop": ActionKind.DROP}
+
+
+def point_letter(point: int, player: Player) -> str:
+    """The SGF letter of ``point`` (in ``player``'s own numbering; 25 = bar, 0 = off).
+
+    >>> point_letter(8, Player.ZERO), point_letter(13, Player.ONE), point_letter(25, Player.ONE), point_letter(0, Player.ZERO)
+    ('h', 'l', 'y', 'z')
+    """
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("a") + point - 1) if player is _WHITE else chr(ord("x") - point + 1)
+
+
+def letter_point(letter: str, player: Player) -> int:
+    """The point (in ``player``'s numbering) of an SGF letter: ``y`` = bar (25), ``z`` = off (0).
+
+    >>> letter_point("h", Player.ZERO), letter_point("l", Player.ONE), letter_point("y", Player.ZERO)
+    (8, 13, 25)
+    """
+    if letter == "y":
+        return BAR
+    if letter == "z":
+        return OFF
+    index = ord(letter) - ord("a") + 1
+    return index if player is _WHITE else 25 - index
+
+
+@functools.cache
+def _parser() -> Lark:
+    """The parser, built once per process."""
+    return load_grammar(GRAMMAR, parser="lalr", propagate_positions=False)
+
+
+def looks_like_sgf(text: str) -> bool:
+    """Whether ``text`` looks like an SGF file: it starts with ``(`` and ``;``.
+
+    The game type is checked when reading: an SGF file of another game
+    (``GM[1]`` is Go) raises :class:`UnsupportedFormatError` there.
+
+    >>> looks_like_sgf("\\ufeff (;FF[4]GM[6])")
+    True
+    >>> looks_like_sgf(" 5 point match")
+    False
+    """
+    head = text[:4096].lstrip("\ufeff \t\r\n")
+    return head.startswith("(") and head[1:].lstrip(" \t\r\n").startswith(";")
+
+
+def read_matches(
+    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None
+) -> Iterator[Match]:
+    """Every match in an SGF text stream (normally one per file).
+
+    Game trees whose players or match length differ from the previous tree's
+    start a new match.
+
+    Args:
+        handle: text stream; a leading BOM is ignored.
+        path: the name used in every :class:`Location`.
+        on_error: called with an error in a game tree's properties (a move,
+            ``MI``, ``RE``, a set-up node) instead of raising it; that game
+            keeps the actions read before the bad node (and no result) and
+            reading goes on with the next game tree. Errors in the tree
+            structure are raised either way.
+
+    Yields:
+        Each match, with ``format='sgf'``.
+
+    Raises:
+        TranscriptSyntaxError: the text is not well-formed SGF, or a value
+            gnubg's dialect defines cannot be read.
+        RuleError: a set-up node describes an impossible position.
+        UnsupportedFormatError: the file is SGF of another game than backgammon.
+        InputError: the stream cannot be decoded.
+    """
+    try:
+        text = handle.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    yield from parse_matches(text, path=path, on_error=on_error)
+
+
+def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+    """Every match in ``text``; see :func:`read_matches`.
+
+    The whole text is parsed before the first match is yielded.
+    """
+    text = normalise_newlines(text)
+    parser = _parser()
+    try:
+        tree = parser.parse(text)
+    except UnexpectedInput as exc:
+        raise _parse_error(exc, text, path, parser) from None
+    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
+        raise TranscriptSyntaxError(f"cannot read the SGF file: {exc}", Location(path)) from None
+    games = [_main_line(child) for child in tree.children if isinstance(child, Tree)]
+    yield from _Reader(text, path, on_error).matches(games)
+
+
+# --------------------------------------------------------------------------
+# Internals
+
+
+def _parse_error(exc: UnexpectedInput, text: str, path: str, parser: Lark) -> TranscriptSyntaxError:
+    error = syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS)
+    if isinstance(exc, UnexpectedCharacters):
+        error = TranscriptSyntaxError(_lexer_message(text, exc.pos_in_stream or 0), error.location, error.context)
+    return error
+
+
+def _lexer_message(text: str, position: int) -> str:
+    """Why the text at ``position`` is not a token."""
+    if _PROPERTY.match(text, position) is not None:
+        return "a property outside a node: expected ';' (or '(;' to start a game tree) before it"
+    ident = _IDENT.match(text, position)
+    if ident is not None:
+        name = ident.group()
+        if not text[ident.end() :].lstrip().startswith("["):
+            return f"property {name!r} has no value: expected '{name}[...]'"
+        return f"the value of property {name!r} is not closed: expected ']'"
+    if text.startswith("[", position):
+        return "a value '[...]' without a property name"
+    return f"unexpected character {text[position:position + 1]!r}: expected '(', ';', ')' or a property 'ID[value]'"
+
+
+def _main_line(tree: Tree[Token]) -> list[Token]:
+    """The nodes of a game tree along its main line (first variation)."""
+    nodes: list[Token] = []
+    current: Tree[Token] | None = tree
+    while current is not None:
+        following: Tree[Token] | None = None
+        for child in current.children:
+            if isinstance(child, Token):
+                nodes.append(child)
+            elif following is None:
+                following = child
+        current = following
+    return nodes
+
+
+def _unescape(raw: str) -> str:
+    """SGF text value: ``\\`` escapes the next character; ``\\`` + newline is removed."""
+    if "\\" not in raw:
+        return raw
+    return _ESCAPE.sub(lambda m: m.group(1) or "", raw)
+
+
+@dataclass(slots=True)
+class _Property:
+    """One property of a node: its identifier and where its text is in the node token."""
+
+    ident: str
+    node: Token
+    start: int
+    end: int
+    _values: list[str] | None = None
+
+    @property
+    def values(self) -> list[str]:
+        """The raw (still escaped) values, read on first use."""
+        if self._values is None:
+            self._values = _VALUE.findall(self.node, self.node.find("[", self.start), self.end)
+        return self._values
+
+    def text(self) -> str:
+        """The first value, unescaped, surrounding blanks removed."""
+        return _unescape(self.values[0]).strip()
+
+    def value_offset(self, index: int) -> int:
+        """Offset in the node token of value ``index`` (1-based; 0 = the property itself)."""
+        if index:
+            found = list(_VALUE.finditer(self.node, self.start, self.end))
+            if index <= len(found):
+                return found[index - 1].start()
+        return self.start
+
+
+def _properties(node: Token) -> list[_Property]:
+    out: list[_Property] = []
+    for found in _PROPERTY.finditer(node):
+        ident = found.group(1)
+        if not ident.isupper():
+            ident = "".join(c for c in ident if c.isupper())
+        out.append(_Property(ident, node, found.start(), found.end()))
+    return out
+
+
+@dataclass(slots=True)
+class _GameInfo:
+    """What the root node of one game tree says."""
+
+    location: Location
+    players: tuple[str | None, str | None] = (None, None)
+    length: int | None = None
+    number: int | None = None
+    score: tuple[int, int] = (0, 0)
+    rules: list[str] = field(default_factory=list)
+    result: tuple[Player, int | None, bool] | None = None
+    result_location: Location | None = None
+    cube: int | None = None
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    ratings: tuple[str | None, str | None] = (None, None)
+    comments: list[str] = field(default_factory=list)
+
+
+class _Reader:
+    """Turns the main lines of the game trees of one text into matches."""
+
+    def __init__(self, text: str, path: str, on_error: ErrorHandler | None = None) -> None:
+        self.text = text
+        self.path = path
+        self.on_error = on_error
+
+    # -- errors and locations -------------------------------------------------
+
+    def where(self, prop: _Property, index: int = 0) -> Location:
+        """The location of ``prop``, or of its ``index``-th value when ``index`` > 0."""
+        node = prop.node
+        offset = prop.value_offset(index)
+        newlines = node.count("\n", 0, offset)
+        if newlines:
+            return Location(self.path, (node.line or 0) + newlines, offset - node.rfind("\n", 0, offset))
+        return Location(self.path, node.line or 0, (node.column or 1) + offset)
+
+    def fail(self, message: str, prop: _Property, index: int = 0) -> TranscriptSyntaxError:
+        location = self.where(prop, index)
+        return TranscriptSyntaxError(message, location, line_of(self.text, location.line).rstrip())
+
+    # -- matches ---------------------------------------------------------------
+
+    def matches(self, games: list[list[Token]]) -> Iterator[Match]:
+        match: Match | None = None
+        for nodes in games:
+            props = _properties(nodes[0])
+            try:
+                info = self.root(nodes[0], props)
+            except TranscriptSyntaxError as error:
+                if self.on_error is None:
+                    raise
+                self.on_error(error)
+                if match is not None:
+                    where = error.location or Location(self.path)
+                    match.games.append(Game(len(match.games) + 1, (0, 0), location=where))
+                continue
+            # A root without PW/PB or MI (gnubg writes them in every root) keeps the match's.
+            known = match.players if match is not None else ("", "")
+            players = (
+                info.players[0] if info.players[0] is not None else known[0],
+                info.players[1] if info.players[1] is not None else known[1],
+            )
+            length = info.length if info.length is not None else (match.length if match is not None else 0)
+            if match is not None and (match.players != players or match.length != length):
+                yield match
+                match = None
+            if match is None:
+                match = Match(
+                    players=players,
+                    length=length,
+                    path=self.path,
+                    format="sgf",
+                    location=info.location,
+                )
+                self.start_match(match, info)
+            else:
+                self.merge_root(match, info)
+            variant = self.variant(info)
+            game = Game(
+                number=info.number + 1 if info.number is not None else len(match.games) + 1,
+                score=info.score,
+                location=info.location,
+            )
+            if variant != match.variant:
+                game.variant = variant
+            match.games.append(game)
+            try:
+                _GameReader(self, match, game, info, find_variant(variant)).read(nodes)
+            except TranscriptSyntaxError as error:
+                if self.on_error is None:
+                    raise
+                self.on_error(error)
+        if match is not None:
+            yield match
+
+    def start_match(self, match: Match, info: _GameInfo) -> None:
+        match.headers = list(info.headers)
+        match.ratings = info.ratings
+        match.comments = list(info.comments)
+        words = set(info.rules)
+        default = RuleSet()
+        match.rules = RuleSet(
+            crawford="Crawford" in words if match.length else default.crawford,
+            jacoby="Jacoby" in words,
+            beaver=default.beaver,
+            cube_limit=default.cube_limit,
+            cube="NoCube" not in words,
+        )
+        match.variant = self.variant(info)
+        if match.rules.crawford and _after_crawford(match.length, info.score, words):
+            # The file starts after the Crawford game (a lone game saved from a
+            # match): the model has no per-game Crawford flag, and with the rule
+            # off the replay treats these games exactly as post-Crawford games.
+            match.rules = dataclasses.replace(match.rules, crawford=False)
+
+    def merge_root(self, match: Match, info: _GameInfo) -> None:
+        """Match information that gnubg writes in the first game only, if a later game has it."""
+        known = {key for key, _ in match.headers}
+        match.headers.extend((k, v) for k, v in info.headers if k not in known)
+        if match.ratings == (None, None):
+            match.ratings = info.ratings
+        if not match.comments:
+            match.comments = list(info.comments)
+
+    @staticmethod
+    def variant(info: _GameInfo) -> str:
+        for word in info.rules:
+            if word in RULE_WORDS:
+                return RULE_WORDS[word]
+        return ""
+
+    # -- the root node -----------------------------------------------------------
+
+    def root(self, node: Token, props: list[_Property]) -> _GameInfo:
+        if props:
+            location = self.where(props[0])
+        else:
+            location = Location(self.path, node.line or 0, node.column or 0)
+        info = _GameInfo(location)
+        players: list[str | None] = [None, None]
+        ratings: list[str | None] = [None, None]
+        for prop in props:
+            ident = prop.ident
+            if ident == "GM":
+                game = prop.text()
+                if game != "6":
+                    where = self.where(prop)
+                    raise UnsupportedFormatError(
+                        f"{where}: SGF game type GM[{game}] is not backgammon (GM[6])"
+                    )
+            elif ident == "MI":
+                self.match_info(info, prop)
+            elif ident in ("PW", "PB"):
+                players[ident == "PB"] = " ".join(prop.text().split())
+            elif ident in ("WR", "BR"):
+                ratings[ident == "BR"] = prop.text() or None
+            elif ident in HEADER_PROPERTIES:
+                value = " ".join(prop.text().split())
+                if ident == "DT":
+                    date = _DATE.fullmatch(value)
+                    if date is not None:
+                        value = f"{date.group(1)}.{int(date.group(2)):02d}.{int(date.group(3)):02d}"
+                if value:
+                    info.headers.append((HEADER_PROPERTIES[ident], value))
+            elif ident == "GC":
+                info.comments.extend(line.strip() for line in prop.text().splitlines() if line.strip())
+            elif ident == "RU":
+                info.rules = [word.strip() for word in prop.text().split(":") if word.strip()]
+            elif ident == "RE":
+                self.result(info, prop)
+            elif ident == "CV":
+                info.cube = self.cube_value(prop)
+        info.players = (players[0], players[1])
+        info.ratings = (ratings[0], ratings[1])
+        return info
+
+    def match_info(self, info: _GameInfo, prop: _Property) -> None:
+        score = [0, 0]
+        for index, raw in enumerate(prop.values, start=1):
+            key, _, value = _unescape(raw).partition(":")
+            key, value = key.strip().casefold(), value.strip()
+            if key not in ("length", "game", "ws", "bs"):
+                continue
+            if not (value.isascii() and value.isdigit() and len(value) <= 9):
+                raise self.fail(f"MI[{key}:...] must be a whole number, not {value!r}", prop, index)
+            number = int(value)
+            if key == "length":
+                info.length = number
+            elif key == "game":
+                info.number = number
+            else:
+                score[key == "bs"] = number
+        info.score = (score[0], score[1])
+
+    def result(self, info: _GameInfo, prop: _Property) -> None:
+        value = prop.text()
+        if value in ("", "?", "0") or value.casefold() in ("void", "draw"):
+            return
+        found = _RESULT.fullmatch(value)
+        if found is None:
+            raise self.fail(f"cannot read the result RE[{value}]: expected W+n or B+n, 'R' for a resignation",
+                            prop, 1)
+        points = int(found.group(2)) if found.group(2) else None
+        info.result = (_COLOURS[found.group(1).upper()], points, found.group(3) is not None)
+        info.result_location = self.where(prop)
+
+    def cube_value(self, prop: _Property) -> int:
+        value = prop.text()
+        if not (value.isascii() and value.isdigit() and len(value) <= 6) or int(value) < 1:
+            raise self.fail(f"the cube value CV[{value}] must be a power of two", prop, 1)
+        cube = int(value)
+        if cube & (cube - 1):
+            raise self.fail(f"the cube value CV[{value}] must be a power of two", prop, 1)
+        return cube
+
+
+def _after_crawford(length: int, score: tuple[int, int], words: set[str]) -> bool:
+    """Whether a first game at this score, not marked ``CrawfordGame``, comes after the Crawford game."""
+    at_point = (score[0] == length - 1) != (score[1] == length - 1)
+    return length > 1 and at_point and "CrawfordGame" not in words
+
+
+class _GameReader:
+    """Reads the nodes of one game tree into ``game.actions``."""
+
+    def __init__(self, reader: _Reader, match: Match, game: Game, info: _GameInfo, variant: Variant) -> None:
+        self.r = reader
+        self.match = match
+        self.game = game
+        self.info = info
+        self.variant = variant
+        self.position = variant.start_position()  # White (player 0) as mover
+        self.cube = info.cube or 1
+        if info.cube and info.cube > 1:
+            game.start_cube = (info.cube, None)
+        self.pending: tuple[ActionKind, Player, int] | None = None
+        self.decided = False
+        self.lost = False  # the checkers could not be followed (a play that cannot be applied)
+
+    def read(self, nodes: list[Token]) -> None:
+        actions = self.game.actions
+        for index, node in enumerate(nodes):
+            props = _properties(node)
+            # In the root, CV is the cube of automatic doubles (read with the root).
+            setup = [p for p in props if p.ident in _SETUP_PROPS and (index or p.ident != "CV")]
+            if setup:
+                if actions:
+                    raise self.r.fail("a set-up node after the first move is not supported", setup[0])
+                self.setup(setup)
+            moves = [p for p in props if p.ident in _MOVE_PROPS]
+            if len(moves) > 1:
+                raise self.r.fail("a node with more than one move (B and W)", moves[1])
+            if moves:
+                action = self.action(moves[0])
+                if action is not None:
+                    actions.append(action)
+        if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
+            if not self.keep_final_roll(actions[-1]):
+                actions.pop()
+        self.result()
+
+    def keep_final_roll(self, action: Action) -> bool:
+        """Whether a final roll without moves is a real roll (a dance or a resignation).
+
+        gnubg may save the roll pending when the file was written: after the
+        game was decided, or (with no result) when the roll could be played.
+        """
+        if self.decided:
+            return False
+        if self.info.result is None and not self.lost:
+            assert action.dice is not None
+            position = self.position if action.player is _WHITE else self.position.flip()
+            return not can_move(position, action.dice)
+        return True
+
+    def setup(self, props: list[_Property]) -> None:
+        white = list(self.position.mover)
+        black = list(self.position.opponent)
+        owner: Player | None = None
+        cube: int | None = None
+        for prop in props:
+            ident = prop.ident
+            if ident == "AE":
+                for letter in self.letters(prop):
+                    if letter == "y":
+                        white[BAR] = black[BAR] = 0
+                    else:
+                        point = letter_point(letter, _WHITE)
+                        white[point] = 0
+                        black[25 - point] = 0
+            elif ident in ("AW", "AB"):
+                side, player = (white, _WHITE) if ident == "AW" else (black, _BLACK)
+                for letter in self.letters(prop):
+                    side[letter_point(letter, player)] += 1
+            elif ident == "CV":
+                cube = self.r.cube_value(prop)
+            elif ident == "CP":
+                where = prop.text().casefold()
+                if where not in ("c", "w", "b"):
+                    raise self.r.fail(f"CP[{where}] must be c (centred), w (White owns) or b (Black owns)",
+                                      prop, 1)
+                owner = None if where == "c" else _COLOURS[where.upper()]
+        checkers = self.variant.checkers
+        for name, side in (("White", white), ("Black", black)):
+            on_board = sum(side[1:])
+            if on_board > checkers:
+                raise RuleError(f"illegal set-up: {name} has {on_board} checkers, more than {checkers}",
+                                self.r.where(props[0]))
+            side[OFF] = checkers - on_board
+        for point in range(1, 25):
+            if white[point] and black[25 - point]:
+                raise RuleError(f"illegal set-up: both players have checkers on White's {point}-point",
+                                self.r.where(props[0]))
+        self.position = Position(tuple(white), tuple(black))
+        if any(p.ident in ("AE", "AW", "AB") for p in props):
+            self.game.start = self.position
+        if cube is not None or owner is not None:
+            value = cube or self.cube
+            if value == 1 and owner is not None:
+                raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
+            self.cube = value
+            self.game.start_cube = (value, owner)
+
+    def letters(self, prop: _Property) -> Iterator[str]:
+        """Point letters of a point-list property; ``a:c`` ranges are expanded."""
+        for index, raw in enumerate(prop.values, start=1):
+            value = raw.strip()
+            first, sep, last = value.partition(":")
+            if not re.fullmatch(r"[a-y]", first) or (sep and not re.fullmatch(r"[a-y]", last)):
+                raise self.r.fail(f"{prop.ident}[{value}] is not a point a-x or the bar y (or a range a:y)",
+                                  prop, index)
+            end = last if sep else first
+            for code in range(min(ord(first), ord(end)), max(ord(first), ord(end)) + 1):
+                yield chr(code)
+
+    def action(self, prop: _Property) -> Action | None:
+        player = _COLOURS[prop.ident]
+        location = self.r.where(prop)
+        if len(prop.values) != 1:
+            raise self.r.fail(f"a move {prop.ident}[...] has exactly one value", prop)
+        value = _unescape(prop.values[0]).strip()
+        word = value.casefold()
+        if word in _CUBE_WORDS:
+            return self.cube_action(_CUBE_WORDS[word], player, location)
+        found = _ROLL.fullmatch(value)
+        if found is None:
+            raise self.r.fail(
+                f"cannot read the move {prop.ident}[{value}]: expected dice and letter pairs "
+                "(e.g. 31hefe), 'double', 'take' or 'drop'",
+                prop,
+                1,
+            )
+        letters = found.group(3)
+        if len(letters) % 2 or len(letters) > 16:
+            raise self.r.fail(
+                f"the move {prop.ident}[{value}] must have up to four pairs of letters after the dice",
+                prop,
+                1,
+            )
+        steps: list[Step] = []
+        for i in range(0, len(letters), 2):
+            src, dst = letters[i], letters[i + 1]
+            if src == "z" or dst == "y":
+                raise self.r.fail(
+                    f"'{src}{dst}' in {prop.ident}[{value}] is not a move: a move goes from a point "
+                    "a-x or the bar y to a point a-x or off z",
+                    prop,
+                    1,
+                )
+            steps.append(Step(letter_point(src, player), letter_point(dst, player)))
+        dice: Dice = (int(found.group(1)), int(found.group(2)))
+        self.track(player, tuple(steps))
+        return Action(ActionKind.ROLL, player, location, dice=dice, play_text=format_play_plain(tuple(steps)))
+
+    def track(self, player: Player, steps: tuple[Step, ...]) -> None:
+        """Follow the checkers (no legality check) to know when the game is decided."""
+        self.pending = None
+        if self.lost:
+            return
+        position = self.position if player is _WHITE else self.position.flip()
+        me, opp = list(position.mover), list(position.opponent)
+        for step in steps:
+            if me[step.src] <= 0 or (step.dst and opp[25 - step.dst] >= 2):
+                self.lost = True  # not playable as written: the replay will report it
+                return
+            me[step.src] -= 1
+            me[step.dst] += 1
+            if step.dst and opp[25 - step.dst] == 1:
+                opp[25 - step.dst] = 0
+                opp[BAR] += 1
+        after = Position(tuple(me), tuple(opp))
+        if self.variant.is_over(after):
+            self.decided = True
+        self.position = after if player is _WHITE else after.flip()
+
+    def cube_action(self, kind: ActionKind, player: Player, location: Location) -> Action | None:
+        pending = self.pending
+        if kind is ActionKind.DOUBLE:
+            if pending is not None and pending[1] != player:
+                kind = ActionKind.BEAVER if pending[0] is ActionKind.DOUBLE else ActionKind.RACCOON
+                value = pending[2] * 2
+                self.cube = value
+            else:
+                value = self.cube * 2
+            self.pending = (kind, player, value)
+            return Action(kind, player, location, value=value)
+        self.pending = None
+        if pending is not None and pending[1] != player:
+            if kind is ActionKind.TAKE:
+                self.cube = pending[2]
+                if pending[0] is not ActionKind.DOUBLE:
+                    return None  # the beaver (raccoon) implied the take
+            else:
+                self.decided = True
+        return Action(kind, player, location)
+
+    def result(self) -> None:
+        info = self.info
+        if info.result is None:
+            return
+        winner, points, _ = info.result
+        location = info.result_location or info.location
+        self.game.actions.append(Action(ActionKind.WIN, winner, location, value=points))

@@ -1,0 +1,73 @@
+"""Reports: match statistics as pandas DataFrames (``tabla report``).
+
+Compute apart from render, as ydata-profiling does: :mod:`.frames` reads and
+replays transcripts into five DataFrames with documented columns and dtypes,
+:mod:`.summaries` aggregates them per player, per match and per finding code,
+and :mod:`.render` turns a table into text, files and plots.
+
+>>> from tabla_cli.reports import build_frames, player_summary
+>>> frames = build_frames(["examples/three-point-match.mat"])  # doctest: +SKIP
+>>> player_summary(frames)[["player", "match_wins"]]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from tabla_cli.reports.frames import (
+    COLUMNS,
+    FRAME_NAMES,
+    NAME_COLUMNS,
+    Column,
+    FileRows,
+    FrameBuilder,
+    Frames,
+    build_frames,
+    empty_frame,
+    file_rows,
+    frames_from_matches,
+    frames_from_text,
+    iter_file_rows,
+    read_frames,
+    text_rows,
+    write_frames,
+)
+from tabla_cli.reports.summaries import (
+    SUMMARY_COLUMNS,
+    TABLES,
+    apply_aliases,
+    cube_table,
+    findings_by_code,
+    game_table,
+    match_summary,
+    player_summary,
+    read_aliases,
+    summarize,
+)
+
+__all__ = [
+    "COLUMNS",
+    "FRAME_NAMES",
+    "NAME_COLUMNS",
+    "SUMMARY_COLUMNS",
+    "TABLES",
+    "Column",
+    "FileRows",
+    "FrameBuilder",
+    "Frames",
+    "apply_aliases",
+    "build_frames",
+    "cube_table",
+    "empty_frame",
+    "file_rows",
+    "findings_by_code",
+    "frames_from_matches",
+    "frames_from_text",
+    "game_table",
+    "iter_file_rows",
+    "match_summary",
+    "player_summary",
+    "read_aliases",
+    "read_frames",
+    "summarize",
+    "text_rows",
+    "write_frames",
+]

@@ -1,0 +1,238 @@
+"""Write a match as GNU Backgammon writes SGF (``FF[4] GM[6]``).
+
+One game tree per game: a root node with the match information, an optional
+set-up node for a game that starts from another position, then one node per
+action (``W[31hefe]``, ``B[double]``, ``W[take]``, ``B[drop]``). Plays are
+written one letter pair per die in a legal playing order, from the replay of
+the match (``replay_match(match, collect=True)``).
+
+What SGF cannot carry (see ``docs/formats.md``): headers other than date,
+event, round, place and transcriber; free comment lines other than the match
+comment; ``????`` (written as a roll without moves); ``Losses`` lines;
+``Resigns`` actions (a resignation is only the ``R`` of ``RE``); ``and the
+match``; the printed move numbers; the cube value written on a ``Doubles``
+line (SGF's double has none: the reader recomputes it).
+
+Example:
+    >>> import io
+    >>> from tabla_cli.formats.sgf import read_matches
+    >>> text = '''(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Petar]PB[Maria]RU[Crawford]RE[W+1]
+    ... ;W[31hefe];B[62agln];W[double];B[drop])'''
+    >>> match = next(read_matches(io.StringIO(text)))
+    >>> print(format_sgf(match, application="tabla:test"), end="")
+    (;FF[4]GM[6]CA[UTF-8]AP[tabla:test]MI[length:3][game:0][ws:0][bs:0]PW[Petar]PB[Maria]RU[Crawford]RE[W+1]
+    ;W[31hefe]
+    ;B[62agln]
+    ;W[double]
+    ;B[drop])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TextIO
+
+from tabla_cli import __version__
+from tabla_cli.board import BAR, OFF, Player, Position, Step
+from tabla_cli.errors import InvalidPlayError
+from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.notation import parse_play
+from tabla_cli.replay import GameResult, MatchResult, replay_match
+from tabla_cli.variant import find_variant
+
+__all__ = ["APPLICATION", "format_sgf", "write_sgf"]
+
+APPLICATION = f"tabla:{__version__}"
+"""Written in ``AP[...]``."""
+
+_WHITE, _BLACK = Player.ZERO, Player.ONE
+_COLOUR = {_WHITE: "W", _BLACK: "B"}
+_HEADERS = {"site": "PC", "event": "EV", "round": "RO", "transcriber": "AN", "annotator": "AN"}
+_HEADER_ORDER = ("DT", "EV", "RO", "PC", "AN")
+_DATE = re.compile(r"\s*([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})\s*")
+_VARIANT_WORDS = {"nackgammon": "Nackgammon", "hypergammon": "Hypergammon3",
+                  "hypergammon2": "Hypergammon2", "hypergammon1": "Hypergammon1"}
+_CUBE_WORDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.DROP: "drop"}
+
+
+def write_sgf(match: Match, handle: TextIO, *, replayed: MatchResult | None = None,
+              application: str = APPLICATION) -> None:
+    """Write ``match`` to ``handle`` as a GNU Backgammon SGF file.
+
+    Args:
+        match: the match to write.
+        handle: a text stream (UTF-8 is what ``CA[UTF-8]`` says).
+        replayed: ``replay_match(match, collect=True)`` if already done.
+        application: the ``AP`` value.
+
+    Raises:
+        InvalidPlayError: a play that the replay could not resolve cannot
+            even be read (it cannot be written as letter pairs).
+    """
+    handle.write(format_sgf(match, replayed=replayed, application=application))
+
+
+def format_sgf(match: Match, *, replayed: MatchResult | None = None, application: str = APPLICATION) -> str:
+    """The SGF text of ``match``; see :func:`write_sgf`."""
+    if replayed is None or not _collected(replayed):
+        replayed = replay_match(match, collect=True)
+    results = replayed.games
+    parts: list[str] = []
+    for index, game in enumerate(match.games):
+        result = results[index] if index < len(results) else None
+        parts.append(_game(match, game, index, result, application))
+    return "".join(parts)
+
+
+def _collected(result: MatchResult) -> bool:
+    """Whether ``result`` kept its decisions (``collect=True``)."""
+    plays = sum(len(g.decisions) for g in result.games)
+    return plays > 0 or result.plays == 0
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _simple(value: str) -> str:
+    """A one-line text value."""
+    return _escape(" ".join(value.split()))
+
+
+def letter(point: int, player: Player) -> str:
+    """The SGF letter of ``point`` in ``player``'s numbering (25 = bar ``y``, 0 = off ``z``).
+
+    >>> letter(24, Player.ZERO), letter(24, Player.ONE), letter(25, Player.ZERO), letter(0, Player.ONE)
+    ('x', 'a', 'y', 'z')
+    """
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("a") + point - 1) if player is _WHITE else chr(ord("x") - point + 1)
+
+
+def _root(match: Match, game: Game, index: int, result: GameResult | None, application: str) -> str:
+    length = match.length
+    score = game.score
+    props = [
+        "FF[4]GM[6]CA[UTF-8]",
+        f"AP[{_escape(application)}]",
+        f"MI[length:{length}][game:{max(0, game.number - 1)}][ws:{score[0]}][bs:{score[1]}]",
+        f"PW[{_simple(match.players[0])}]PB[{_simple(match.players[1])}]",
+    ]
+    if index == 0:
+        for tag, rating in (("WR", match.ratings[0]), ("BR", match.ratings[1])):
+            if rating:
+                props.append(f"{tag}[{_simple(rating)}]")
+        props.extend(_header_props(match.headers))
+        if match.comments:
+            props.append(f"GC[{_escape(chr(10).join(match.comments))}]")
+    rules = []
+    if length and match.rules.crawford:
+        rules.append("Crawford")
+        if result is not None and result.crawford:
+            rules.append("CrawfordGame")
+    if match.rules.jacoby:
+        rules.append("Jacoby")
+    if not match.rules.cube:
+        rules.append("NoCube")
+    variant = game.variant if game.variant is not None else match.variant
+    word = _VARIANT_WORDS.get(find_variant(variant).name)
+    if word:
+        rules.append(word)
+    if rules:
+        props.append(f"RU[{':'.join(rules)}]")
+    won = _result(game, result)
+    if won:
+        props.append(f"RE[{won}]")
+    return "(;" + "".join(props)
+
+
+def _header_props(headers: Iterable[tuple[str, str]]) -> list[str]:
+    found: dict[str, str] = {}
+    for key, value in headers:
+        name = key.casefold().replace(" ", "")
+        if name == "eventdate":
+            date = _DATE.fullmatch(value)
+            if date is not None and "DT" not in found:
+                found["DT"] = f"{date.group(1)}-{int(date.group(2)):02d}-{int(date.group(3)):02d}"
+        elif name in _HEADERS and _HEADERS[name] not in found and value.strip():
+            found[_HEADERS[name]] = _simple(value)
+    return [f"{tag}[{found[tag]}]" for tag in _HEADER_ORDER if tag in found]
+
+
+def _result(game: Game, result: GameResult | None) -> str:
+    for action in game.actions:
+        if action.kind is ActionKind.WIN:
+            points = action.value if action.value is not None else ""
+            resigned = result is not None and result.ended_by == "resign"
+            return f"{_COLOUR[action.player]}+{points}{'R' if resigned else ''}"
+    return ""
+
+
+def _setup(game: Game, match: Match) -> str:
+    """The set-up node: the start position (if any) and the cube (value and owner)."""
+    first = next((a.player for a in game.actions if a.kind is not ActionKind.WIN), _WHITE)
+    node = f"\n;PL[{_COLOUR[first]}]"
+    if game.start is not None:
+        start: Position = game.start
+        white = "".join(f"[{letter(p, _WHITE)}]" * start.mover[p] for p in range(BAR, 0, -1))
+        black = "".join(f"[{letter(p, _BLACK)}]" * start.opponent[p] for p in range(BAR, 0, -1))
+        node += "AE[a:y]"
+        if white:
+            node += f"AW{white}"
+        if black:
+            node += f"AB{black}"
+    if game.start_cube is not None:
+        value, owner = game.start_cube
+        node += f"CV[{value}]CP[{'c' if owner is None else _COLOUR[owner].lower()}]"
+    return node
+
+
+def _game(match: Match, game: Game, index: int, result: GameResult | None, application: str) -> str:
+    out = [_root(match, game, index, result, application)]
+    if game.start is not None or (game.start_cube is not None and game.start_cube[1] is not None):
+        out.append(_setup(game, match))
+    elif game.start_cube is not None and game.start_cube[0] > 1:
+        out[0] += f"CV[{game.start_cube[0]}]"
+    plays: dict[int, tuple[Step, ...]] = {}
+    if result is not None:
+        for decision in result.decisions:
+            if decision.play is not None:
+                plays[id(decision.action)] = decision.play
+    actions = game.actions
+    for i, action in enumerate(actions):
+        kind = action.kind
+        colour = _COLOUR[action.player]
+        if kind is ActionKind.ROLL:
+            out.append(f"\n;{colour}[{_roll(action, plays.get(id(action)))}]")
+        elif kind in _CUBE_WORDS:
+            out.append(f"\n;{colour}[{_CUBE_WORDS[kind]}]")
+        elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):
+            # gnubg's form: the beaver is a double by the taker; the take of the
+            # whole exchange follows once, after the last beaver or raccoon.
+            out.append(f"\n;{colour}[double]")
+            following = actions[i + 1].kind if i + 1 < len(actions) else None
+            if following not in (ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.TAKE):
+                out.append(f"\n;{_COLOUR[action.player.other]}[take]")
+    out.append(")\n")
+    return "".join(out)
+
+
+def _roll(action: Action, play: tuple[Step, ...] | None) -> str:
+    dice = action.dice or (0, 0)
+    head = f"{dice[0]}{dice[1]}"
+    player = action.player
+    if play is not None:
+        return head + "".join(letter(s.src, player) + letter(s.dst, player) for s in play)
+    text = action.play_text or ""
+    if action.resigned or not text.strip():
+        return head
+    # Not resolved by the replay (an illegal play, or after one): write what is written.
+    try:
+        segments = parse_play(text)
+    except InvalidPlayError as exc:
+        raise InvalidPlayError(f"cannot write the play {text!r} as SGF: {exc.message}", action.location) from exc
+    return head + "".join(letter(src, player) + letter(dst, player) for src, dst, _ in segments)

@@ -1,0 +1,398 @@
+"""Tests for tabla_cli.formats.sgf: GNU Backgammon SGF (GM[6]) into the match model.
+
+Examples come from shared/specs/sgf-backgammon.md (§2, §7, §8) and the two
+gnubg 1.08 files of the corpus.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabla_cli.board import Player, Position
+from tabla_cli.compare import match_differences
+from tabla_cli.errors import RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.formats import sgf
+from tabla_cli.grammar import load_grammar
+from tabla_cli.model import ActionKind, Match
+from tabla_cli.replay import replay_match
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+SGF_DIR = CORPUS / "sgf"
+SAME_MATCH = "gnubgparser-charlot1-charlot2_7p_2025-11-08-2305"
+ZERO, ONE = Player.ZERO, Player.ONE
+
+
+def corpus_files(folder: Path, pattern: str = "*") -> list[Path]:
+    """The corpus files, or a skip (a failure when CI=true) when the corpus is absent."""
+    files = sorted(folder.glob(pattern)) if folder.is_dir() else []
+    if not files:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"corpus folder {folder} is missing or empty")
+        pytest.skip(f"corpus folder {folder} is absent")
+    return files
+
+
+def read(text: str, path: str = "t.sgf") -> list[Match]:
+    return list(sgf.parse_matches(text, path=path))
+
+
+def one(text: str) -> Match:
+    matches = read(text)
+    assert len(matches) == 1
+    return matches[0]
+
+
+def kinds(match: Match, game: int = 0) -> list[tuple[str, int, tuple[int, int] | None, str | None, int | None]]:
+    return [(a.kind.value, int(a.player), a.dice, a.play_text, a.value) for a in match.games[game].actions]
+
+
+SPEC_GAME_1 = """(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.1.0a16]MI[length:3][game:0][ws:0][bs:0]PW[Petar]PB[Maria]DT[2025-03-14]EV[Club night]PC[Kafene Sofia]AN[specs]RU[Crawford]RE[W+1]GS[M:1 2 3][C:0 0][D:0 0]
+;W[31hefe]
+;B[62agln]
+;W[64mimg]
+;B[55]
+;W[42iege]
+;B[64ydlr]
+;W[double]
+;B[drop])
+"""
+
+SPEC_SETUP = """(;FF[4]GM[6]CA[UTF-8]AP[specs-example:1]MI[length:0][game:0][ws:0][bs:0]PW[Wanda]PB[Boyan]RU[Jacoby]C[hand-made example]
+;PL[B]AE[a:y]AW[a][a][b][b][c][c][d][f]AB[x][w][s]CV[2]CP[b]
+;B[61szxz]
+;W[54fbdz]
+;B[double]
+;W[take]
+;B[21wz]
+)"""
+
+
+# --- coordinates ----------------------------------------------------------------
+
+
+def test_letters_in_both_directions() -> None:
+    for point in range(0, 26):
+        for player in (ZERO, ONE):
+            assert sgf.letter_point(sgf.point_letter(point, player), player) == point
+    assert [sgf.point_letter(p, ZERO) for p in (1, 24)] == ["a", "x"]
+    assert [sgf.point_letter(p, ONE) for p in (1, 24)] == ["x", "a"]
+
+
+# --- the spec's examples ----------------------------------------------------------
+
+
+def test_spec_match_game() -> None:
+    match = one(SPEC_GAME_1)
+    assert match.players == ("Petar", "Maria")
+    assert match.length == 3 and match.format == "sgf"
+    assert match.headers == [
+        ("EventDate", "2025.03.14"), ("Event", "Club night"), ("Site", "Kafene Sofia"), ("Transcriber", "specs"),
+    ]
+    assert match.rules.crawford and not match.rules.jacoby
+    assert kinds(match) == [
+        ("roll", 0, (3, 1), "8/5 6/5", None),
+        ("roll", 1, (6, 2), "24/18 13/11", None),
+        ("roll", 0, (6, 4), "13/9 13/7", None),
+        ("roll", 1, (5, 5), "", None),
+        ("roll", 0, (4, 2), "9/5 7/5", None),
+        ("roll", 1, (6, 4), "25/21 13/7", None),
+        ("double", 0, None, None, 2),
+        ("drop", 1, None, None, None),
+        ("win", 0, None, None, 1),
+    ]
+    result = replay_match(match)
+    assert [f.code for f in result.findings] == ["match-incomplete"]
+    assert result.games[0].winner == ZERO and result.games[0].ended_by == "drop"
+
+
+def test_spec_setup_node_and_gnubg_ids() -> None:
+    """§7: set-up node, cube owned by Black, redouble; the IDs gnubg 1.07 printed."""
+    match = one(SPEC_SETUP)
+    game = match.games[0]
+    assert match.length == 0 and match.rules.jacoby
+    assert game.start_cube == (2, ONE)
+    assert game.start is not None
+    assert game.start.flip().position_id() == "2xIAAAoBAAAAAA"  # Black on roll
+    assert kinds(match) == [
+        ("roll", 1, (6, 1), "6/0 1/0", None),
+        ("roll", 0, (5, 4), "6/2 4/0", None),
+        ("double", 1, None, None, 4),
+        ("take", 0, None, None, None),
+        ("roll", 1, (2, 1), "2/0", None),
+    ]
+    result = replay_match(match, collect=True)
+    assert [f.code for f in result.findings] == ["missing-result"]
+    decisions = result.games[0].decisions
+    assert [d.position.position_id() for d in decisions] == [
+        "2xIAAAoBAAAAAA", "AgAAbEsAAAAAAA", "uwEAAAIAAAAAAA",
+    ]
+    assert decisions[-1].cube == 4 and decisions[-1].cube_owner == ZERO
+    assert result.games[0].multiplier == 1  # Black bore off its last checker: a single game
+
+
+def test_root_properties() -> None:
+    match = one(
+        "(;GM[6]MI[length:5][game:2][ws:3][bs:1][extra:x]PW[Ann\\]e]PB[Bob]WR[1650]BR[1800]RO[Final]"
+        "GC[first line\nsecond line]RU[Crawford:CrawfordGame:NoCube];W[31hefe])"
+    )
+    assert match.players == ("Ann]e", "Bob")
+    assert match.ratings == ("1650", "1800")
+    assert match.headers == [("Round", "Final")]
+    assert match.comments == ["first line", "second line"]
+    assert match.rules.crawford and not match.rules.cube
+    game = match.games[0]
+    assert (game.number, game.score) == (3, (3, 1))
+
+
+def test_variant_and_money_defaults() -> None:
+    match = one("(;GM[6]MI[length:0]PW[a]PB[b]RU[Nackgammon];W[31hefe])")
+    assert match.variant == "nackgammon" and match.length == 0
+    assert not match.rules.jacoby
+    match = one("(;GM[6]MI[length:7]PW[a]PB[b];W[31hefe])")
+    assert not match.rules.crawford  # gnubg writes RU[Crawford] when the rule is on
+
+
+def test_lone_game_after_the_crawford_game() -> None:
+    """A game saved alone at 6-3 in a 7-point match, not the Crawford game: post-Crawford."""
+    text = "(;GM[6]MI[length:7][game:5][ws:6][bs:3]PW[a]PB[b]RU[Crawford]RE[B+1];W[31hefe];B[double];W[drop])"
+    match = one(text)
+    assert not match.rules.crawford  # the replay then allows the double, as after the Crawford game
+    result = replay_match(match)
+    assert not result.games[0].crawford
+    assert "crawford-double" not in {f.code for f in result.findings}
+    crawford_game = one(text.replace("RU[Crawford]", "RU[Crawford:CrawfordGame]"))
+    assert crawford_game.rules.crawford
+    assert replay_match(crawford_game).games[0].crawford
+
+
+def test_value_escapes_and_soft_line_breaks() -> None:
+    match = one("(;GM[6]PW[A\\\\B]PB[long\\\nname]EV[x \\] y];B[31])")
+    assert match.players == ("A\\B", "longname")
+    assert match.headers == [("Event", "x ] y")]
+
+
+def test_results() -> None:
+    base = "(;GM[6]MI[length:3]PW[a]PB[b]RE[{}];W[31hefe];B[double];W[drop])"
+    assert kinds(one(base.format("B+1")))[-1] == ("win", 1, None, None, 1)
+    assert kinds(one(base.format("W+2R")))[-1] == ("win", 0, None, None, 2)
+    assert kinds(one(base.format("W+R")))[-1] == ("win", 0, None, None, None)
+    assert kinds(one(base.format("?")))[-1][0] == "drop"
+    with pytest.raises(TranscriptSyntaxError) as info:
+        read(base.format("X+3"))
+    assert info.value.location is not None
+    assert (info.value.location.line, info.value.location.column) == (1, 32)
+
+
+def test_beaver_and_raccoon_as_gnubg_writes_them() -> None:
+    """gnubg imports a beaver as double / double / take; the take is implied."""
+    match = one("(;GM[6]MI[length:0]PW[a]PB[b];W[31hefe];B[double];W[double];B[take];B[62agln])")
+    assert kinds(match) == [
+        ("roll", 0, (3, 1), "8/5 6/5", None),
+        ("double", 1, None, None, 2),
+        ("beaver", 0, None, None, 4),
+        ("roll", 1, (6, 2), "24/18 13/11", None),
+    ]
+    match = one("(;GM[6]MI[length:0]PW[a]PB[b];W[31hefe];B[double];W[double];B[double];W[take];B[62agln])")
+    assert [k[0] for k in kinds(match)] == ["roll", "double", "beaver", "raccoon", "roll"]
+    assert kinds(match)[3][4] == 8
+
+
+def test_redouble_values_follow_the_cube() -> None:
+    match = one("(;GM[6]MI[length:9]PW[a]PB[b]CV[2];W[31hefe];B[double];W[take];W[double];B[take])")
+    assert match.games[0].start_cube == (2, None)
+    assert [a.value for a in match.games[0].actions if a.kind is ActionKind.DOUBLE] == [4, 8]
+
+
+def test_final_placeholder_roll_is_dropped_after_the_end() -> None:
+    """A roll with no moves after the game is decided is gnubg's placeholder."""
+    moves = ";W[31hefe];B[double];W[drop];B[55]"
+    match = one(f"(;GM[6]MI[length:3]PW[a]PB[b]RE[B+1]{moves})")
+    assert [k[0] for k in kinds(match)] == ["roll", "double", "drop", "win"]
+    # A pending roll that could be played (no result: game in progress) is dropped too.
+    match = one("(;GM[6]MI[length:3]PW[a]PB[b];W[31hefe];B[62])")
+    assert [k[0] for k in kinds(match)] == ["roll"]
+    # A dance is kept, and so is a roll before a resignation.
+    match = one("(;GM[6]MI[length:3]PW[a]PB[b]RE[W+1R];W[31hefe];B[62])")
+    assert [k[0] for k in kinds(match)] == ["roll", "roll", "win"]
+
+
+def test_variations_follow_the_main_line() -> None:
+    match = one("(;GM[6]PW[a]PB[b];W[31hefe](;B[62agln])(;B[11xwxw]))")
+    assert [k[2] for k in kinds(match)] == [(3, 1), (6, 2)]
+
+
+def test_game_trees_of_another_match_start_a_new_match() -> None:
+    text = "(;GM[6]MI[length:3]PW[a]PB[b];W[31hefe])(;GM[6]MI[length:5]PW[c]PB[d];W[31hefe])"
+    assert [m.players for m in read(text)] == [("a", "b"), ("c", "d")]
+
+
+def test_later_roots_without_names_belong_to_the_same_match() -> None:
+    text = "(;GM[6]MI[length:3]PW[a]PB[b];W[31hefe])(;GM[6]MI[game:1][ws:1];B[31hefe])"
+    [match] = read(text)
+    assert [(g.number, g.score) for g in match.games] == [(1, (0, 0)), (2, (1, 0))]
+
+
+def test_analysis_properties_are_skipped() -> None:
+    big = "A[0]" + "[lpab E ver 3 0.49 0.14 0.006 0.13 0.005 -0.004 2C 0 1 0.0 1]" * 2000
+    match = one(f"(;GM[6]PW[a]PB[b];B[41lpab]{big}DA[E ver 3]MR[]LU[-inf]C[a comment])")
+    assert kinds(match) == [("roll", 1, (4, 1), "13/9 24/23", None)]
+
+
+# --- the corpus ------------------------------------------------------------------------
+
+
+def test_corpus_files_read_and_replay_cleanly() -> None:
+    for path in corpus_files(SGF_DIR, "*.sgf"):
+        with path.open(encoding="utf-8") as handle:
+            matches = list(sgf.read_matches(handle, path=str(path)))
+        assert len(matches) == 1
+        match = matches[0]
+        assert match.players == ("charlot1", "charlot2") and match.length == 7
+        assert match.headers == [("EventDate", "2025.11.08")]
+        result = replay_match(match)
+        assert result.findings == [], path
+        assert max(result.final_score) >= 7
+        assert all(a.location.line > 0 for g in match.games for a in g.actions)
+
+
+def test_corpus_game_counts_and_scores() -> None:
+    files = {p.stem: p for p in corpus_files(SGF_DIR, "*.sgf")}
+    expected = {
+        SAME_MATCH: [(0, 0), (0, 2), (2, 2), (6, 2)],
+        "gnubgparser-charlot1-charlot2_7p_2025-11-08-2308": [(0, 0), (0, 4), (2, 4), (4, 4), (4, 5)],
+    }
+    for stem, scores in expected.items():
+        match = one(files[stem].read_text(encoding="utf-8"))
+        assert [g.score for g in match.games] == scores
+        assert [g.number for g in match.games] == list(range(1, len(scores) + 1))
+
+
+def test_same_match_as_mat_and_sgf() -> None:
+    """The corpus match saved both as .mat and as .sgf reads to the same model."""
+    if importlib.util.find_spec("tabla_cli.formats.mat") is None:
+        pytest.skip("the .mat reader (tabla_cli/formats/mat.py) is not written yet")
+    from tabla_cli.formats import mat
+
+    sgf_path = corpus_files(SGF_DIR, f"{SAME_MATCH}.sgf")[0]
+    mat_path = corpus_files(CORPUS / "mat", f"{SAME_MATCH}.mat")[0]
+    with mat_path.open(encoding="utf-8") as handle:
+        from_mat = list(mat.read_matches(handle, path=str(mat_path)))
+    from_sgf = read(sgf_path.read_text(encoding="utf-8"), str(sgf_path))
+    assert len(from_mat) == len(from_sgf) == 1
+    # Everything: players, length, headers, rules, every game's number and
+    # score, every action's kind, player, dice and value, plays as positions.
+    assert match_differences(from_mat[0], from_sgf[0]) == []
+
+
+# --- errors -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("label", sorted(sgf.ERROR_EXAMPLES))
+def test_error_examples_give_their_message(label: str) -> None:
+    for example in sgf.ERROR_EXAMPLES[label]:
+        with pytest.raises(TranscriptSyntaxError) as info:
+            read(example)
+        assert info.value.message.startswith(sgf._LABEL_MESSAGES[label]), (label, example, info.value.message)
+        assert info.value.location is not None and info.value.location.line >= 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line", "column"),
+    [
+        ("(;GM[6]\n;B[31hefe\n)", "the value of property 'B' is not closed", 2, 2),
+        ("(;GM[6];B)", "property 'B' has no value", 1, 9),
+        ("(;GM[6];[31])", "a value '[...]' without a property name", 1, 9),
+        ("(;GM[6];B[71hefe])", "cannot read the move B[71hefe]", 1, 10),
+        ("(;GM[6];B[31hef])", "must have up to four pairs", 1, 10),
+        ("(;GM[6];B[31zefe])", "'ze' in B[31zefe] is not a move", 1, 10),
+        ("(;GM[6];B[31hy])", "'hy' in B[31hy] is not a move", 1, 10),
+        ("(;GM[6]MI[length:7][game:x])", "MI[game:...] must be a whole number", 1, 20),
+        ("(;GM[6]CV[3])", "must be a power of two", 1, 10),
+        ("(;GM[6];B[31hefe]W[double])", "more than one move", 1, 18),
+        ("(;GM[6];W[31hefe];AE[a:y])", "a set-up node after the first move", 1, 19),
+        ("(;GM[6];AW[1])", "AW[1] is not a point", 1, 11),
+        ("FF[4]", "a property outside a node", 1, 1),
+        ("(;FF[4])GM[6]", "a property outside a node", 1, 9),
+        ("(;FF[4]\n;C[x\ny]B[31hy])", "'hy' in B[31hy] is not a move", 3, 4),
+        ("(;FF[4]\n;C[x\ny]  B[31hefe]W[31])", "more than one move", 3, 14),
+    ],
+)
+def test_errors_have_line_and_column(text: str, message: str, line: int, column: int) -> None:
+    with pytest.raises(TranscriptSyntaxError) as info:
+        read(text)
+    error = info.value
+    assert message in error.message
+    assert error.location is not None
+    assert (error.location.line, error.location.column) == (line, column), error
+
+
+def test_on_error_skips_the_rest_of_a_game_only() -> None:
+    errors: list[TranscriptSyntaxError] = []
+    text = ("(;GM[6]MI[length:3]PW[a]PB[b]RE[W+1];W[31hefe];B[99];W[42iege])"
+            "(;GM[6]MI[length:3][game:1][ws:1]PW[a]PB[b];B[31hefe])")
+    [match] = sgf.parse_matches(text, on_error=errors.append)
+    assert [e.message.split(":")[0] for e in errors] == ["cannot read the move B[99]"]
+    assert [len(g.actions) for g in match.games] == [1, 1]
+    assert match.games[1].score == (1, 0)
+    with pytest.raises(TranscriptSyntaxError):
+        read(text)
+    with pytest.raises(TranscriptSyntaxError):  # the tree structure: raised either way
+        list(sgf.parse_matches("(;GM[6]", on_error=errors.append))
+
+
+def test_not_backgammon() -> None:
+    with pytest.raises(UnsupportedFormatError, match=r"GM\[1\]"):
+        read("(;FF[4]GM[1]SZ[19];B[dd])")
+
+
+def test_illegal_setups_are_rejected() -> None:
+    with pytest.raises(RuleError, match="16 checkers"):
+        read("(;GM[6];AE[a:y]AW" + "[a]" * 16 + ")")
+    with pytest.raises(RuleError, match="both players"):
+        read("(;GM[6];AE[a:y]AW[a]AB[a])")  # White's 1-point is Black's 24-point
+    start = one("(;GM[6];AE[a:y]AW[a:c][y]AB[x])").games[0].start
+    assert start == Position.from_points({1: 1, 2: 1, 3: 1, 25: 1}, {1: 1})
+
+
+def test_looks_like_sgf() -> None:
+    assert sgf.looks_like_sgf("(;FF[4]GM[6])")
+    assert sgf.looks_like_sgf("\n ( ; GM[6])")
+    assert not sgf.looks_like_sgf("; [Site \"x\"]\n 5 point match")
+    assert not sgf.looks_like_sgf("(hello)")
+
+
+def test_grammar_builds_strictly() -> None:
+    load_grammar(sgf.GRAMMAR, strict=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_raises_only_tabla_errors(text: str) -> None:
+    try:
+        list(sgf.read_matches(io.StringIO(text), path="x.sgf"))
+    except TablaError:
+        pass
+
+
+SGF_ALPHABET = st.sampled_from(
+    ["(", ")", ";", "[", "]", "\\", "\n", "GM[6]", "B[", "W[", "31", "hefe", "double", "take", "drop",
+     "MI[length:3]", "[game:1]", "RE[W+1]", "RE[B+2R]", "AE[a:y]", "AW[a]", "AB[x]", "CV[2]", "CP[b]", "PW[a]",
+     "PB[b]", "RU[Crawford]", "yz", "A[0]", "x", ":", "55", "]"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(SGF_ALPHABET, max_size=30).map("".join))
+def test_sgf_like_text_raises_only_tabla_errors(text: str) -> None:
+    try:
+        for match in sgf.parse_matches(text, path="x.sgf"):
+            replay_match(match)
+    except TablaError:
+        pass
