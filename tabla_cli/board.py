@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterator
 
 Point = int
 OFF: Point = 0
@@ -133,10 +132,6 @@ class Position:
                 opp[BAR] += 1
         return Position(tuple(me), tuple(opp))
 
-    def is_game_over(self) -> bool:
-        """True once either side has borne off every checker."""
-        return self.mover[OFF] == sum(self.mover) or self.opponent[OFF] == sum(self.opponent)
-
 
 # --- single steps -----------------------------------------------------------
 
@@ -162,10 +157,6 @@ def _step_list(me: list[int], opp: list[int], die: int, top: int) -> list[tuple[
                 if home and (dst == 0 or not any(me[src + 1 : 7])):
                     out.append((src, OFF, False))
     return out
-
-
-def _steps(me: list[int], opp: list[int], die: int, top: int) -> Iterator[tuple[int, int, bool]]:
-    return iter(_step_list(me, opp, die, top))
 
 
 def _step_result(me: list[int], opp: list[int], src: int, die: int) -> tuple[int, bool] | None:
@@ -350,7 +341,7 @@ def can_move(position: Position, dice: Dice) -> bool:
     """True if at least one die of ``dice`` can be played."""
     me = list(position.mover)
     opp = list(position.opponent)
-    return any(True for die in set(dice) for _ in _steps(me, opp, die, BAR))
+    return any(_step_list(me, opp, die, BAR) for die in set(dice))
 
 
 def is_legal(position: Position, dice: Dice, play: Play) -> bool:
@@ -513,7 +504,7 @@ def resolve_play(position: Position, dice: Dice, segments: tuple[Segment, ...]) 
             return Resolution(play, result, error, len(found))
         if a != b and used == 1:
             high = max(a, b)
-            if not _uses(play[0], high, me0) and any(True for _ in _steps(me0, opp0, high, BAR)):
+            if not _uses(play[0], high, me0) and _step_list(me0, opp0, high, BAR):
                 return Resolution(play, result, f"plays the smaller die but the {high} can be played", len(found))
     return Resolution(play, result, None, len(found))
 

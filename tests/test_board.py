@@ -148,7 +148,7 @@ def reachable(draw: st.DrawFn, max_turns: int = 100) -> Position:
     for _ in range(draw(st.integers(0, max_turns))):
         plays = list(legal_plays(position, draw(DICE)))
         after = plays[draw(st.integers(0, len(plays) - 1))]
-        if after.is_game_over():
+        if after.mover[OFF] == CHECKERS:
             break
         position = after.flip()
     return position
