@@ -176,6 +176,10 @@ class _GameReplay:
         self.orient(action.player)
         dice = action.dice
         assert dice is not None
+        if not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
+            self.finding("invalid-dice", f"{dice[0]}-{dice[1]} is not a roll of two dice from 1 to 6", action)
+            self.stop(action)
+            return
         first = self.res.rolls == 0
         self.res.rolls += 1
         self.r.result.plays += 1

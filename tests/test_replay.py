@@ -253,3 +253,12 @@ def test_mutated_cube_and_result_lines_are_caught() -> None:
                 assert in_game == [(action.location, code)], (match.path, action)
                 checked += 1
     assert checked > 50
+
+
+def test_dice_out_of_range_are_reported() -> None:
+    (match,) = parse_matches(HEAD + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n", path="t.mat")
+    game = match.games[0]
+    bad = dataclasses.replace(game.actions[1], dice=(7, 2))
+    game.actions[1] = bad
+    codes = [(f.code, f.location.line) for f in replay_match(match).findings]
+    assert ("invalid-dice", 5) in codes and ("unchecked", 5) in codes
