@@ -332,6 +332,8 @@ class _GameReplay:
             if self._jacoby():
                 mult = 1
             allowed = {cube * mult}
+            if self._jacoby_unknown():
+                allowed.add(cube)
         elif how == "drop":
             allowed = {cube}
             res.multiplier = 1
@@ -363,6 +365,11 @@ class _GameReplay:
             self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
             return ("drop", self.pending)
         return ("resign", action.player)
+
+    def _jacoby_unknown(self) -> bool:
+        """A money game whose transcript does not say whether the Jacoby rule was on."""
+        match = self.r.match
+        return not match.length and not self.turned and match.header("Jacoby") is None
 
     def _jacoby(self) -> bool:
         match = self.r.match

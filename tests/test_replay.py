@@ -262,3 +262,21 @@ def test_dice_out_of_range_are_reported() -> None:
     game.actions[1] = bad
     codes = [(f.code, f.location.line) for f in replay_match(match).findings]
     assert ("invalid-dice", 5) in codes and ("unchecked", 5) in codes
+
+
+@pytest.mark.parametrize(("header", "points", "expected"), [
+    ("", 1, []), ("", 2, []), ("; [Jacoby \"On\"]\n", 2, [(13, "result-mismatch")]),
+    ("; [Jacoby \"Off\"]\n", 1, [(13, "result-mismatch")]),
+])
+def test_money_gammons_and_the_jacoby_rule(header: str, points: int, expected: list[tuple[int, str]]) -> None:
+    # Player 0 bears off the last checkers with the opponent having none off: a gammon.
+    head = header + " 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+    (match,) = parse_matches(head + "  1) 31: 8/5 6/5\n", path="t.mat")
+    game = match.games[0]
+    game.start = Position.from_points({1: 1}, {6: 5, 8: 5, 13: 5})
+    game.actions[0] = dataclasses.replace(game.actions[0], dice=(2, 1), play_text="1/0")
+    line = game.actions[0].location.line
+    game.actions.append(Action(ActionKind.WIN, Player.ZERO, dataclasses.replace(game.actions[0].location, line=13),
+                               value=points))
+    found = [(f.location.line, f.code) for f in replay_match(match).findings if f.severity is Severity.ERROR]
+    assert found == expected, line
