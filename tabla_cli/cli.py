@@ -278,8 +278,10 @@ def plays(position_id: str, dice: tuple[str, ...], fmt: str) -> None:
 
 
 def _register() -> None:
+    from tabla_cli.cli_convert import convert
     from tabla_cli.cli_report import report
 
+    main.add_command(convert)
     main.add_command(report)
 
 

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from tabla_cli.output import refuse_existing, write_atomic
+
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
 
@@ -63,24 +65,9 @@ def _progress(total: int, quiet: bool) -> Iterator[Callable[[], None]]:
 def _write_atomic(path: Path, data: str | bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
     try:
-        _replace_with(path, data)
+        write_atomic(path, data)
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
-
-
-def _replace_with(path: Path, data: str | bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _resolve_format(fmt: str | None, output: str | None) -> str:
@@ -151,10 +138,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
-    existing = [str(p) for p in _targets(output, frames_dir, plots_dir) if p.exists()]
-    if existing and not force:
-        listed = ", ".join(existing[:5]) + (f" (+{len(existing) - 5} more)" if len(existing) > 5 else "")
-        raise click.ClickException(f"not overwriting {listed}: use --force to replace")
+    refuse_existing(_targets(output, frames_dir, plots_dir), force)
     aliases = read_aliases(alias_file) if alias_file else {}
     names = collect_paths(p for p in paths if p != "-")
     include = FRAME_NAMES if frames_dir is not None else IN_MEMORY

@@ -48,7 +48,13 @@ def _fibs(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[
     return fibs.read_matches(handle, path=path, on_error=on_error)
 
 
-READERS: dict[str, Reader] = {"mat": _mat, "sgf": _sgf, "gnubg-text": _gnubg_text, "fibs": _fibs}
+def _json(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
+    from tabla_cli.formats import json
+
+    return json.read_matches(handle, path=path, on_error=on_error)
+
+
+READERS: dict[str, Reader] = {"mat": _mat, "sgf": _sgf, "gnubg-text": _gnubg_text, "fibs": _fibs, "json": _json}
 
 
 def detect_format(text: str) -> str:
@@ -57,8 +63,10 @@ def detect_format(text: str) -> str:
     Raises:
         UnsupportedFormatError: no reader recognises the text.
     """
-    from tabla_cli.formats import fibs, gnubg_text, mat, sgf
+    from tabla_cli.formats import fibs, gnubg_text, json, mat, sgf
 
+    if json.looks_like_json(text):
+        return "json"
     if sgf.looks_like_sgf(text):
         return "sgf"
     if gnubg_text.looks_like_gnubg_text(text):
@@ -68,7 +76,7 @@ def detect_format(text: str) -> str:
     if mat.looks_like_mat(text):
         return "mat"
     raise UnsupportedFormatError(
-        "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves)"
+        "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON)"
     )
 
 

@@ -37,7 +37,7 @@ SGF_CARRIES = Carried(
     skip_kinds=frozenset({ActionKind.LOSS, ActionKind.RESIGN}),
     resigned=False,
 )
-"""What SGF carries: see docs/formats.md for what it loses."""
+"""What SGF carries: see the README's "Formats" for what it loses."""
 
 
 def corpus_paths(folder: str, pattern: str = "*") -> list[Path]:

@@ -1,0 +1,245 @@
+"""``tabla convert``: matches from any transcript format to .mat, SGF, JSON, a positions CSV or ASCII boards.
+
+A thin layer like the rest of the CLI: it parses options, finds the inputs
+and outputs, calls :mod:`tabla_cli.convert` and writes what it returns.
+Register it on the ``tabla`` group with ``main.add_command(convert)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from tabla_cli.convert import FORMATS, OUTPUT_SUFFIXES, SUFFIXES, format_for_path
+from tabla_cli.errors import Location
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+STDIO = "-"
+
+
+def _reports_errors(func: F) -> F:
+    """Apply :func:`tabla_cli.cli.reports_errors` at call time (no import cycle with cli.py)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tabla_cli.cli import reports_errors
+
+        return reports_errors(func)(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One input and where its conversion goes (``-`` = stdin / stdout)."""
+
+    source: str
+    target: str
+
+
+def _resolve_format(to: str | None, output: str | None, out_dir: str | None) -> str:
+    """The output format, from ``--to`` or ``-o``'s suffix; usage errors exit 2."""
+    if output is not None and out_dir is not None:
+        raise click.UsageError("give either -o OUTPUT or --out-dir DIR, not both")
+    if output is None and out_dir is None:
+        raise click.UsageError("give -o OUTPUT ('-' for stdout) or --out-dir DIR")
+    choices = ", ".join(FORMATS)
+    if out_dir is not None:
+        if to is None:
+            raise click.UsageError(f"--out-dir needs --to FORMAT ({choices})")
+        return to
+    assert output is not None
+    if output == STDIO:
+        if to is None:
+            raise click.UsageError(f"-o - (stdout) needs --to FORMAT ({choices})")
+        return to
+    suffix = Path(output).suffix.lower()
+    implied = format_for_path(output)
+    if to is None:
+        if suffix == ".txt":
+            raise click.UsageError(f"-o {output!r}: .txt may be a .mat transcript or ASCII boards; "
+                                   "give --to mat or --to txt")
+        if implied is None:
+            known = ", ".join(sorted(SUFFIXES))
+            raise click.UsageError(f"cannot tell the format of -o {output!r} from its suffix {suffix or '(none)'}; "
+                                   f"give --to FORMAT or use one of {known}")
+        return implied
+    if implied is not None and implied != to:
+        raise click.UsageError(f"-o {output!r} has the suffix of {implied}, but --to says {to}")
+    return to
+
+
+def _jobs(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str) -> list[_Job]:
+    """Each input file with its output; directories are walked and mirrored under ``out_dir``."""
+    from tabla_cli.check import collect_paths
+
+    jobs: list[_Job] = []
+    for name in inputs:
+        if name == STDIO:
+            if out_dir is not None:
+                raise click.UsageError("stdin ('-') has no file name: convert it with -o OUTPUT")
+            jobs.append(_Job(STDIO, ""))
+            continue
+        path = Path(name)
+        if path.is_dir():
+            for found in collect_paths([name]):
+                relative = Path(found).relative_to(path)
+                jobs.append(_Job(found, str(Path(out_dir or ".") / relative.with_suffix(OUTPUT_SUFFIXES[to]))))
+        else:
+            jobs.append(_Job(name, str(Path(out_dir or ".") / Path(path.name).with_suffix(OUTPUT_SUFFIXES[to]))))
+    if output is not None:
+        if len(jobs) != 1:
+            raise click.UsageError(f"{len(jobs)} inputs: -o takes one; use --out-dir DIR (with --to) for several")
+        jobs = [_Job(jobs[0].source, output)]
+    return jobs
+
+
+def _say(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@click.command("convert")
+@click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
+@click.option("-o", "--output", default=None, metavar="OUTPUT",
+              help="Write to OUTPUT (one input; '-' = stdout). The format comes from its suffix unless --to.")
+@click.option("--out-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Write one file per input into DIR (needs --to); directories given as inputs are mirrored.")
+@click.option("--to", "to", type=click.Choice(FORMATS), default=None,
+              help="Output format.  [default: from -o's suffix: .mat, .sgf, .json, .csv (positions)]")
+@click.option("--force", is_flag=True, help="Replace outputs that exist (never an input).")
+@click.option("--no-check", is_flag=True, help="Convert transcripts even when the replay finds errors in them.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary line.")
+@_reports_errors
+def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str | None, force: bool,
+            no_check: bool, quiet: bool) -> None:
+    """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
+
+    Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
+    export, FIBS oldmoves, tabla JSON; detected by content) and writes
+    'mat' (.mat transcript, GNU Backgammon's layout), 'sgf' (GNU
+    Backgammon SGF), 'json' (tabla-match/1), 'positions' (CSV, one row per
+    decision with Position ID, Match ID and XGID) or 'txt' (ASCII boards).
+    Every match is replayed first: a transcript with an error (an illegal
+    play, a wrong score, ...) is reported and not converted unless
+    --no-check. Outputs are written through a temporary file; an existing
+    output is kept unless --force, and an input is never written over.
+
+    Exit 0 when every input was converted, 1 when any was not, 2 on usage
+    errors.
+    """
+    start = time.perf_counter()
+    fmt = _resolve_format(to, output, out_dir)
+    jobs = _jobs(inputs, output, out_dir, fmt)
+    sources = _Inputs(j.source for j in jobs if j.source != STDIO)
+    failed = converted = matches = 0
+    written: dict[Path, str] = {}
+    for job in jobs:
+        result = _convert_one(job, fmt, sources, written, force=force, check=not no_check)
+        if result is None:
+            failed += 1
+        else:
+            converted += 1
+            matches += result
+    if not quiet:
+        seconds = time.perf_counter() - start
+        what = f"converted {converted} of {len(jobs)} inputs ({matches} matches) to {fmt} in {seconds:.2f} s"
+        _say(what + (f"; {failed} not converted" if failed else ""))
+    if failed:
+        sys.exit(1)
+
+
+class _Inputs:
+    """The input files, to tell whether an output would be one of them (also through links)."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.resolved: set[Path] = set()
+        self.files: set[tuple[int, int]] = set()
+        for path in paths:
+            self.resolved.add(Path(path).resolve())
+            try:
+                info = os.stat(path)
+            except OSError:
+                continue
+            self.files.add((info.st_dev, info.st_ino))
+
+    def __contains__(self, path: object) -> bool:
+        assert isinstance(path, Path)
+        if path.resolve() in self.resolved:
+            return True
+        try:
+            info = os.stat(path)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) in self.files
+
+
+def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str], *,
+                 force: bool, check: bool) -> int | None:
+    """Convert one input; report any problem on stderr. The number of matches, or None on failure."""
+    from tabla_cli.convert import convert_text
+    from tabla_cli.errors import InputError, InvalidPlayError, TablaError
+    from tabla_cli.findings import Finding, Severity
+    from tabla_cli.output import write_atomic
+    from tabla_cli.reader import decode
+
+    name = "<stdin>" if job.source == STDIO else job.source
+    target = job.target
+    if target != STDIO:
+        path = Path(target)
+        if path in sources:
+            _say(f"{target}: error: is an input; not writing over it")
+            return None
+        if path.resolve() in written:
+            _say(f"{target}: error: already written from {written[path.resolve()]} in this run; not replacing it")
+            return None
+        if path.exists() and not force:
+            _say(f"{target}: error: exists; use --force to replace it")
+            return None
+    try:
+        if job.source == STDIO:
+            text = sys.stdin.read()
+        else:
+            text = decode(Path(job.source).read_bytes())
+    except OSError as exc:
+        _say(Finding("unreadable-file", exc.strerror or str(exc), Location(name)).render())
+        return None
+    try:
+        done = convert_text(text, name, fmt, check=check)
+    except InvalidPlayError as exc:  # --no-check, SGF: a play that cannot even be read
+        _say(Finding("invalid-play", exc.message, exc.location or Location(name)).render())
+        return None
+    except InputError as exc:
+        code = "syntax-error" if exc.location is not None and exc.location.line else "unreadable-file"
+        _say(Finding(code, exc.message, exc.location or Location(name)).render())
+        return None
+    except TablaError as exc:
+        _say(Finding("unreadable-file", str(exc), Location(name)).render())
+        return None
+    if done.output is None:
+        for finding in done.findings:
+            if finding.severity is Severity.ERROR:
+                _say(finding.render())
+        plural = "s" if done.errors != 1 else ""
+        _say(f"{name}: not converted: {done.errors} error{plural} (--no-check converts it anyway)")
+        return None
+    if target == STDIO:
+        click.echo(done.output, nl=False)
+        return done.matches
+    path = Path(target)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, done.output)
+    except OSError as exc:
+        _say(f"{target}: error: cannot write: {exc.strerror or exc}")
+        return None
+    written[path.resolve()] = name
+    return done.matches

@@ -1,0 +1,233 @@
+"""Write matches as tabla's own JSON (schema ``tabla-match/1``, see ``docs/json-schema.md``).
+
+One document holds every match of an input::
+
+    {"schema": "tabla-match/1", "generator": "tabla 0.1.0", "matches": [...]}
+
+Each match carries everything the match model holds (players, ratings,
+length, variant, rules, headers in order, comments, where it was read from)
+and its games (number, score, Crawford flag, set-up start and cube, an
+``outcome`` computed by the replay) with their actions (kind, player,
+printed move number, dice, the play as written *and* the single-die steps
+the replay resolved it to, cube values, results, ``????``, where each was
+written). :mod:`tabla_cli.formats.json` reads it back into an equal model.
+
+Small objects (an action, a score, the dice) stay on one line, so the
+document diffs well and stays readable.
+
+Example:
+    >>> import io
+    >>> from tabla_cli.formats.mat import read_matches
+    >>> text = '''3 point match
+    ... Game 1
+    ... Ann : 0   Bob : 0
+    ... 1) 31: 6/5 8/5   Doubles => 2
+    ... 2) Drops
+    ...                            Wins 1 point
+    ... '''
+    >>> match = next(read_matches(io.StringIO(text), path="m.mat"))
+    >>> print(format_json([(match, None)], generator="tabla"), end="")
+    {
+      "schema": "tabla-match/1",
+      "generator": "tabla",
+      "matches": [
+        {
+          "players": ["Ann", "Bob"],
+          "ratings": [null, null],
+          "length": 3,
+          "variant": "",
+          "rules": {"crawford": true, "jacoby": false, "beaver": false, "cube_limit": 4096, "cube": true},
+          "headers": [],
+          "comments": [],
+          "source": {"path": "m.mat", "format": "mat", "location": [1, 1]},
+          "games": [
+            {
+              "number": 1,
+              "score": [0, 0],
+              "location": [2, 1],
+              "outcome": {"winner": 1, "points": 1, "ended_by": "drop", "result": "single", "cube": 1, "cube_owner": null, "crawford": false},
+              "actions": [
+                {"kind": "roll", "player": 0, "move": 1, "dice": [3, 1], "play": "6/5 8/5", "steps": [[8, 5, false], [6, 5, false]], "location": [4, 4]},
+                {"kind": "double", "player": 1, "move": 1, "value": 2, "location": [4, 18]},
+                {"kind": "drop", "player": 0, "move": 2, "location": [5, 4]},
+                {"kind": "win", "player": 1, "value": 1, "location": [6, 28]}
+              ]
+            }
+          ]
+        }
+      ]
+    }
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from tabla_cli import __version__
+from tabla_cli.board import Play, Position
+from tabla_cli.errors import Location, TablaError
+from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.replay import GameResult, MatchResult, replay_match
+from tabla_cli.writers.mat import canonical_play
+
+__all__ = ["GENERATOR", "SCHEMA", "format_json", "match_data", "write_json"]
+
+SCHEMA = "tabla-match/1"
+"""The ``schema`` value of documents this module writes."""
+
+GENERATOR = f"tabla {__version__}"
+"""The default ``generator`` value."""
+
+_VALUED = frozenset({ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.WIN, ActionKind.LOSS})
+_INLINE_WIDTH = 100
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
+def write_json(matches: Iterable[tuple[Match, MatchResult | None]], handle: TextIO, *,
+               generator: str = GENERATOR) -> None:
+    """Write one ``tabla-match/1`` document holding ``matches`` to ``handle``.
+
+    Args:
+        matches: each match with ``replay_match(match, collect=True)`` if
+            already done (None: replayed here).
+        handle: a text stream (UTF-8).
+        generator: the ``generator`` value.
+    """
+    handle.write(format_json(matches, generator=generator))
+
+
+def format_json(matches: Iterable[tuple[Match, MatchResult | None]], *, generator: str = GENERATOR) -> str:
+    """The document text (ending in a newline); see :func:`write_json`."""
+    document = {
+        "schema": SCHEMA,
+        "generator": generator,
+        "matches": [match_data(match, replayed=replayed) for match, replayed in matches],
+    }
+    return _dump(document, 0) + "\n"
+
+
+def match_data(match: Match, *, replayed: MatchResult | None = None) -> dict[str, Any]:
+    """One match as plain data (the objects of the document's ``matches`` list)."""
+    if replayed is None or not (replayed.plays == 0 or any(g.decisions for g in replayed.games)):
+        replayed = replay_match(match, collect=True)
+    rules = match.rules
+    data: dict[str, Any] = {
+        "players": list(match.players),
+        "ratings": list(match.ratings),
+        "length": match.length,
+        "variant": match.variant,
+        "rules": {"crawford": rules.crawford, "jacoby": rules.jacoby, "beaver": rules.beaver,
+                  "cube_limit": rules.cube_limit, "cube": rules.cube},
+        "headers": [[key, value] for key, value in match.headers],
+        "comments": list(match.comments),
+        "source": _source(match),
+        "games": [],
+    }
+    for index, game in enumerate(match.games):
+        result = replayed.games[index] if index < len(replayed.games) else None
+        data["games"].append(_game(game, result))
+    return data
+
+
+def _source(match: Match) -> dict[str, Any]:
+    source: dict[str, Any] = {"path": match.location.path or match.path or None, "format": match.format or None}
+    where = _where(match.location)
+    if where is not None:
+        source["location"] = where
+    return source
+
+
+def _where(location: Location) -> list[int] | None:
+    if not location.line:
+        return None
+    return [location.line, location.column or 1]
+
+
+def _game(game: Game, result: GameResult | None) -> dict[str, Any]:
+    data: dict[str, Any] = {"number": game.number, "score": list(game.score)}
+    if game.crawford is not None:
+        data["crawford"] = game.crawford
+    if game.variant is not None:
+        data["variant"] = game.variant
+    if game.start is not None:
+        start: Position = game.start
+        data["start"] = {"player0": list(start.mover), "player1": list(start.opponent)}
+        try:
+            data["start"]["position_id"] = start.position_id()
+        except TablaError:  # a position gnubg's ID cannot hold
+            pass
+    if game.start_cube is not None:
+        value, owner = game.start_cube
+        data["start_cube"] = {"value": value, "owner": None if owner is None else int(owner)}
+    where = _where(game.location)
+    if where is not None:
+        data["location"] = where
+    if result is not None:
+        data["outcome"] = {
+            "winner": None if result.winner is None else int(result.winner),
+            "points": result.points,
+            "ended_by": result.ended_by,
+            "result": result.result,
+            "cube": result.cube,
+            "cube_owner": None if result.cube_owner is None else int(result.cube_owner),
+            "crawford": result.crawford,
+        }
+    plays: dict[int, Play | None] = {}
+    if result is not None:
+        plays = {id(d.action): None if d.play is None else canonical_play(d.position, d.play)
+                 for d in result.decisions}
+    data["actions"] = [_action(action, plays) for action in game.actions]
+    return data
+
+
+def _action(action: Action, plays: dict[int, Play | None]) -> dict[str, Any]:
+    kind = action.kind
+    data: dict[str, Any] = {"kind": kind.value, "player": int(action.player)}
+    if action.move_number is not None:
+        data["move"] = action.move_number
+    if kind is ActionKind.ROLL:
+        data["dice"] = list(action.dice) if action.dice is not None else None
+        data["play"] = action.play_text if action.play_text is not None else ""
+        if action.resigned:
+            data["resigned"] = True
+        else:
+            play = plays.get(id(action))
+            data["steps"] = None if play is None else [[s.src, s.dst, s.hit] for s in play]
+    elif action.value is not None or kind in _VALUED:
+        data["value"] = action.value
+    if kind is ActionKind.WIN and action.match_won:
+        data["match_won"] = True
+    where = _where(action.location)
+    if where is not None:
+        data["location"] = where
+    return data
+
+
+def _dump(value: Any, level: int) -> str:
+    """JSON text with two-space indents; short containers and every action on one line."""
+    if not isinstance(value, (dict, list)) or not value or (isinstance(value, dict) and "kind" in value):
+        return _ENCODE(value)
+    if _flat(value):
+        compact = _ENCODE(value)
+        if len(compact) <= (_INLINE_WIDTH * 4 if isinstance(value, dict) else _INLINE_WIDTH):
+            return compact
+    pad = "  " * (level + 1)
+    if isinstance(value, dict):
+        items = [f"{pad}{_ENCODE(k)}: {_dump(v, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
+    items = [pad + _dump(v, level + 1) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + "  " * level + "]"
+
+
+def _flat(value: dict[str, Any] | list[Any]) -> bool:
+    """No container inside ``value`` holds another container (a score, the dice, a header pair, ...)."""
+    inner = value.values() if isinstance(value, dict) else value
+    for item in inner:
+        if isinstance(item, dict) and any(isinstance(v, (dict, list)) for v in item.values()):
+            return False
+        if isinstance(item, list) and any(isinstance(v, (dict, list)) for v in item):
+            return False
+    return True
+

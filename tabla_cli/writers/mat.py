@@ -1,0 +1,350 @@
+"""Write a match as a Jellyfish ``.mat`` transcript, in GNU Backgammon's layout.
+
+The rules are ``shared/specs/mat-format.md`` §10: the headers, `` N point
+match``, then per game `` Game n``, the score line
+``' %-31s%s' % ('Name : s0', 'Name : s1')`` and the move lines
+``'%3d) %-27s %s' % (k, left, right)`` with trailing blanks removed. Rolls
+are written ``dd: from/to from/to`` in plain numbers (25 = bar, 0 = off),
+one step per die, in a legal playing order (the highest source first), with
+``*`` on every step that hits; the steps come from the replay
+(``replay_match(match, collect=True)``). Cube actions are `` Doubles => v``,
+`` Takes``, `` Drops``, `` Beavers => v``, `` Raccoons => v``; results
+`` Wins k point(s)``, with ``and the match`` on the game that decides the
+match.
+
+It carries everything the ``.mat`` reader reads: every header in order
+(plus headers for rules and a variant the match has but its headers do not
+say), comment lines, ratings (``Name,1780`` on the score lines, digits
+only), game numbers and scores, ``????`` (rolled, then resigned),
+``Resigns``, ``Losses k point(s)``, beavers and raccoons, dances (``dd:``).
+A play the replay could not resolve (an illegal play, or one after it) is
+written as written. A game that starts from a set-up position gets an XG
+``; Set Pos=`` line after its score line (tabla's own reader keeps that line
+as a comment). Writing the written text again gives the same bytes.
+
+Example:
+    >>> import io
+    >>> from tabla_cli.formats.mat import read_matches
+    >>> text = '''3 point match
+    ... Game 1
+    ... Petar : 0   Maria : 0
+    ... 1) 31: 6/5 8/5  64: 24/14
+    ... 2) Doubles => 2  Drops
+    ...    Wins 1 point
+    ... '''
+    >>> match = next(read_matches(io.StringIO(text)))
+    >>> print(format_mat(match), end="")
+     3 point match
+    <BLANKLINE>
+     Game 1
+     Petar : 0                      Maria : 0
+      1) 31: 8/5 6/5                 64: 24/18 18/14
+      2)  Doubles => 2                Drops
+          Wins 1 point
+    <BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TextIO
+
+from tabla_cli.board import BAR, OFF, Play, Player, Position, Step
+from tabla_cli.errors import TablaError
+from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.replay import GameResult, MatchResult, replay_match
+
+__all__ = ["canonical_play", "format_mat", "format_mats", "plain_play", "write_mat"]
+
+_ZERO, _ONE = Player.ZERO, Player.ONE
+_RESULT_KINDS = frozenset({ActionKind.WIN, ActionKind.LOSS})
+_VARIANT_NAMES = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
+"""How XG and gnubg write the ``Variation`` of the variants they know."""
+
+
+def write_mat(match: Match, handle: TextIO, *, replayed: MatchResult | None = None, newline: str = "\n") -> None:
+    """Write ``match`` to ``handle`` as a ``.mat`` transcript.
+
+    Args:
+        match: the match to write.
+        handle: a text stream (write it as UTF-8, without a BOM).
+        replayed: ``replay_match(match, collect=True)`` if already done.
+        newline: the line end, ``"\\n"`` (default) or ``"\\r\\n"``.
+    """
+    handle.write(format_mat(match, replayed=replayed, newline=newline))
+
+
+def format_mats(matches: Iterable[tuple[Match, MatchResult | None]], *, newline: str = "\n") -> str:
+    """Several matches in one text, one after another (the reader reads them back one by one)."""
+    return "".join(format_mat(m, replayed=r, newline=newline) for m, r in matches)
+
+
+def format_mat(match: Match, *, replayed: MatchResult | None = None, newline: str = "\n") -> str:
+    """The ``.mat`` text of ``match``; see :func:`write_mat`."""
+    if replayed is None or not _collected(replayed):
+        replayed = replay_match(match, collect=True)
+    lines: list[str] = []
+    for key, value in _headers(match):
+        lines.append(f'; [{_one_line(key)} "{_one_line(value)}"]')
+    for comment in match.comments:
+        for part in comment.splitlines():
+            if part.strip():
+                lines.append(f"; {part.strip()}")
+    if lines:
+        lines.append("")
+    lines += [f" {match.length} point match", ""]
+    results = replayed.games
+    for index, game in enumerate(match.games):
+        result = results[index] if index < len(results) else None
+        lines += _game(match, game, result)
+        lines.append("")
+    return newline.join(lines) + newline
+
+
+def _one_line(text: str) -> str:
+    """``text`` with any line break turned into a space (a .mat header or name is one line)."""
+    return " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
+
+
+def _collected(result: MatchResult) -> bool:
+    """Whether ``result`` kept its decisions (``collect=True``)."""
+    return result.plays == 0 or any(g.decisions for g in result.games)
+
+
+# --- headers ------------------------------------------------------------------------
+
+
+def _norm(key: str) -> str:
+    return key.casefold().replace(" ", "")
+
+
+def _set_header(headers: list[tuple[str, str]], key: str, value: str) -> None:
+    """Give the last header named ``key`` (as the reader matches keys) ``value``, or append it."""
+    want = _norm(key)
+    for i in range(len(headers) - 1, -1, -1):
+        if _norm(headers[i][0]) == want:
+            headers[i] = (headers[i][0], value)
+            return
+    headers.append((key, value))
+
+
+def _on_off(flag: bool) -> str:
+    return "On" if flag else "Off"
+
+
+def _headers(match: Match) -> list[tuple[str, str]]:
+    """The match's headers, plus those that say its rules and variant where its headers do not."""
+    from tabla_cli.formats.mat import _rules, _variant
+
+    headers = list(match.headers)
+    if _variant(match.header("Variation")) != match.variant:
+        name = _VARIANT_NAMES.get(match.variant, match.variant) or "Backgammon"
+        if _variant(name) != match.variant:
+            name = match.variant
+        replaced = False
+        for i, (key, _) in enumerate(headers):
+            if key.casefold() == "variation":
+                headers[i] = (key, name)
+                replaced = True
+                break
+        if not replaced:
+            headers.append(("Variation", name))
+    said = _rules(headers)
+    want = match.rules
+    if said.crawford != want.crawford:
+        _set_header(headers, "Crawford", _on_off(want.crawford))
+    if said.jacoby != want.jacoby:
+        _set_header(headers, "Jacoby", _on_off(want.jacoby))
+    if said.beaver != want.beaver:
+        _set_header(headers, "Beaver", _on_off(want.beaver))
+    if said.cube_limit != want.cube_limit:
+        _set_header(headers, "CubeLimit", str(want.cube_limit))
+    return headers
+
+
+# --- plays --------------------------------------------------------------------------
+
+
+def canonical_play(position: Position, play: Play) -> Play:
+    """``play`` in the order the writer uses: highest source first, ties by highest destination.
+
+    Hits are marked on the step that lands on the blot in that order. For
+    standard backgammon this order is always a legal playing order of a
+    legal play (bar entries come first, checkers reach home before any
+    bears off, and a checker moves on only after it arrived); the result is
+    checked against ``play``'s and ``play`` is kept when they differ (or
+    for a variant's own position type).
+
+    >>> start = Position.start()
+    >>> print(*canonical_play(start, (Step(6, 5), Step(8, 5))))
+    8/5 6/5
+    """
+    if len(play) < 2 or type(position) is not Position:
+        return play
+    for a, b in zip(play, play[1:]):
+        if a.src < b.src or (a.src == b.src and a.dst < b.dst):
+            break
+    else:
+        return play  # already in order: the replay marked its hits
+    order = sorted(play, key=lambda s: (-s.src, -s.dst))
+    me = list(position.mover)
+    opp = list(position.opponent)
+    steps: list[Step] = []
+    for step in order:
+        src, dst = step.src, step.dst
+        if not me[src]:
+            return play
+        me[src] -= 1
+        me[dst] += 1
+        hit = dst != OFF and opp[25 - dst] == 1
+        if hit:
+            opp[25 - dst] = 0
+            opp[BAR] += 1
+        steps.append(Step(src, dst, hit))
+    out = tuple(steps)
+    if Position(tuple(me), tuple(opp)) != position.apply(play):
+        return play
+    return out
+
+
+def plain_play(position: Position, play: Play) -> str:
+    """``play`` as ``.mat`` writes it: one numeric ``from/to`` per die, ``*`` on each hit.
+
+    >>> plain_play(Position.start(), (Step(13, 7), Step(24, 18), Step(24, 18), Step(13, 7)))
+    '24/18 24/18 13/7 13/7'
+    """
+    return " ".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in canonical_play(position, play))
+
+
+# --- games --------------------------------------------------------------------------
+
+
+def _score_name(match: Match, player: Player) -> str:
+    name = _one_line(match.players[player])
+    rating = match.ratings[player]
+    if rating and rating.isascii() and rating.isdigit():
+        return f"{name},{rating}"
+    return name
+
+
+def _set_pos(match: Match, game: Game) -> str | None:
+    """XG's ``Set Pos=`` line for a game that starts from a set-up position or an owned cube."""
+    from tabla_cli.ids import MatchState, format_xgid
+    from tabla_cli.variant import find_variant
+
+    owned = game.start_cube is not None and game.start_cube[1] is not None
+    if game.start is None and not owned:
+        return None
+    try:
+        start = game.start or find_variant(game.variant or match.variant).start_position()
+        xgid = format_xgid(start.flip(), MatchState(dice_owner=_ONE, turn=_ONE))
+    except TablaError:
+        return None
+    return f"; Set Pos={xgid.split('=', 1)[1].split(':', 1)[0]}/{_cube_code(game)}"
+
+
+def _cube_code(game: Game) -> str:
+    """The cube part of ``Set Pos``: 0 centred, ``d`` = 2^d owned by player 1, ``-d`` by player 0."""
+    if game.start_cube is None or game.start_cube[1] is None:
+        return "0"
+    value, owner = game.start_cube
+    exp = max(0, value.bit_length() - 1)
+    return str(exp) if owner is _ONE else f"-{exp}"
+
+
+def _points(value: int) -> str:
+    return f"{value} point" if value == 1 else f"{value} points"
+
+
+class _Lines:
+    """Move lines being filled: player 0 in the left slot, player 1 in the right."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[object]] = []  # [number | None, left | None, right | None]
+        self.number = 0
+
+    def add(self, player: Player, text: str, result: bool) -> None:
+        rows = self.rows
+        if player is _ONE and rows:
+            last = rows[-1]
+            if last[1] is not None and last[2] is None and (last[0] is not None or result):
+                last[2] = text
+                return
+        if result:
+            number = None
+        else:
+            self.number += 1
+            number = self.number
+        rows.append([number, text, None] if player is _ZERO else [number, None, text])
+
+    def text(self) -> list[str]:
+        out = []
+        for number, left, right in self.rows:
+            head = "     " if number is None else f"{number:3d}) "
+            out.append(f"{head}{left or '':<27} {right or ''}".rstrip())
+        return out
+
+
+def _game(match: Match, game: Game, result: GameResult | None) -> list[str]:
+    lines = [f" Game {game.number}"]
+    left = f"{_score_name(match, _ZERO)} : {game.score[0]}"
+    right = f"{_score_name(match, _ONE)} : {game.score[1]}"
+    lines.append(f" {left:<30} {right}".rstrip())  # gnubg's ' %-31s%s', but never without a space
+    set_pos = _set_pos(match, game)
+    if set_pos is not None:
+        lines.append(set_pos)
+    plays: dict[int, tuple[Position, Play | None]] = {}
+    if result is not None:
+        for decision in result.decisions:
+            plays[id(decision.action)] = (decision.position, decision.play)
+    length = match.length
+    deciding = False
+    slots = _Lines()
+    cube = game.start_cube[0] if game.start_cube else 1
+    offered: int | None = None
+    for action in game.actions:
+        kind = action.kind
+        if kind is ActionKind.ROLL:
+            text = _roll(action, plays.get(id(action)))
+        elif kind is ActionKind.DOUBLE:
+            offered = action.value or cube * 2
+            text = f" Doubles => {offered}"
+        elif kind is ActionKind.TAKE:
+            cube, offered = offered or cube, None
+            text = " Takes"
+        elif kind is ActionKind.DROP:
+            offered = None
+            text = " Drops"
+        elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):
+            cube = action.value or (offered or cube) * 2
+            offered = None
+            word = "Beavers" if kind is ActionKind.BEAVER else "Raccoons"
+            text = f" {word} => {cube}"
+        elif kind is ActionKind.RESIGN:
+            text = " Resigns"
+        elif kind is ActionKind.LOSS:
+            text = f" Losses {_points(action.value if action.value is not None else cube)}"
+        else:
+            value = action.value
+            if value is None:
+                value = cube * ((result.multiplier or 1) if result is not None else 1)
+            text = f" Wins {_points(value)}"
+            decides = not deciding and bool(length) and game.score[action.player] < length <= (
+                game.score[action.player] + value)
+            if action.match_won or decides:
+                text += " and the match"
+            deciding = deciding or decides
+        slots.add(action.player, text, kind in _RESULT_KINDS)
+    return lines + slots.text()
+
+
+def _roll(action: Action, replayed: tuple[Position, Play | None] | None) -> str:
+    dice = action.dice or (0, 0)
+    head = f"{dice[0]}{dice[1]}:"
+    if action.resigned:
+        return f"{head} ????"
+    if replayed is not None and replayed[1] is not None:
+        body = plain_play(replayed[0], replayed[1])
+    else:
+        body = " ".join((action.play_text or "").split())
+    return f"{head} {body}" if body else head

@@ -1,0 +1,140 @@
+"""ASCII boards, one per decision, with the play (``tabla convert --to txt``).
+
+For reading a match through: every roll and cube action of
+:func:`tabla_cli.writers.positions.position_rows` is drawn as the board
+before it (seen from the player on roll, who sits at the bottom; player 0
+is ``O`` and player 1 ``X``, as in GNU Backgammon), with its Position ID,
+Match ID, pip counts and what was done. It is written for people, not read
+back.
+
+Example:
+    >>> import io
+    >>> from tabla_cli.formats.mat import read_matches
+    >>> text = '''1 point match
+    ... Game 1
+    ... Ann : 0   Bob : 0
+    ... 1) 31: 8/5 6/5
+    ...                 Wins 1 point
+    ... '''
+    >>> match = next(read_matches(io.StringIO(text)))
+    >>> print(format_text([(match, None)]), end="")
+    Ann (O) - Bob (X), 1-point match
+    <BLANKLINE>
+    Game 1: Ann 0, Bob 0
+    <BLANKLINE>
+    Move 1: Ann (O) to play 31
+    Position ID: 4HPwATDgc/ABMA   Match ID: MIAlAAAAAAAE
+     +13-14-15-16-17-18------19-20-21-22-23-24-+
+     | O           X    |   | X              O |
+     | O           X    |   | X              O |
+     | O           X    |   | X                |
+     | O                |   | X                |
+     | O                |   | X                |
+     |                  |BAR|                  |
+     | X                |   | O                |
+     | X                |   | O                |
+     | X           O    |   | O                |
+     | X           O    |   | O              X |
+     | X           O    |   | O              X |
+     +12-11-10--9--8--7-------6--5--4--3--2--1-+
+    Pip counts: Ann (O) 167, Bob (X) 167
+    * Ann moves 8/5 6/5
+    <BLANKLINE>
+    Ann wins 1 point and the match
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TextIO
+
+from tabla_cli.board import Player
+from tabla_cli.model import ActionKind, Match
+from tabla_cli.render import board_lines
+from tabla_cli.replay import MatchResult, replay_match
+from tabla_cli.writers.positions import PositionRow, position_rows
+
+__all__ = ["format_text", "write_text"]
+
+_MARK = {Player.ZERO: "O", Player.ONE: "X"}
+
+
+def write_text(matches: Iterable[tuple[Match, MatchResult | None]], handle: TextIO) -> None:
+    """Write the boards of every decision of ``matches`` to ``handle``."""
+    handle.write(format_text(matches))
+
+
+def format_text(matches: Iterable[tuple[Match, MatchResult | None]]) -> str:
+    """The text of :func:`write_text`."""
+    out: list[str] = []
+    for index, (match, replayed) in enumerate(matches, start=1):
+        if replayed is None or not (replayed.plays == 0 or any(g.decisions for g in replayed.games)):
+            replayed = replay_match(match, collect=True)
+        if index > 1:
+            out.append("")
+        out += _match(match, replayed, index)
+    return "\n".join(out) + "\n"
+
+
+def _who(match: Match, player: Player) -> str:
+    return f"{match.players[player]} ({_MARK[player]})"
+
+
+def _match(match: Match, replayed: MatchResult, index: int) -> list[str]:
+    length = f"{match.length}-point match" if match.length else "money session"
+    lines = [f"{_who(match, Player.ZERO)} - {_who(match, Player.ONE)}, {length}"]
+    lines += [f"{key}: {value}" for key, value in match.headers]
+    rows = position_rows(match, replayed=replayed, index=index)
+    by_game: dict[int, list[PositionRow]] = {}
+    for row in rows:
+        by_game.setdefault(id(row.source), []).append(row)
+    for game in match.games:
+        lines += ["", f"Game {game.number}: {match.players[0]} {game.score[0]}, {match.players[1]} {game.score[1]}"]
+        for action in game.actions:
+            for row in by_game.get(id(action), ()):
+                lines += [""] + _decision(match, row)
+            if action.kind is ActionKind.WIN:
+                points = action.value if action.value is not None else 0
+                won = " and the match" if match.length and game.score[action.player] + points >= match.length else ""
+                lines += ["", f"{match.players[action.player]} wins {points} point{'' if points == 1 else 's'}{won}"]
+            elif action.kind is ActionKind.RESIGN:
+                lines += ["", f"{match.players[action.player]} resigns"]
+    return lines
+
+
+def _decision(match: Match, row: PositionRow) -> list[str]:
+    name = _who(match, row.player)
+    move = f"Move {row.move}: " if row.move is not None else ""
+    kind = row.action
+    if kind == "roll":
+        assert row.dice is not None
+        head = f"{move}{name} to play {row.dice[0]}{row.dice[1]}"
+        if row.play == "????":
+            done = f"* {match.players[row.player]} resigns"
+        elif row.play:
+            done = f"* {match.players[row.player]} moves {row.play}"
+        else:
+            done = f"* {match.players[row.player]} cannot move"
+    elif kind == "double":
+        value = row.source.value
+        head = f"{move}{name} on roll, cube decision"
+        done = f"* {match.players[row.player]} doubles" + (f" to {value}" if value else "")
+    else:
+        head = f"{move}{name} answers the double"
+        verb = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}[kind]
+        value = row.source.value
+        done = f"* {match.players[row.player]} {verb}" + (f" to {value}" if value and kind != "take" else "")
+    lines = [head]
+    if row.position_id:
+        lines.append(f"Position ID: {row.position_id}   Match ID: {row.match_id}")
+    if row.position is not None:
+        bottom = _MARK[row.on_roll]
+        lines += board_lines(row.position, bottom=bottom, top=_MARK[row.on_roll.other])
+        pips = row.position.pips()
+        mine = dict(((row.on_roll, pips[0]), (row.on_roll.other, pips[1])))
+        lines.append(f"Pip counts: {_who(match, Player.ZERO)} {mine[Player.ZERO]}, "
+                     f"{_who(match, Player.ONE)} {mine[Player.ONE]}")
+    else:
+        lines.append("(position unknown: an earlier play could not be applied)")
+    lines.append(done)
+    return lines
