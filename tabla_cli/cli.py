@@ -6,6 +6,7 @@ import functools
 import itertools
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -152,6 +153,91 @@ def _summary(reports: list[Any], counts: Counter[str], seconds: float) -> None:
 # --- show and plays ---------------------------------------------------------
 
 
+def _find_variant(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    from tabla_cli.variant import find_variant
+
+    try:
+        return find_variant(value)
+    except TablaError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+variant_option = click.option(
+    "--variant", "variant", metavar="NAME", default=None, callback=_find_variant,
+    help="The game: backgammon (default), portes, nackgammon, hypergammon, tapa, plakoto, gulbara, "
+         "fevga, long_nardy, long_tabla (English, Bulgarian or Greek names).",
+)
+
+_ID_LIKE = re.compile(r"(?:XGID=.*|[A-Za-z0-9+/]{14}(?::[A-Za-z0-9+/]{12})?|[-a-pA-P]{26}:.*)", re.IGNORECASE)
+
+
+def _read_position(variant: Any, text: str) -> tuple[Any, Any]:
+    """``(position, match state)`` for POSITION: ``start``, an ID, or (variants) our position text."""
+    from tabla_cli.ids import MatchState, parse_ids
+    from tabla_cli.variant import Backgammon
+
+    if text.strip().casefold() == "start":
+        game = variant or Backgammon
+        return game.start_position(), MatchState() if game.has_gnubg_ids else None
+    if variant is None or variant.has_gnubg_ids:
+        position, state = parse_ids(text)
+        return position, state or MatchState()
+    from tabla_cli.errors import InvalidIdError
+    from tabla_cli.variants.common import NO_IDS
+
+    if _ID_LIKE.fullmatch(text.strip()):
+        raise InvalidIdError(f"{NO_IDS}, not for {variant.name}: write a {variant.name} position as text, "
+                             f"e.g. '24:14 18:1 / 24:15' (see the README), or 'start'")
+    return variant.position_class.from_text(text), None
+
+
+def _variant_data(variant: Any, position: Any) -> dict[str, Any]:
+    from tabla_cli.board import OFF
+
+    def side(counts: tuple[int, ...], pins: int) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "points": {str(p): counts[p] for p in range(24, 0, -1) if counts[p]},
+            "off": counts[OFF],
+            "pips": sum(i * n for i, n in enumerate(counts)),
+        }
+        if pins:
+            data["pinned"] = [p for p in range(24, 0, -1) if (pins >> p) & 1]
+        return data
+
+    data: dict[str, Any] = {
+        "variant": variant.name,
+        "position": position.text(),
+        "on_roll": side(position.mover, getattr(position, "mover_pins", 0)),
+        "opponent": side(position.opponent, getattr(position, "opponent_pins", 0)),
+    }
+    if hasattr(position, "mover_rolls"):
+        data["rolls"] = [position.mover_rolls, position.opponent_rolls]
+        data["owed"] = list(position.mover_owed)
+    return data
+
+
+def _variant_text(data: dict[str, Any], position: Any) -> list[str]:
+    from tabla_cli.variants.position_text import board_lines
+
+    me, them = data["on_roll"], data["opponent"]
+    lines = [
+        f"Variant: {data['variant']}   Position: {data['position']}",
+        *board_lines(position),
+        f"Pip count  X (on roll): {me['pips']}  other: {them['pips']}",
+        f"Borne off  X (on roll): {me['off']}  other: {them['off']}",
+    ]
+    if "pinned" in me or "pinned" in them:
+        mine = ", ".join(map(str, me.get("pinned", []))) or "-"
+        theirs = ", ".join(map(str, them.get("pinned", []))) or "-"
+        lines.append(f"Pinned     X (on roll): {mine}  other: {theirs}  (points in each side's numbering)")
+    if "rolls" in data:
+        owed = ",".join(map(str, data["owed"])) or "none"
+        lines.append(f"Rolls so far  X (on roll): {data['rolls'][0]}  other: {data['rolls'][1]}   Owed to X: {owed}")
+    return lines
+
+
 def _position_data(position: Any, state: Any) -> dict[str, Any]:
     from tabla_cli.board import BAR, OFF
     from tabla_cli.ids import encode_match_id, format_xgid
@@ -210,61 +296,72 @@ def _show_text(data: dict[str, Any], position: Any) -> list[str]:
 
 
 @main.command()
-@click.argument("ids", nargs=-1, required=True)
+@click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
+@variant_option
 @format_option("text", "json", default="text")
 @reports_errors
-def show(ids: tuple[str, ...], fmt: str) -> None:
-    """Draw the positions given as IDS.
+def show(ids: tuple[str, ...], variant: Any, fmt: str) -> None:
+    """Draw the positions given as POSITION...
 
-    Each ID is a GNU Backgammon Position ID, 'POSITION:MATCH' ID, or an XGID
-    (with or without 'XGID='). Prints the board, pip counts, cube, score, dice
-    and all three IDs.
+    Each POSITION is a GNU Backgammon Position ID, 'POSITION:MATCH' ID, an
+    XGID (with or without 'XGID='), or 'start'. Prints the board, pip counts,
+    cube, score, dice and all three IDs. With --variant for a game that gnubg
+    cannot encode (tapa, plakoto, gulbara, fevga, long_nardy, long_tabla),
+    POSITION is our position text ('24:14 18:1 / 24:15', see the README) or
+    'start'.
     """
-    from tabla_cli.ids import MatchState, parse_ids
-
     shown = []
     for text in ids:
-        position, state = parse_ids(text)
-        state = state or MatchState()
-        data = _position_data(position, state)
+        position, state = _read_position(variant, text)
+        if state is None:
+            data = _variant_data(variant, position)
+            lines = _variant_text(data, position)
+        else:
+            data = _position_data(position, state)
+            lines = _show_text(data, position)
         if fmt == "json":
             shown.append(data)
         else:
-            click.echo("\n".join(_show_text(data, position)))
+            click.echo("\n".join(lines))
     if fmt == "json":
         click.echo(json.dumps(shown if len(shown) > 1 else shown[0], indent=2))
 
 
 @main.command()
-@click.argument("position_id", metavar="ID")
+@click.argument("position_id", metavar="POSITION")
 @click.argument("dice", nargs=-1, required=True)
+@variant_option
 @format_option("text", "json", default="text")
 @reports_errors
-def plays(position_id: str, dice: tuple[str, ...], fmt: str) -> None:
-    """List every legal play for DICE in the position ID (the side on roll moves).
+def plays(position_id: str, dice: tuple[str, ...], variant: Any, fmt: str) -> None:
+    """List every legal play for DICE in POSITION (the side on roll moves).
 
+    POSITION is a Position ID (or any ID 'tabla show' reads) or 'start'; with
+    --variant for a game gnubg cannot encode, our position text or 'start'.
     DICE is written 64, 6-4 or 6 4. Plays are printed one per line in GNU
-    Backgammon's notation; --format json adds the Position ID after each play
-    (seen from the side that moved) and the pip counts.
+    Backgammon's notation; --format json adds the Position ID (or, for those
+    variants, the position text) after each play (seen from the side that
+    moved) and the pip counts.
     """
-    from tabla_cli.board import legal_plays
     from tabla_cli.errors import InvalidDiceError
-    from tabla_cli.ids import parse_ids
-    from tabla_cli.notation import format_play, parse_dice
+    from tabla_cli.notation import parse_dice
+    from tabla_cli.variant import Backgammon
 
-    position, _ = parse_ids(position_id)
+    game = variant or Backgammon
+    position, state = _read_position(variant, position_id)
     try:
         roll = parse_dice(" ".join(dice))
     except TablaError as exc:
         raise InvalidDiceError(str(exc)) from exc
     found = sorted(
-        legal_plays(position, roll).items(),
-        key=lambda item: (-len(item[1]), format_play(position, item[1])),
+        game.legal_plays(position, roll).items(),
+        key=lambda item: (-len(item[1]), game.format_play(position, item[1])),
     )
+    key = "position_id" if state is not None else "position"
     rows = [
         {
-            "play": format_play(position, play),
-            "position_id": after.position_id(),
+            "play": game.format_play(position, play),
+            key: after.position_id() if state is not None else after.text(),
             "pips": list(after.pips()),
             "dice_used": len(play),
         }

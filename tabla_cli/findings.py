@@ -40,6 +40,14 @@ CODES: dict[str, tuple[Severity, str]] = {
     "missing-result": (E, "a game that ends without saying who won"),
     "score-mismatch": (E, "a score line that differs from the running score"),
     "game-after-match": (E, "a game played after a side already won the match"),
+    "pinned-checker": (E, "tapa/plakoto: a pinned checker moved, a checker landed on a pin of the opponent's, "
+                          "or a bear-off while a checker is pinned"),
+    "blocked-by-single": (E, "fevga/gulbara/nardy: a checker landed on a single opposing checker (no hitting)"),
+    "first-checker-must-pass": (E, "fevga: a second checker left the start before the first reached the "
+                                   "opponent's side"),
+    "head-rule": (E, "long nardy: more checkers left the head in one turn than allowed"),
+    "six-prime-forbidden": (E, "a six-point block or prime the variant forbids, or a trapping prime left closed"),
+    "doubles-progression": (E, "gulbara: a double (or owed dice) not played as far as the progression allows"),
     "missing-hit-marker": (W, "a hit not marked with '*' in a transcript that marks hits"),
     "extra-hit-marker": (W, "a '*' where no checker is hit"),
     "ambiguous-play": (W, "a play written so that it could mean several positions"),

@@ -18,8 +18,9 @@ from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, parse_play
 from tabla_cli.variant import Variant, find_variant
+from tabla_cli.variants.common import VariantResolution
 
-EndedBy = Literal["bearoff", "drop", "resign"]
+EndedBy = Literal["bearoff", "drop", "resign", "draw"]
 RESULT_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
@@ -91,8 +92,14 @@ def apply_segments(position: Position, segments: tuple[Segment, ...]) -> Positio
 class _GameReplay:
     """The state machine of one game."""
 
-    def __init__(self, replay: _MatchReplay, game: Game, result: GameResult, start: Position) -> None:
+    def __init__(self, replay: _MatchReplay, game: Game, result: GameResult, start: Position,
+                 variant: Variant) -> None:
         self.r = replay
+        self.variant = variant
+        # Variants with the standard board keep the standard notation (and its speed).
+        standard = variant.has_gnubg_ids
+        self.parse = parse_play if standard else variant.parse_play
+        self.format = format_play if standard else variant.format_play
         self.game = game
         self.res = result
         self.pos = start
@@ -135,6 +142,8 @@ class _GameReplay:
                 continue
             if kind is ActionKind.WIN:
                 self.win(action)
+                continue
+            if self.stopped:
                 continue
             if self.over is not None:
                 if not self.after_end_reported:
@@ -183,25 +192,24 @@ class _GameReplay:
         first = self.res.rolls == 0
         self.res.rolls += 1
         self.r.result.plays += 1
-        if first and dice[0] == dice[1] and self.game.start is None:
+        if (first and dice[0] == dice[1] and self.game.start is None
+                and not self.variant.allows_opening_double(self.game.number)):
             self.finding("opening-double", f"the opening roll {dice[0]}-{dice[1]} is a double", action)
         text = action.play_text or ""
         if action.resigned or (not text and self._resigns_after(actions, i)):
             self.over = ("resign", action.player.other)
             return
-        if self.stopped:
-            self.turn = action.player.other
-            return
         if self.r.collect:
             decision = Decision(action, self.pos, self.res.cube, self.res.cube_owner)
             self.res.decisions.append(decision)
         try:
-            segments = parse_play(text)
+            segments = self.parse(text)
         except InvalidPlayError as exc:
             self.finding("invalid-play", exc.message, action, play=text, **self.ids(dice))
             self.stop(action)
             return
-        resolution = self.r.variant.resolve_play(self.pos, dice, segments)
+        variant = self.variant
+        resolution = variant.resolve_play(self.pos, dice, segments)
         if resolution.error is None:
             assert resolution.result is not None and resolution.play is not None
             play = resolution.play
@@ -209,24 +217,28 @@ class _GameReplay:
                 decision.play = play
             if resolution.alternatives > 1 and not self.marks:
                 self.finding("ambiguous-play", f"'{text}' could mean {resolution.alternatives} different plays; "
-                             f"read as {format_play(self.pos, play)}", action, play=text)
+                             f"read as {self.format(self.pos, play)}", action, play=text)
             self.check_marks(action, segments, play, text)
             after = resolution.result
         else:
-            legal = self.r.variant.legal_plays(self.pos, dice)
-            shown = tuple(format_play(self.pos, p) or "(no move)" for p in list(legal.values())[:10])
-            more = len(legal) - len(shown)
+            listed, total = variant.some_plays(self.pos, dice, 10)
+            shown = tuple(self.format(self.pos, p) or "(no move)" for p in listed)
+            more = total - len(shown)
             if more > 0:
                 shown += (f"... (+{more})",)
-            self.finding("illegal-play", resolution.error, action, play=text, legal=shown, **self.ids(dice))
-            applied = apply_segments(self.pos, segments)
+            elif total < 0:
+                shown += ("... (+more)",)
+            code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
+            self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
+            applied = variant.apply_written(self.pos, segments)
             if applied is None:
                 self.stop(action)
                 return
             after = applied
-        if self.r.variant.is_over(after):
-            self.over = ("bearoff", action.player)
-            self.res.multiplier = self.r.variant.outcome(after)
+        if variant.is_over(after):
+            multiplier = variant.outcome(after)
+            self.over = ("bearoff" if multiplier else "draw", action.player)
+            self.res.multiplier = multiplier or None
             self.res.final = after
         self.pos = after.flip()
         self.side = action.player.other
@@ -325,6 +337,12 @@ class _GameReplay:
         cube = res.cube
         over = self.over or self._unannounced_end(action)
         how, credited = over
+        if how == "draw":
+            if not self.stopped:
+                self.finding("result-mismatch", f"'Wins {points}' after a drawn game "
+                             "(both mother checkers pinned)", action)
+            res.winner, res.points, res.ended_by = winner, points, how
+            return
         if winner != credited and not self.stopped:
             self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
         if how == "bearoff":
@@ -378,12 +396,17 @@ class _GameReplay:
         return match.rules.jacoby
 
     def unfinished(self) -> None:
+        if self.over is not None and self.over[0] == "draw":
+            self.res.ended_by = "draw"
+            return
         if self.over is not None and not self.stopped:
             how, winner = self.over
             self.finding("missing-result", f"the game ended ({how}) but no 'Wins' line says what "
                          f"{self.r.match.players[winner]} won", None)
 
     def ids(self, dice: Dice | None) -> dict[str, str]:
+        if not self.variant.has_gnubg_ids:
+            return {}
         from tabla_cli.ids import MatchState, encode_match_id
 
         res = self.res
@@ -445,8 +468,9 @@ class _MatchReplay:
             if crawford:
                 post_crawford = True
             result = GameResult(game.number, score, crawford, post_crawford and not crawford)
-            start = game.start or self.variant.start_position()
-            _GameReplay(self, game, result, start).run()
+            variant = self.variant if game.variant is None else find_variant(game.variant)
+            start = variant.start_position() if game.start is None else variant.position_from(game.start)
+            _GameReplay(self, game, result, start, variant).run()
             self.result.games.append(result)
             if result.winner is not None and result.points:
                 s = list(score)

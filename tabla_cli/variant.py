@@ -13,16 +13,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tabla_cli import board
-from tabla_cli.board import OFF, Dice, Play, Position, Resolution, Segment
+from tabla_cli.board import BAR, OFF, Dice, Play, Position, Resolution, Segment
 from tabla_cli.errors import UnknownVariantError
 
 
 class Backgammon:
-    """Standard backgammon (portes, права табла)."""
+    """Standard backgammon (права табла, the first game of a Bulgarian series)."""
 
     name: ClassVar[str] = "backgammon"
     aliases: ClassVar[tuple[str, ...]] = (
-        "backgammon", "standard", "portes", "πόρτες", "tabla", "табла", "права табла",
+        "backgammon", "standard", "tabla", "табла", "права табла",
     )
     checkers: ClassVar[int] = 15
     start_points: ClassVar[dict[int, int]] = {24: 2, 13: 5, 8: 3, 6: 5}
@@ -44,9 +44,54 @@ class Backgammon:
         return board.legal_plays(position, dice)
 
     @classmethod
+    def some_plays(cls, position: Position, dice: Dice, limit: int) -> tuple[list[Play], int]:
+        """Up to ``limit`` legal plays and how many there are (-1: more than listed, not counted)."""
+        legal = cls.legal_plays(position, dice)
+        return list(legal.values())[:limit], len(legal)
+
+    @classmethod
     def resolve_play(cls, position: Position, dice: Dice, segments: tuple[Segment, ...]) -> Resolution:
         """Match a written play against this variant's rules."""
         return board.resolve_play(position, dice, segments)
+
+    @classmethod
+    def position_from(cls, position: Position) -> Position:
+        """``position`` as this variant's position class (standard: unchanged)."""
+        return position
+
+    @classmethod
+    def apply_written(cls, position: Position, segments: tuple[Segment, ...]) -> Position | None:
+        """Move checkers as written, ignoring the dice (for going on after an illegal play); None if impossible."""
+        me = list(position.mover)
+        opp = list(position.opponent)
+        for src, dst, _ in segments:
+            if not me[src] or (dst and opp[25 - dst] >= 2):
+                return None
+            me[src] -= 1
+            me[dst] += 1
+            if dst and opp[25 - dst] == 1:
+                opp[25 - dst] = 0
+                opp[BAR] += 1
+        return Position(tuple(me), tuple(opp))
+
+    @classmethod
+    def parse_play(cls, text: str) -> tuple[Segment, ...]:
+        """Read a written play (:func:`tabla_cli.notation.parse_play`)."""
+        from tabla_cli.notation import parse_play
+
+        return parse_play(text)
+
+    @classmethod
+    def format_play(cls, position: Position, play: Play) -> str:
+        """Write a play (:func:`tabla_cli.notation.format_play`)."""
+        from tabla_cli.notation import format_play
+
+        return format_play(position, play)
+
+    @classmethod
+    def allows_opening_double(cls, game_number: int) -> bool:
+        """Whether game ``game_number`` may open with a double (standard: ties are thrown again)."""
+        return False
 
     @classmethod
     def is_over(cls, position: Position) -> bool:
@@ -62,6 +107,18 @@ class Backgammon:
         if cls.backgammons and any(loser[19:26]):
             return 3
         return 2
+
+
+class Portes(Backgammon):
+    """Portes (Greek, Πόρτες): standard moves, no backgammon (×3), the opening winner rolls both dice again."""
+
+    name: ClassVar[str] = "portes"
+    aliases: ClassVar[tuple[str, ...]] = ("portes", "πόρτες", "πορτες")
+    backgammons: ClassVar[bool] = False
+
+    @classmethod
+    def allows_opening_double(cls, game_number: int) -> bool:
+        return True
 
 
 class Nackgammon(Backgammon):
@@ -101,7 +158,14 @@ class Hypergammon1(Hypergammon3):
 
 Variant = type[Backgammon]
 
-VARIANTS: tuple[Variant, ...] = (Backgammon, Nackgammon, Hypergammon3, Hypergammon2, Hypergammon1)
+# The tabla family lives in tabla_cli.variants, whose classes subclass Backgammon.
+from tabla_cli.variants.parallel import Fevga, Gulbara, LongNardy, LongTabla  # noqa: E402
+from tabla_cli.variants.plakoto import Plakoto, Tapa  # noqa: E402
+
+VARIANTS: tuple[Variant, ...] = (
+    Backgammon, Portes, Nackgammon, Hypergammon3, Hypergammon2, Hypergammon1,
+    Tapa, Plakoto, Gulbara, Fevga, LongNardy, LongTabla,
+)
 
 
 def find_variant(name: str) -> Variant:
@@ -114,7 +178,7 @@ def find_variant(name: str) -> Variant:
     if not want:
         return Backgammon
     for variant in VARIANTS:
-        if want == variant.name or want in variant.aliases:
+        if want == variant.name or any(want == alias.casefold() for alias in variant.aliases):
             return variant
     names = ", ".join(v.name for v in VARIANTS)
     raise UnknownVariantError(f"unknown variant {name!r}; known variants: {names}")

@@ -280,3 +280,16 @@ def test_money_gammons_and_the_jacoby_rule(header: str, points: int, expected: l
                                value=points))
     found = [(f.location.line, f.code) for f in replay_match(match).findings if f.severity is Severity.ERROR]
     assert found == expected, line
+
+
+def test_after_an_unplayable_record_the_rest_of_the_game_is_skipped_quietly() -> None:
+    body = ("  1) 31: 8/5 6/5                 42: 7/3 6/4\n"
+            "  2) 42: 8/4 6/4                 31: 8/5 6/5\n"
+            "  3) 64: 24/18 13/9              Doubles => 2\n"
+            "  4)  Takes                      52: 13/8 13/11\n"
+            "                                 Wins 2 points\n")
+    (match,) = parse_matches(HEAD + body, path="t.mat")
+    codes = [(f.location.line, f.code) for f in replay_match(match).findings if f.severity is not Severity.NOTE]
+    assert codes == [(5, "illegal-play")]
+    notes = [(f.location.line, f.code) for f in replay_match(match).findings if f.code == "unchecked"]
+    assert notes == [(5, "unchecked")]

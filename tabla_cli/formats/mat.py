@@ -417,6 +417,7 @@ class _Reader:
         self.game: Game | None = None
         self.skip = False  # the current game had an error: ignore its lines
         self.have_players = False
+        self.next_variant: str | None = None  # a [Variation] line just before a later Game line
 
     # -- errors -----------------------------------------------------------
 
@@ -459,7 +460,7 @@ class _Reader:
                     )
             elif kind == "GAME":
                 if pending:
-                    self.comments(pending)
+                    self.comments(pending, before_game=True)
                     pending = []
                 self.start_game(token)
                 expect_score = True
@@ -487,6 +488,7 @@ class _Reader:
         self.game = None
         self.skip = False
         self.have_players = False
+        self.next_variant = None
         self.comments(comments)
         if found is None:
             # The grammar took it as a length line; only the number can be bad.
@@ -500,13 +502,17 @@ class _Reader:
         match.variant = _variant(match.header("Variation"))
         return match
 
-    def comments(self, tokens: list[Token]) -> None:
+    def comments(self, tokens: list[Token], before_game: bool = False) -> None:
+        """Headers and comments; a ``[Variation]`` line right before a game after the first names that game's variant."""
         match = self.match
         if match is None:  # pragma: no cover - the grammar puts a match first
             return
         for token in tokens:
             header = _HEADER.match(token)
             if header is not None:
+                if before_game and self.game is not None and header.group("key").casefold() == "variation":
+                    self.next_variant = _variant(header.group("value"))
+                    continue
                 match.headers.append((header.group("key"), header.group("value")))
                 continue
             body = token.strip()[1:].strip()
@@ -524,6 +530,7 @@ class _Reader:
             score=(0, 0),
             location=Location(self.path, line, _first_column(token)),
         )
+        self.game.variant, self.next_variant = self.next_variant, None
         match.games.append(self.game)
         if found is None:
             self.fail("game number too large", line, _first_column(token), token)
