@@ -559,3 +559,21 @@ def _explain(me: list[int], opp: list[int], step: Step, die: int) -> str:
     if opp[25 - step.dst] >= 2:
         return f"'{name}' lands on the {step.dst}-point, which the opponent holds"
     return f"'{name}' is not a legal step"
+
+
+def apply_segments(position: Position, segments: tuple[Segment, ...]) -> Position | None:
+    """Move checkers as written, ignoring the dice; None if impossible.
+
+    Used to go on from what the players saw after an illegal play.
+    """
+    me = list(position.mover)
+    opp = list(position.opponent)
+    for src, dst, _ in segments:
+        if not me[src] or (dst and opp[25 - dst] >= 2):
+            return None
+        me[src] -= 1
+        me[dst] += 1
+        if dst and opp[25 - dst] == 1:
+            opp[25 - dst] = 0
+            opp[BAR] += 1
+    return Position(tuple(me), tuple(opp))

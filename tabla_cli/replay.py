@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tabla_cli.board import BAR, Dice, Play, Player, Position, Segment
+from tabla_cli.board import Dice, Play, Player, Position, Segment
 from tabla_cli.errors import InvalidPlayError, Location
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
@@ -72,21 +72,6 @@ class MatchResult:
     games: list[GameResult] = field(default_factory=list)
     plays: int = 0
     final_score: tuple[int, int] = (0, 0)
-
-
-def apply_segments(position: Position, segments: tuple[Segment, ...]) -> Position | None:
-    """Move checkers as written, ignoring the dice; None if impossible."""
-    me = list(position.mover)
-    opp = list(position.opponent)
-    for src, dst, _ in segments:
-        if not me[src] or (dst and opp[25 - dst] >= 2):
-            return None
-        me[src] -= 1
-        me[dst] += 1
-        if dst and opp[25 - dst] == 1:
-            opp[25 - dst] = 0
-            opp[BAR] += 1
-    return Position(tuple(me), tuple(opp))
 
 
 class _GameReplay:

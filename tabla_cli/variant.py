@@ -62,17 +62,7 @@ class Backgammon:
     @classmethod
     def apply_written(cls, position: Position, segments: tuple[Segment, ...]) -> Position | None:
         """Move checkers as written, ignoring the dice (for going on after an illegal play); None if impossible."""
-        me = list(position.mover)
-        opp = list(position.opponent)
-        for src, dst, _ in segments:
-            if not me[src] or (dst and opp[25 - dst] >= 2):
-                return None
-            me[src] -= 1
-            me[dst] += 1
-            if dst and opp[25 - dst] == 1:
-                opp[25 - dst] = 0
-                opp[BAR] += 1
-        return Position(tuple(me), tuple(opp))
+        return board.apply_segments(position, segments)
 
     @classmethod
     def parse_play(cls, text: str) -> tuple[Segment, ...]:

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from helpers import CORPUS, EXAMPLES, corpus_dir, corpus_files
-from tabla_cli.board import BAR, OFF, Player, Position, legal_plays
+from tabla_cli.board import BAR, OFF, Player, Position, apply_segments, legal_plays
 from tabla_cli.findings import CODES, Severity
 from tabla_cli.formats.mat import parse_matches
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.reader import read_match, read_path_matches
-from tabla_cli.replay import apply_segments, replay_match
+from tabla_cli.replay import replay_match
 
 MAT_FILES = corpus_files("mat")
 

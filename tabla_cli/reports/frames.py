@@ -29,13 +29,13 @@ import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from tabla_cli.board import BAR, Player, Position
+from tabla_cli.board import BAR, Player, Position, apply_segments
 from tabla_cli.errors import InputError, InvalidPlayError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import CODES, Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, parse_play
 from tabla_cli.reader import decode, read_text_matches
-from tabla_cli.replay import Decision, GameResult, MatchResult, apply_segments, replay_match
+from tabla_cli.replay import Decision, GameResult, MatchResult, replay_match
 from tabla_cli.variant import Variant, find_variant
 
 FRAME_NAMES: tuple[str, ...] = ("matches", "games", "cube", "plays", "errors")

@@ -44,12 +44,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TextIO
 
-from tabla_cli.board import Dice, Play, Player, Position
+from tabla_cli.board import Dice, Play, Player, Position, apply_segments
 from tabla_cli.errors import TablaError
 from tabla_cli.ids import XGID_MAX_CUBE_EXP, MatchState, encode_match_id, format_xgid
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, parse_play
-from tabla_cli.replay import Decision, GameResult, MatchResult, apply_segments, replay_match
+from tabla_cli.replay import Decision, GameResult, MatchResult, replay_match
 from tabla_cli.variant import Variant, find_variant
 
 __all__ = ["COLUMNS", "PositionRow", "format_positions", "position_rows", "write_positions"]
