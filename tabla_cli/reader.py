@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
-from tabla_cli.errors import TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.errors import UnsupportedFormatError
+from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Match
 
-ErrorHandler = Callable[[TranscriptSyntaxError], None]
 Reader = Callable[[TextIO, str, "ErrorHandler | None"], Iterator[Match]]
 
 

@@ -9,15 +9,28 @@ examples (``ERROR_EXAMPLES``) and a message per label, and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TextIO
 
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
 
 
 ErrorHandler = Callable[[TranscriptSyntaxError], None]
 """Called with a syntax error inside a game; the reader goes on with the next game."""
+
+
+def read_handle(handle: TextIO, path: str) -> str:
+    """All the text of ``handle``.
+
+    Raises:
+        InputError: the stream cannot be decoded.
+    """
+    try:
+        return handle.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
 
 
 def normalise_newlines(text: str) -> str:

@@ -50,8 +50,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Step
-from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, syntax_error
+from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play_plain
@@ -150,10 +150,7 @@ def read_matches(
             game cannot be read.
         InputError: the stream cannot be decoded.
     """
-    try:
-        text = handle.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    text = read_handle(handle, path)
     yield from parse_matches(text, path=path, on_error=on_error)
 
 

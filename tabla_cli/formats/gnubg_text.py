@@ -54,8 +54,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from tabla_cli.board import Dice, Player, Position
-from tabla_cli.errors import InputError, InvalidIdError, Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, syntax_error
+from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.variant import VARIANTS
@@ -249,10 +249,7 @@ def read_exports(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandle
         TranscriptSyntaxError: see :func:`read_matches`.
         InputError: the stream cannot be decoded.
     """
-    try:
-        text = handle.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    text = read_handle(handle, path)
     return parse_exports(text, path=path, on_error=on_error)
 
 

@@ -37,8 +37,8 @@ from collections.abc import Iterator
 from typing import Any, TextIO, TypeVar
 
 from tabla_cli.board import Player, Position
-from tabla_cli.errors import InputError, Location, TranscriptSyntaxError, UnsupportedFormatError
-from tabla_cli.formats._syntax import ErrorHandler
+from tabla_cli.errors import Location, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.formats._syntax import ErrorHandler, read_handle
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 
 __all__ = ["SCHEMA", "SCHEMA_NAME", "looks_like_json", "parse_matches", "read_matches"]
@@ -70,10 +70,7 @@ def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandle
     Raises:
         InputError: the stream cannot be decoded.
     """
-    try:
-        text = handle.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    text = read_handle(handle, path)
     return parse_matches(text, path=path, on_error=on_error)
 
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -47,7 +47,8 @@ from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
-from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
+from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 
@@ -73,9 +74,6 @@ Writers start the left column 1-3 characters after ``n)`` (columns 5-7) and
 the right column at column 33 or more; a lone action at column 20 or beyond
 belongs to player 1. A second action on a line is always player 1's.
 """
-
-ErrorHandler = Callable[[TranscriptSyntaxError], None]
-"""Called with a syntax error inside a game; reading goes on with the next game."""
 
 ERROR_EXAMPLES: dict[str, list[str]] = {
     "empty": [
@@ -270,10 +268,7 @@ def read_matches(
             (without ``on_error``) a line of a game cannot be read.
         InputError: the stream cannot be decoded.
     """
-    try:
-        text = handle.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    text = read_handle(handle, path)
     yield from parse_matches(text, path=path, on_error=on_error)
 
 
@@ -289,7 +284,7 @@ def parse_matches(
     Raises:
         TranscriptSyntaxError: see :func:`read_matches`.
     """
-    text = _normalise(text)
+    text = normalise_newlines(text)
     parser = _parser()
     try:
         tree = parser.parse(text)
@@ -321,16 +316,6 @@ def read_match(path: str | Path) -> Match:
 
 # --------------------------------------------------------------------------
 # Internals
-
-
-def _normalise(text: str) -> str:
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not text.endswith("\n"):
-        text += "\n"
-    return text
 
 
 def _structure_error(exc: UnexpectedInput, text: str, path: str, parser: Lark) -> TranscriptSyntaxError:

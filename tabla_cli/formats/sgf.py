@@ -47,8 +47,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
-from tabla_cli.errors import InputError, Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
-from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, syntax_error
+from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, read_handle, syntax_error
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
@@ -209,10 +209,7 @@ def read_matches(
         UnsupportedFormatError: the file is SGF of another game than backgammon.
         InputError: the stream cannot be decoded.
     """
-    try:
-        text = handle.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    text = read_handle(handle, path)
     yield from parse_matches(text, path=path, on_error=on_error)
 
 
