@@ -295,12 +295,18 @@ def _show_text(data: dict[str, Any], position: Any) -> list[str]:
     return lines
 
 
+_SHOW_SUFFIXES = {".svg": "svg", ".json": "json", ".txt": "text"}
+
+
 @main.command()
 @click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
 @variant_option
-@format_option("text", "json", default="text")
+@format_option("text", "json", "svg", default="text")
+@click.option("-o", "--output", metavar="FILE", default=None,
+              help="Write to FILE (format from its suffix .svg/.json/.txt unless --format).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @reports_errors
-def show(ids: tuple[str, ...], variant: Any, fmt: str) -> None:
+def show(ids: tuple[str, ...], variant: Any, fmt: str, output: str | None, force: bool) -> None:
     """Draw the positions given as POSITION...
 
     Each POSITION is a GNU Backgammon Position ID, 'POSITION:MATCH' ID, an
@@ -308,9 +314,28 @@ def show(ids: tuple[str, ...], variant: Any, fmt: str) -> None:
     cube, score, dice and all three IDs. With --variant for a game that gnubg
     cannot encode (tapa, plakoto, gulbara, fevga, long_nardy, long_tabla),
     POSITION is our position text ('24:14 18:1 / 24:15', see the README) or
-    'start'.
+    'start'. --format svg draws one position as an SVG diagram.
     """
+    from pathlib import Path
+
+    from tabla_cli.output import refuse_existing, write_atomic
+
+    target = None if output in (None, "-") else output
+    source = click.get_current_context().get_parameter_source("fmt")
+    if target is not None and source is click.core.ParameterSource.DEFAULT:
+        suffix = Path(target).suffix.lower()
+        if suffix not in _SHOW_SUFFIXES:
+            raise click.UsageError(f"cannot tell the format of {target!r} from its suffix: give --format")
+        fmt = _SHOW_SUFFIXES[suffix]
+    if fmt == "svg" and len(ids) > 1:
+        raise click.UsageError("--format svg draws one position: give one POSITION at a time")
+    if fmt == "svg" and variant is not None and not variant.has_gnubg_ids:
+        raise click.UsageError(f"--format svg draws standard-board positions, not {variant.name}")
+    if target is not None:
+        refuse_existing([target], force)
     shown = []
+    parts: list[str] = []
+    emit = functools.partial(click.echo, nl=False) if target is None else parts.append
     for text in ids:
         position, state = _read_position(variant, text)
         if state is None:
@@ -321,10 +346,26 @@ def show(ids: tuple[str, ...], variant: Any, fmt: str) -> None:
             lines = _show_text(data, position)
         if fmt == "json":
             shown.append(data)
+        elif fmt == "svg":
+            emit(_show_svg(position, state))
         else:
-            click.echo("\n".join(lines))
+            emit("\n".join(lines) + "\n")
     if fmt == "json":
-        click.echo(json.dumps(shown if len(shown) > 1 else shown[0], indent=2))
+        emit(json.dumps(shown if len(shown) > 1 else shown[0], indent=2) + "\n")
+    if target is not None:
+        try:
+            write_atomic(target, "".join(parts))
+        except OSError as exc:
+            raise click.ClickException(f"{target}: cannot write: {exc.strerror or exc}") from exc
+
+
+def _show_svg(position: Any, state: Any) -> str:
+    from tabla_cli.svg import board_svg
+
+    return board_svg(
+        position, on_roll=state.dice_owner, dice=state.dice, cube=state.cube, cube_owner=state.cube_owner,
+        score=state.score if state.length else None, length=state.length, crawford=state.crawford,
+    )
 
 
 @main.command()
