@@ -2,7 +2,7 @@
 
     python benchmarks/bench_check.py [DIR ...]
 
-Without arguments it measures ../shared/corpus/mat and, when present, the
+Without arguments it measures tests/data/corpus/mat and, when present, the
 generated 7-point matches in bench-data/ (make them with
 ../shared/tools/gen_matches.py, see benchmarks/README.md).
 """
@@ -48,7 +48,7 @@ def measure(folder: Path) -> None:
 
 def main() -> None:
     folders = [Path(a) for a in sys.argv[1:]] or [
-        ROOT.parent / "shared" / "corpus" / "mat",
+        ROOT / "tests" / "data" / "corpus" / "mat",
         ROOT / "bench-data",
     ]
     for folder in folders:

@@ -4,7 +4,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_convert.py [--repeat 3] [DIR ...]
 
-For the ``.mat`` transcripts of ``../shared/corpus/mat`` and, when present,
+For the ``.mat`` transcripts of ``tests/data/corpus/mat`` and, when present,
 ``bench-data/`` (or the folders given), it times, in one process, with the
 texts already in memory and the parsers built:
 
@@ -29,7 +29,7 @@ from tabla_cli.convert import convert_text
 from tabla_cli.formats import mat
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus" / "mat"
+CORPUS = ROOT / "tests" / "data" / "corpus" / "mat"
 BENCH = ROOT / "bench-data"
 TARGETS = ("sgf", "json", "mat", "positions")
 

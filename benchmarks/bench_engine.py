@@ -1,9 +1,9 @@
 """Engine benchmark: legal-play generation and is_legal over real positions.
 
-The fixed set is every Position ID in ../shared/corpus/txt (GNU Backgammon text
+The fixed set is every Position ID in tests/data/corpus/txt (GNU Backgammon text
 exports) with each of the 21 rolls, and every recorded play found there.
 
-    python benchmarks/bench_engine.py [--corpus ../shared/corpus]
+    python benchmarks/bench_engine.py [--corpus tests/data/corpus]
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def timed(fn, items, repeat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     positions, recorded = load(args.corpus)

@@ -4,7 +4,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_formats.py [--repeat 3]
 
-It reads the corpus (``../shared/corpus``), the FIBS test files and, when
+It reads the corpus (``tests/data/corpus``), the FIBS test files and, when
 present, the generated ``bench-data/`` (gnubg's own .mat/.sgf/.txt triples
 made with ``shared/tools/gen_matches.py``). Parsers are built before timing.
 Each figure is the best of ``--repeat`` runs.
@@ -23,7 +23,7 @@ from tabla_cli.replay import replay_match
 from tabla_cli.writers.sgf import format_sgf
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "data" / "corpus"
 BENCH = ROOT / "bench-data"
 
 

@@ -9,7 +9,7 @@ largest worker. The CPU split gives the parallel speed-up to expect where
 the cores are real: about (CPU of the --jobs 1 run) / max(main, workers / jobs). ``--frames`` also streams all five DataFrames
 (plays included) to Parquet.
 
-    python benchmarks/bench_report.py [--corpus ../shared/corpus] [--copies 1 5 20] [--jobs 1 2]
+    python benchmarks/bench_report.py [--corpus tests/data/corpus] [--copies 1 5 20] [--jobs 1 2]
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def run(dirs: list[Path], jobs: int, out: Path, frames: Path | None) -> dict[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus")
     parser.add_argument("--copies", type=int, nargs="+", default=[1, 5, 20])
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--frames", action="store_true", help="also write every frame (plays included) as Parquet")

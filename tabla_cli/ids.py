@@ -1,6 +1,6 @@
 """GNU Backgammon Position ID and Match ID, and eXtreme Gammon's XGID.
 
-The specs are ``shared/specs/position-id.md`` and ``shared/specs/xgid.md``.
+The formats are summed up in ``docs/formats.md``.
 A :class:`~tabla_cli.board.Position` is always seen from the side on roll:
 ``mover`` is gnubg's ``board[1]`` (the second half of the Position ID) and,
 with a Match ID, the player in its dice-owner bit. gnubg's player 0 is "O"

@@ -1,26 +1,16 @@
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 DATA = Path(__file__).resolve().parent / "data"
+CORPUS = DATA / "corpus"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def corpus_dir(*parts: str) -> Path:
-    """A folder of the shared corpus: skipped if absent, but a failure under CI=true."""
+def corpus_files(*parts: str, pattern: str = "*") -> list[Path]:
+    """The files of a corpus folder (tests/data/corpus), sorted; a missing or empty folder raises."""
     path = CORPUS.joinpath(*parts)
-    if not path.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the shared corpus is missing: {path}")
-        pytest.skip(f"shared corpus not found at {path}")
-    return path
-
-
-def corpus_files(*parts: str) -> list[Path]:
-    """Every file of a corpus folder (collected at import: empty when absent)."""
-    path = CORPUS.joinpath(*parts)
-    return sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else []
+    files = sorted(p for p in path.glob(pattern) if p.is_file())
+    if not files:
+        raise FileNotFoundError(f"no corpus files match {path / pattern}")
+    return files

@@ -1,7 +1,7 @@
 """Tests for tabla_cli.formats.fibs: FIBS ``oldmoves`` records.
 
 No FIBS file was found for the corpus; the files in tests/data/fibs/ follow
-shared/specs/fibs-board.md §3 (the structure gnubg's importer reads), with
+the structure gnubg's importer reads (docs/formats.md, "FIBS oldmoves"), with
 legal games made by our move generator.
 """
 

@@ -1,6 +1,6 @@
 """Tests for tabla_cli.formats.gnubg_text: GNU Backgammon's text export.
 
-The corpus exports (gnubg 1.07, shared/corpus/txt) print a Position ID and a
+The corpus exports (gnubg 1.07, tests/data/corpus/txt) print a Position ID and a
 Match ID before every action; they must equal the IDs of the positions our
 replay reaches, and the games must equal the same games read from the .mat
 transcripts they were made from.
@@ -9,9 +9,7 @@ transcripts they were made from.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import io
-import os
 import re
 from pathlib import Path
 
@@ -22,24 +20,15 @@ from hypothesis import strategies as st
 from tabla_cli.board import Player
 from tabla_cli.compare import Carried, match_differences
 from tabla_cli.errors import TablaError, TranscriptSyntaxError
-from tabla_cli.formats import gnubg_text
+from tabla_cli.formats import gnubg_text, mat
 from tabla_cli.grammar import load_grammar
 from tabla_cli.ids import decode_match_id
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import replay_match
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+from helpers import CORPUS, corpus_files
+
 ZERO, ONE = Player.ZERO, Player.ONE
-
-
-def corpus_files(folder: str, pattern: str = "*") -> list[Path]:
-    directory = CORPUS / folder
-    files = sorted(directory.glob(pattern)) if directory.is_dir() else []
-    if not files:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"corpus folder {directory} is missing or empty")
-        pytest.skip(f"corpus folder {directory} is absent")
-    return files
 
 
 def export_of(path: Path) -> gnubg_text.TextExport:
@@ -189,7 +178,7 @@ def test_read_matches_and_looks_like() -> None:
 def test_corpus_exports_read_and_replay() -> None:
     """Each file is one game of a match; the only findings are the ones a lone game gives."""
     lone_game = {"game-number", "score-mismatch", "match-incomplete"}
-    for path in corpus_files("txt", "*.txt"):
+    for path in corpus_files("txt", pattern="*.txt"):
         export = export_of(path)
         match = export.match
         assert len(match.games) == 1
@@ -210,7 +199,7 @@ def test_corpus_exports_read_and_replay() -> None:
 def test_corpus_ids_equal_the_replayed_positions() -> None:
     """Every 'to play' record: gnubg's Position ID and Match ID fields equal ours."""
     checked = 0
-    for path in corpus_files("txt", "*.txt"):
+    for path in corpus_files("txt", pattern="*.txt"):
         export = export_of(path)
         result = replay_match(export.match, collect=True)
         decisions = {id(d.action): (d, g) for g in result.games for d in g.decisions}
@@ -243,12 +232,8 @@ def _swapped(match: Match) -> Match:
 
 def test_corpus_exports_equal_their_mat_games() -> None:
     """A text export holds the same game as the .mat transcript it was made from."""
-    if importlib.util.find_spec("tabla_cli.formats.mat") is None:
-        pytest.skip("the .mat reader (tabla_cli/formats/mat.py) is not written yet")
-    from tabla_cli.formats import mat
-
     compared = 0
-    for path in corpus_files("txt", "*.txt"):
+    for path in corpus_files("txt", pattern="*.txt"):
         stem = re.sub(r"^bglab-(lasse|Llabba)-[0-9]-ply-", r"bglab-\1-", path.stem)
         number_suffix = re.search(r"_0([0-9]{2})$", stem)
         number = int(number_suffix.group(1)) if number_suffix else 1

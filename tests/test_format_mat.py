@@ -1,14 +1,12 @@
 """Tests for tabla_cli.formats.mat: the Jellyfish ``.mat`` reader.
 
-Expected values come from the files themselves (shared/corpus/mat) and from
-the two hand-checked transcripts of shared/specs/mat-format.md §9, copied to
-tests/data/mat/.
+Expected values come from the files themselves (tests/data/corpus/mat) and
+from two hand-checked transcripts in tests/data/mat/.
 """
 
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +20,10 @@ from tabla_cli.errors import InputError, TablaError, TranscriptSyntaxError
 from tabla_cli.formats import mat
 from tabla_cli.model import Action, ActionKind, Match, RuleSet
 
+from helpers import CORPUS, corpus_files
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "mat"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 MAT_CORPUS = CORPUS / "mat"
 ZERO, ONE = Player.ZERO, Player.ONE
 ROLL, DOUBLE, TAKE, DROP = ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP
@@ -32,21 +31,7 @@ BEAVER, RACCOON, RESIGN = ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.RESI
 WIN, LOSS = ActionKind.WIN, ActionKind.LOSS
 
 
-def corpus_files() -> list[Path]:
-    if not MAT_CORPUS.is_dir():
-        return []
-    return sorted(p for p in MAT_CORPUS.iterdir() if p.is_file())
-
-
-def need_corpus() -> None:
-    if not MAT_CORPUS.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"corpus missing: {MAT_CORPUS}")
-        pytest.skip(f"corpus missing: {MAT_CORPUS}")
-
-
 def corpus_match(name: str) -> Match:
-    need_corpus()
     return mat.read_match(MAT_CORPUS / name)
 
 
@@ -94,7 +79,7 @@ def test_error_examples_are_labelled(label: str) -> None:
 # The whole corpus
 
 
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files("mat"), ids=lambda p: p.name)
 def test_corpus_file_reads(path: Path) -> None:
     matches = list(mat.read_matches(io.StringIO(mat.read_text(path)), path=str(path)))
     assert len(matches) == 1
@@ -115,14 +100,12 @@ def test_corpus_file_reads(path: Path) -> None:
                 assert action.dice is None and action.play_text is None
 
 
-def test_corpus_is_present_in_ci() -> None:
-    need_corpus()
-    assert len(corpus_files()) == 116
+def test_corpus_is_present() -> None:
+    assert len(corpus_files("mat")) == 116
 
 
 def test_corpus_looks_like_mat() -> None:
-    need_corpus()
-    for path in corpus_files():
+    for path in corpus_files("mat"):
         assert mat.looks_like_mat(mat.read_text(path)), path.name
     others = [p for folder in ("sgf", "txt", "ids") for p in sorted((CORPUS / folder).glob("*"))]
     for path in others:
@@ -223,7 +206,6 @@ def test_gammonview_resigns() -> None:
 
 
 def test_xg_crlf_bom_cannot_move_and_question_marks() -> None:
-    need_corpus()
     raw = (MAT_CORPUS / "lazybg-match1.txt").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
     match = mat.read_match(MAT_CORPUS / "lazybg-match1.txt")
@@ -256,11 +238,11 @@ def test_money_session() -> None:
 
 
 def test_gnubg_trailing_blanks() -> None:
-    match = corpus_match("gnubgparser-charlot1-charlot2_7p_2025-11-08-2305.mat")
-    assert match.headers == [("EventDate", "2025.11.08")]
+    match = corpus_match("gnubg-bglab-lasse-match8640511.mat")
+    assert match.headers == [("Site", "BackgammonGalaxy"), ("EventDate", "2024.06.11")]
     assert match.rules == RuleSet()
-    assert brief(match.games[0].actions[0]) == (ROLL, ONE, 1, (4, 1), "13/9 24/23", None)
-    assert [g.score for g in match.games] == [(0, 0), (0, 2), (2, 2), (6, 2)]
+    assert brief(match.games[0].actions[0]) == (ROLL, ONE, 1, (2, 1), "13/11 6/5", None)
+    assert [g.score for g in match.games] == [(0, 0), (2, 0), (2, 1), (4, 1), (4, 2)]
 
 
 def test_studio_question_marks_then_win() -> None:

@@ -1,42 +1,29 @@
 """Tests for tabla_cli.formats.sgf: GNU Backgammon SGF (GM[6]) into the match model.
 
-Examples come from shared/specs/sgf-backgammon.md (§2, §7, §8) and the two
-gnubg 1.08 files of the corpus.
+Examples are hand-written in GNU Backgammon's dialect; the corpus files
+(tests/data/corpus/sgf) are GNU Backgammon 1.07 saves of two real matches.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import os
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player, Position
-from tabla_cli.compare import match_differences
+from tabla_cli.compare import Carried, match_differences
 from tabla_cli.errors import RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
-from tabla_cli.formats import sgf
+from tabla_cli.formats import mat, sgf
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import ActionKind, Match
 from tabla_cli.replay import replay_match
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-SGF_DIR = CORPUS / "sgf"
-SAME_MATCH = "gnubgparser-charlot1-charlot2_7p_2025-11-08-2305"
+from helpers import CORPUS, corpus_files
+
+SAME_MATCH = "gnubg-bglab-lasse-match8640511"
 ZERO, ONE = Player.ZERO, Player.ONE
-
-
-def corpus_files(folder: Path, pattern: str = "*") -> list[Path]:
-    """The corpus files, or a skip (a failure when CI=true) when the corpus is absent."""
-    files = sorted(folder.glob(pattern)) if folder.is_dir() else []
-    if not files:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"corpus folder {folder} is missing or empty")
-        pytest.skip(f"corpus folder {folder} is absent")
-    return files
 
 
 def read(text: str, path: str = "t.sgf") -> list[Match]:
@@ -248,47 +235,54 @@ def test_analysis_properties_are_skipped() -> None:
 # --- the corpus ------------------------------------------------------------------------
 
 
+CORPUS_SGF = {  # stem: players, each game's starting score
+    SAME_MATCH: (("lasse", "barhozi"), [(0, 0), (2, 0), (2, 1), (4, 1), (4, 2)]),
+    "gnubg-bglab-lasse-match8463624": (("tyoziro2023220", "lasse"), [(0, 0), (1, 0), (1, 4), (2, 4)]),
+}
+
+
 def test_corpus_files_read_and_replay_cleanly() -> None:
-    for path in corpus_files(SGF_DIR, "*.sgf"):
+    paths = corpus_files("sgf", pattern="*.sgf")
+    assert sorted(p.stem for p in paths) == sorted(CORPUS_SGF)
+    for path in paths:
         with path.open(encoding="utf-8") as handle:
             matches = list(sgf.read_matches(handle, path=str(path)))
         assert len(matches) == 1
         match = matches[0]
-        assert match.players == ("charlot1", "charlot2") and match.length == 7
-        assert match.headers == [("EventDate", "2025.11.08")]
+        players, scores = CORPUS_SGF[path.stem]
+        assert match.players == players and match.length == 5
+        assert match.header("Site") == "BackgammonGalaxy" and match.header("EventDate") is not None
+        assert [g.score for g in match.games] == scores
+        assert [g.number for g in match.games] == list(range(1, len(scores) + 1))
         result = replay_match(match)
         assert result.findings == [], path
-        assert max(result.final_score) >= 7
+        assert max(result.final_score) >= 5
         assert all(a.location.line > 0 for g in match.games for a in g.actions)
 
 
-def test_corpus_game_counts_and_scores() -> None:
-    files = {p.stem: p for p in corpus_files(SGF_DIR, "*.sgf")}
-    expected = {
-        SAME_MATCH: [(0, 0), (0, 2), (2, 2), (6, 2)],
-        "gnubgparser-charlot1-charlot2_7p_2025-11-08-2308": [(0, 0), (0, 4), (2, 4), (4, 4), (4, 5)],
-    }
-    for stem, scores in expected.items():
-        match = one(files[stem].read_text(encoding="utf-8"))
-        assert [g.score for g in match.games] == scores
-        assert [g.number for g in match.games] == list(range(1, len(scores) + 1))
+def test_corpus_files_equal_the_transcripts_gnubg_imported() -> None:
+    """gnubg's save of a Galaxy .mat transcript holds the same games as the transcript."""
+    for stem in CORPUS_SGF:
+        (from_sgf,) = read((CORPUS / "sgf" / f"{stem}.sgf").read_text(encoding="utf-8"))
+        original = mat.read_match(CORPUS / "mat" / (stem.removeprefix("gnubg-") + ".txt"))
+        carried = Carried(headers=("Site", "EventDate"), rules=("crawford", "jacoby", "cube"))
+        assert match_differences(original, from_sgf, carried) == [], stem
 
 
 def test_same_match_as_mat_and_sgf() -> None:
-    """The corpus match saved both as .mat and as .sgf reads to the same model."""
-    if importlib.util.find_spec("tabla_cli.formats.mat") is None:
-        pytest.skip("the .mat reader (tabla_cli/formats/mat.py) is not written yet")
-    from tabla_cli.formats import mat
-
-    sgf_path = corpus_files(SGF_DIR, f"{SAME_MATCH}.sgf")[0]
-    mat_path = corpus_files(CORPUS / "mat", f"{SAME_MATCH}.mat")[0]
+    """The corpus match saved by gnubg both as .mat and as .sgf reads to the same model."""
+    sgf_path = CORPUS / "sgf" / f"{SAME_MATCH}.sgf"
+    mat_path = CORPUS / "mat" / f"{SAME_MATCH}.mat"
     with mat_path.open(encoding="utf-8") as handle:
         from_mat = list(mat.read_matches(handle, path=str(mat_path)))
     from_sgf = read(sgf_path.read_text(encoding="utf-8"), str(sgf_path))
     assert len(from_mat) == len(from_sgf) == 1
-    # Everything: players, length, headers, rules, every game's number and
+    # Everything: players, length, header values, rules, every game's number and
     # score, every action's kind, player, dice and value, plays as positions.
-    assert match_differences(from_mat[0], from_sgf[0]) == []
+    # Only the order of the headers differs (gnubg writes DT[] before PC[]).
+    assert sorted(from_mat[0].headers) == sorted(from_sgf[0].headers)
+    carried = Carried(headers=[key for key, _ in from_mat[0].headers])
+    assert match_differences(from_mat[0], from_sgf[0], carried) == []
 
 
 # --- errors -----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Tests for tabla_cli.ids: gnubg Position ID / Match ID, XGID and pasted text.
 
-Vectors and reject rows come from shared/specs/position-id.md and xgid.md.
+Vectors and reject rows come from the Position ID, Match ID and XGID formats
+(docs/formats.md) and from the files of tests/data/corpus/ids and txt.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ from tabla_cli.ids import (
     parse_xgid,
 )
 
+from helpers import corpus_files
+
 REPO = Path(__file__).parents[1]
-CORPUS = Path(__file__).parents[2] / "shared" / "corpus"
 ZERO, ONE = Player.ZERO, Player.ONE
 
 
@@ -692,20 +694,8 @@ def test_any_text_raises_only_invalid_id_error(text: str) -> None:
 # --- corpus ---------------------------------------------------------------------------
 
 
-def corpus_files(folder: str) -> list[Path]:
-    directory = CORPUS / folder
-    return sorted(p for p in directory.iterdir() if p.is_file()) if directory.is_dir() else []
-
-
-def need_corpus(folder: str) -> None:
-    if not (CORPUS / folder).is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"corpus folder {CORPUS / folder} is missing")
-        pytest.skip(f"corpus folder {CORPUS / folder} is absent")
-
-
 def ids_files() -> list[Any]:
-    return [pytest.param(p, id=p.name) for p in corpus_files("ids")] or [pytest.param(None, id="absent")]
+    return [pytest.param(p, id=p.name) for p in corpus_files("ids")]
 
 
 def line_with(text: str, needle: str) -> str:
@@ -793,18 +783,20 @@ def check_gnubg_opening(text: str) -> None:
     assert st_.cube == 1 and "(Cube: 1)" in text
 
 
-MANUAL_FIELD_WIDTHS = (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15)
+MATCH_ID_FIELDS = re.compile(r"^([A-Za-z][\w ()]*?) +(\d+) +(\d+) +([01]+)$", re.M)
+MATCH_ID_WIDTHS = (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15)
 
 
-def check_gnubg_matchid_example(text: str) -> None:
+def check_matchid_worked_example(text: str) -> None:
+    """The hand-worked Match ID: every field's bits, value and width, the bytes, the story."""
     match_id = text.split()[-1]
     st_ = decode_match_id(match_id)
-    groups = re.search(r"^([01 ]+)\n([01]+)\n\nIn little endian", text, re.M)
-    assert groups is not None
-    fields = (groups[1] + " " + groups[2]).split()
-    assert tuple(map(len, fields)) == MANUAL_FIELD_WIDTHS
-    value = [int(field[::-1], 2) for field in fields]  # printed LSB first
-    assert value == [
+    rows = MATCH_ID_FIELDS.findall(text)
+    assert tuple(int(width) for _, width, _, _ in rows) == MATCH_ID_WIDTHS
+    assert all(len(bits) == int(width) for _, width, _, bits in rows)
+    values = [int(value) for _, _, value, _ in rows]
+    assert values == [int(bits[::-1], 2) for _, _, _, bits in rows]  # printed lowest bit first
+    assert values == [
         st_.cube.bit_length() - 1,
         int(st_.cube_owner) if st_.cube_owner is not None else 3,
         st_.dice_owner,
@@ -817,13 +809,16 @@ def check_gnubg_matchid_example(text: str) -> None:
         st_.length,
         *st_.score,
     ]
-    hexes = re.findall(r"0x([0-9A-F]{2})", text)
-    assert base64.b64encode(bytes.fromhex("".join(hexes))).decode() == match_id == encode_match_id(st_)
-    story = re.search(r"score is (\d+)-(\d+) in a (\d+) point match", text)
+    stream = "".join(bits for _, _, _, bits in rows)
+    packed = bytes(int(stream[i:i + 8][::-1], 2) for i in range(0, len(stream), 8))
+    printed = re.search(r"^bytes: ([0-9A-F ]+)$", text, re.M)
+    assert printed is not None and bytes.fromhex(printed[1]) == packed
+    assert base64.b64encode(packed).decode() == match_id == encode_match_id(st_)
+    story = re.search(r"a (\d+) point match in which player 0 has (\d+) points and player 1\nhas (\d+)", text)
     assert story is not None
-    assert (st_.score, st_.length) == ((int(story[1]), int(story[2])), int(story[3]))
-    assert "player 0 holding a 2-cube" in text and (st_.cube, st_.cube_owner) == (2, ZERO)
-    assert "player 1 has just rolled 52" in text and (st_.dice_owner, st_.dice) == (ONE, (5, 2))
+    assert (st_.length, st_.score) == (int(story[1]), (int(story[2]), int(story[3])))
+    assert "Player 0 owns the cube at 2" in text and (st_.cube, st_.cube_owner) == (2, ZERO)
+    assert "Player 1 is on roll and has rolled 5-2" in text and (st_.dice_owner, st_.dice) == (ONE, (5, 2))
 
 
 def check_blunderdb(text: str) -> None:
@@ -858,21 +853,19 @@ def check_unknown(text: str) -> None:
 
 
 @pytest.mark.parametrize("path", ids_files())
-def test_corpus_ids(path: Path | None) -> None:
-    need_corpus("ids")
-    assert path is not None
+def test_corpus_ids(path: Path) -> None:
     text = path.read_text(encoding="utf-8-sig")
     name = path.name
     if name.startswith("bgblitz-"):
         check_bgblitz(text)
     elif name.startswith("xg-"):
         check_xg(text, path)
-    elif name == "gnubg-manual-hypergammon-example.txt":
+    elif name == "gnubg-hypergammon-board.txt":
         check_gnubg_hypergammon(text)
-    elif name == "gnubg-manual-opening-example.txt":
+    elif name == "gnubg-opening-board.txt":
         check_gnubg_opening(text)
-    elif name == "gnubg-manual-matchid-worked-example.txt":
-        check_gnubg_matchid_example(text)
+    elif name == "tabla-matchid-worked-example.txt":
+        check_matchid_worked_example(text)
     elif name == "blunderdb-xgid-cases.jsonl":
         check_blunderdb(text)
     else:
@@ -886,7 +879,6 @@ GNUBG_BOARD = re.compile(
 
 def test_corpus_gnubg_text_exports() -> None:
     """Every board of the gnubg text exports round-trips and matches its pip counts."""
-    need_corpus("txt")
     boards = 0
     for path in corpus_files("txt"):
         text = path.read_text(encoding="utf-8-sig")

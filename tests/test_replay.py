@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CORPUS, EXAMPLES, corpus_dir, corpus_files
+from helpers import CORPUS, EXAMPLES, corpus_files
 from tabla_cli.board import BAR, OFF, Player, Position, apply_segments, legal_plays
 from tabla_cli.findings import CODES, Severity
 from tabla_cli.formats.mat import parse_matches
@@ -49,7 +49,7 @@ def test_spec_money_session_beaver() -> None:
 
 
 def test_corpus_errors_are_exactly_the_expected_findings() -> None:
-    corpus = corpus_dir("mat")
+    corpus = CORPUS / "mat"
     with open(CORPUS / "EXPECTED-FINDINGS.csv", newline="", encoding="utf-8") as handle:
         expected = sorted((row["file"], int(row["line"])) for row in csv.DictReader(handle)
                           if row["severity"] == "error")
@@ -63,7 +63,7 @@ def test_corpus_errors_are_exactly_the_expected_findings() -> None:
 
 
 def test_the_corpus_illegal_play_is_explained() -> None:
-    path = corpus_dir("mat") / "gammonview-5nqfGw9bWG3deTaU.mat"
+    path = CORPUS / "mat" / "gammonview-5nqfGw9bWG3deTaU.mat"
     (finding,) = [f for f in replay_match(read_match(path)).findings if f.severity is Severity.ERROR]
     assert finding.code == "illegal-play"
     assert (finding.location.line, finding.game, finding.move, finding.dice) == (25, 1, 11, (1, 3))
@@ -203,7 +203,6 @@ def _format(segments: tuple) -> str:
 
 
 def test_mutated_plays_are_caught_at_their_line() -> None:
-    corpus_dir("mat")
     rng = random.Random(7)
     kinds: dict[str, int] = {}
     for match in _clean_matches():
@@ -231,7 +230,6 @@ def test_mutated_plays_are_caught_at_their_line() -> None:
 
 
 def test_mutated_cube_and_result_lines_are_caught() -> None:
-    corpus_dir("mat")
     checked = 0
     for match in _clean_matches()[:40]:
         for gi, game in enumerate(match.games):

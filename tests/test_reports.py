@@ -51,9 +51,10 @@ from tabla_cli.reports.render import (
     render_table,
 )
 
+from helpers import CORPUS
+
 DATA = Path(__file__).parent / "data" / "report"
 MATCHES = DATA / "matches"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 # --- helpers ----------------------------------------------------------------------
@@ -96,12 +97,7 @@ def frames() -> Frames:
 
 @pytest.fixture(scope="module")
 def corpus_frames() -> Frames:
-    mat = CORPUS / "mat"
-    if not mat.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the shared corpus is missing: {mat}")
-        pytest.skip("the shared corpus is absent")
-    return build_frames([mat], jobs=2)
+    return build_frames([CORPUS / "mat"], jobs=2)
 
 
 # --- frames ----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CORPUS, DATA, corpus_dir, corpus_files
+from helpers import CORPUS, DATA, corpus_files
 from tabla_cli.board import Player, Position
 from tabla_cli.errors import Location
 from tabla_cli.formats import gnubg_text, mat
@@ -44,7 +44,6 @@ def rows_of(text: str) -> list[dict[str, str]]:
 
 def test_export_ids_equal_the_rows_of_the_export() -> None:
     """Every record of every corpus export: the same Position ID, Match ID and play."""
-    corpus_dir("txt")
     checked = 0
     for path in EXPORTS:
         export = export_of(path)
@@ -70,7 +69,6 @@ def _source_of(path: Path) -> tuple[Path, int] | None:
 
 def test_export_ids_equal_the_rows_of_the_mat_game() -> None:
     """The same game read from its .mat transcript (score, Crawford and cube from the whole match)."""
-    corpus_dir("txt")
     games = checked = 0
     for path in EXPORTS:
         found = _source_of(path)

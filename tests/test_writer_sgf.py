@@ -7,9 +7,7 @@ legal games (hypothesis).
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import os
 import random
 from pathlib import Path
 
@@ -20,14 +18,15 @@ from hypothesis import strategies as st
 from tabla_cli.board import OFF, Player, Position, legal_plays
 from tabla_cli.compare import Carried, match_differences
 from tabla_cli.errors import InvalidPlayError, Location
-from tabla_cli.formats import sgf
+from tabla_cli.formats import mat, sgf
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
 from tabla_cli.replay import replay_match
 from tabla_cli.variant import Backgammon
 from tabla_cli.writers.sgf import format_sgf, write_sgf
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+from helpers import corpus_files
+
 ZERO, ONE = Player.ZERO, Player.ONE
 APP = "tabla:test"
 
@@ -38,14 +37,6 @@ SGF_CARRIES = Carried(
     resigned=False,
 )
 """What SGF carries: see the README's "Formats" for what it loses."""
-
-
-def corpus_paths(folder: str, pattern: str = "*") -> list[Path]:
-    directory = CORPUS / folder
-    files = sorted(directory.glob(pattern)) if directory.is_dir() else []
-    if not files and os.environ.get("CI") == "true":
-        pytest.fail(f"corpus folder {directory} is missing or empty")
-    return files
 
 
 def round_trip(match: Match) -> Match:
@@ -200,30 +191,17 @@ def test_unreadable_play_cannot_be_written() -> None:
 # --- round trips over the corpus ------------------------------------------------------------
 
 
-def _mat_reader_exists() -> bool:
-    return importlib.util.find_spec("tabla_cli.formats.mat") is not None
-
-
-@pytest.mark.parametrize("path", corpus_paths("mat"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files("mat"), ids=lambda p: p.name)
 def test_corpus_mat_round_trip(path: Path) -> None:
-    if not _mat_reader_exists():
-        pytest.skip("the .mat reader (tabla_cli/formats/mat.py) is not written yet")
-    from tabla_cli.formats import mat
-
     for match in mat.parse_matches(mat.read_text(path), path=str(path)):
         assert match_differences(match, round_trip(match), SGF_CARRIES) == []
 
 
-@pytest.mark.parametrize("path", corpus_paths("sgf", "*.sgf"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files("sgf", pattern="*.sgf"), ids=lambda p: p.name)
 def test_corpus_sgf_round_trip(path: Path) -> None:
     match = read_sgf(path.read_text(encoding="utf-8"))
     # SGF to SGF loses nothing the model holds.
     assert match_differences(match, round_trip(match)) == []
-
-
-def test_corpus_is_present() -> None:
-    if not corpus_paths("sgf", "*.sgf") or not corpus_paths("mat"):
-        pytest.skip(f"corpus {CORPUS} is absent")
 
 
 # --- random legal games ---------------------------------------------------------------------

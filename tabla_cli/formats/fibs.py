@@ -1,7 +1,7 @@
 """Read FIBS ``oldmoves`` game records into the match model.
 
 The structure is the one GNU Backgammon's importer accepts
-(``shared/specs/fibs-board.md`` section 3)::
+(``docs/formats.md``, "FIBS oldmoves")::
 
     Score is 0-0 in a 3 point match.
     alice is X - bob is O

@@ -1,6 +1,6 @@
 """Read Jellyfish ``.mat`` match transcripts, in every dialect met in the wild.
 
-The layout is described in ``shared/specs/mat-format.md``. Reading happens in
+The layout is summed up in ``docs/formats.md``. Reading happens in
 two steps:
 
 1. ``grammars/mat.lark`` (Lark, LALR, contextual lexer) checks the block

@@ -1,6 +1,6 @@
 """Read GNU Backgammon's SGF match files (``GM[6]``) into the match model.
 
-The dialect is described in ``shared/specs/sgf-backgammon.md``. Reading
+The dialect is summed up in ``docs/formats.md``. Reading
 happens in two steps:
 
 1. ``grammars/sgf.lark`` (Lark, LALR) checks the tree structure; each

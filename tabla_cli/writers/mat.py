@@ -1,6 +1,6 @@
 """Write a match as a Jellyfish ``.mat`` transcript, in GNU Backgammon's layout.
 
-The rules are ``shared/specs/mat-format.md`` §10: the headers, `` N point
+The rules (``docs/formats.md``, "Writing .mat"): the headers, `` N point
 match``, then per game `` Game n``, the score line
 ``' %-31s%s' % ('Name : s0', 'Name : s1')`` and the move lines
 ``'%3d) %-27s %s' % (k, left, right)`` with trailing blanks removed. Rolls

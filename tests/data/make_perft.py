@@ -34,7 +34,7 @@ import gnubg_nn as gnubg
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "perft.csv"
-CORPUS = Path("/work/shared/corpus/txt")
+CORPUS = Path(__file__).resolve().parent / "corpus" / "txt"
 
 Board = list[list[int]]  # [not on roll, on roll], 25 counters each: points 1..24, bar
 
