@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import Location
+
+if TYPE_CHECKING:
+    from tabla_cli.analysis.recorded import RecordedAnalysis
 
 
 class ActionKind(str, Enum):
@@ -48,6 +52,8 @@ class Action:
             for WIN/LOSS, the resignation level (1, 2, 3) for RESIGN when known.
         match_won: WIN written with "and the match".
         resigned: a ROLL written ``????``: the roller resigned without moving.
+        analysis: the analysis the file records for this action (analysed
+            gnubg text exports and SGF), None when it records none.
     """
 
     kind: ActionKind
@@ -59,6 +65,7 @@ class Action:
     value: int | None = None
     match_won: bool = False
     resigned: bool = False
+    analysis: RecordedAnalysis | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)

@@ -98,6 +98,10 @@ class Evaluation:
         close: a cube decision that counts in the statistics (a double or
             take actually made, or a close decision, as GNU Backgammon
             counts them); always True for checker plays.
+        skill: the mark the source gives a checker play (``none``,
+            ``doubtful``, ``bad``, ``very bad``: a recorded analysis's own
+            verdict, made from unrounded errors); None = not given, the
+            statistics apply their thresholds to ``error``.
     """
 
     equity: float | None
@@ -111,3 +115,4 @@ class Evaluation:
     forced: bool = False
     luck: float | None = None
     close: bool = True
+    skill: str | None = None

@@ -53,6 +53,8 @@ from typing import Literal, TextIO
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
+from tabla_cli.analysis.recorded import RecordedAnalysis, parse_gnubg_text_analysis
+from tabla_cli.analysis.types import CubeAction
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
@@ -287,6 +289,20 @@ def _near_record(error: TranscriptSyntaxError, text: str) -> TranscriptSyntaxErr
     return error
 
 
+_CUBE_ACTIONS = {" doubles": CubeAction.DOUBLE, " accepts": CubeAction.TAKE, " rejects": CubeAction.PASS}
+"""The cube action an action line's phrase makes (a roll: no double)."""
+
+
+def _without_cube(recorded: RecordedAnalysis | None) -> RecordedAnalysis | None:
+    """The analysis of a beaver or raccoon, or its answer, without its cube analysis.
+
+    GNU Backgammon leaves those decisions out of its statistics.
+    """
+    if recorded is None or recorded.cube is None:
+        return recorded
+    return dataclasses.replace(recorded, cube=None, cube_action=None)
+
+
 def _line(token: Token) -> str:
     return token.rstrip("\n").rstrip()
 
@@ -518,6 +534,9 @@ class _GameState:
         line = _line(token)
         actor, phrase = self.name_player(line[2:], token, 3)
         location = Location(self.r.path, token.line or 0, 1)
+        run = body[0]
+        after = str(run)[(token.start_pos or 0) - (run.start_pos or 0) + len(token):]
+        recorded = parse_gnubg_text_analysis(after, _CUBE_ACTIONS.get(phrase, CubeAction.NO_DOUBLE))
         if kind == "roll":
             if actor != player:
                 raise self.r.fail(f"the record is {self.match.players[player]}'s roll", token, 3)
@@ -527,13 +546,13 @@ class _GameState:
                 play = ""
             else:
                 raise self.r.fail(f"expected '{self.match.players[player]} moves ...' after a roll", token, 3)
-            action = Action(ActionKind.ROLL, player, location, number, dice, play)
+            action = Action(ActionKind.ROLL, player, location, number, dice, play, analysis=recorded)
             self.pending = None
         elif phrase == " doubles":
-            action = self.double(actor, location, number)
+            action = self.double(actor, location, number, recorded)
         elif phrase in (" accepts", " rejects"):
             answer = self.answer(ActionKind.TAKE if phrase == " accepts" else ActionKind.DROP, actor, location,
-                                 number)
+                                 number, recorded)
             if answer is None:
                 return None
             action = answer
@@ -542,24 +561,29 @@ class _GameState:
         game.actions.append(action)
         return action
 
-    def double(self, player: Player, location: Location, number: int) -> Action:
+    def double(self, player: Player, location: Location, number: int, recorded: RecordedAnalysis | None) -> Action:
         pending = self.pending
         if pending is not None and pending[1] != player:
             kind = ActionKind.BEAVER if pending[0] is ActionKind.DOUBLE else ActionKind.RACCOON
             value = pending[2] * 2
             self.cube = value
+            recorded = _without_cube(recorded)
         else:
             kind, value = ActionKind.DOUBLE, self.cube * 2
         self.pending = (kind, player, value)
-        return Action(kind, player, location, number, value=value)
+        return Action(kind, player, location, number, value=value, analysis=recorded)
 
-    def answer(self, kind: ActionKind, player: Player, location: Location, number: int) -> Action | None:
+    def answer(self, kind: ActionKind, player: Player, location: Location, number: int,
+               recorded: RecordedAnalysis | None) -> Action | None:
         pending, self.pending = self.pending, None
-        if pending is not None and pending[1] != player and kind is ActionKind.TAKE:
-            self.cube = pending[2]
-            if pending[0] is not ActionKind.DOUBLE:
-                return None  # the beaver implied the take
-        return Action(kind, player, location, number)
+        if pending is not None and pending[1] != player:
+            if kind is ActionKind.TAKE:
+                self.cube = pending[2]
+                if pending[0] is not ActionKind.DOUBLE:
+                    return None  # the beaver implied the take
+            elif pending[0] is not ActionKind.DOUBLE:
+                recorded = _without_cube(recorded)
+        return Action(kind, player, location, number, analysis=recorded)
 
     def start(self, position_id: str, match_id: str, number: int, token: Token) -> None:
         """A game that does not start from the opening position or a centred cube of 1."""

@@ -46,6 +46,7 @@ from typing import TextIO
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
+from tabla_cli.analysis.recorded import parse_sgf_move_analysis
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, read_handle, syntax_error
@@ -132,6 +133,9 @@ _DATE = re.compile(r"([0-9]{4})[-.]([0-9]{1,2})[-.]([0-9]{1,2})")
 _MOVE_PROPS = frozenset({"B", "W"})
 _SETUP_PROPS = frozenset({"AE", "AW", "AB", "CV", "CP", "PL", "DI"})
 _CUBE_WORDS = {"double": ActionKind.DOUBLE, "take": ActionKind.TAKE, "drop": ActionKind.DROP}
+
+
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 def point_letter(point: int, player: Player) -> str:
@@ -574,7 +578,7 @@ class _GameReader:
             if moves:
                 action = self.action(moves[0])
                 if action is not None:
-                    actions.append(action)
+                    actions.append(self.analysed(action, props))
         if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
             if not self.keep_final_roll(actions[-1]):
                 actions.pop()
@@ -692,6 +696,30 @@ class _GameReader:
         dice: Dice = (int(found.group(1)), int(found.group(2)))
         self.track(player, tuple(steps))
         return Action(ActionKind.ROLL, player, location, dice=dice, play_text=format_play_plain(tuple(steps)))
+
+    @staticmethod
+    def analysed(action: Action, props: list[_Property]) -> Action:
+        """``action`` with the move analysis of its node (``A[...]``, ``LU[...]``), if any.
+
+        The cube analysis (``DA``) holds the engine's raw outputs, in
+        match-winning chances in match play; it is not read.
+        """
+        found = next((p for p in props if p.ident == "A"), None)
+        if found is None or action.kind is not ActionKind.ROLL:
+            return action
+        values = [_unescape(v) for v in found.values]
+        plays = []
+        for value in values[1:]:
+            letters = value.split(" ", 1)[0]
+            steps = tuple(
+                Step(letter_point(letters[i], action.player), letter_point(letters[i + 1], action.player))
+                for i in range(0, len(letters) - 1, 2)
+                if letters[i] in _LETTERS and letters[i + 1] in _LETTERS
+            )
+            plays.append(format_play_plain(steps))
+        luck = next((_unescape(p.values[0]) for p in props if p.ident == "LU" and p.values), None)
+        recorded = parse_sgf_move_analysis(values, plays, luck)
+        return action if recorded is None else dataclasses.replace(action, analysis=recorded)
 
     def track(self, player: Player, steps: tuple[Step, ...]) -> None:
         """Follow the checkers (no legality check) to know when the game is decided."""

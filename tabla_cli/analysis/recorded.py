@@ -1,0 +1,394 @@
+"""The analysis an analysed file already holds, kept per action.
+
+GNU Backgammon writes its analysis into its text export (a ranked list of
+plays after each roll, a cube analysis block before it) and into SGF
+(``A[...]`` for the plays, ``DA[...]`` for the cube, ``LU[...]`` for the
+luck). The readers keep it as a :class:`RecordedAnalysis` on
+:attr:`tabla_cli.model.Action.analysis`, and :func:`evaluation_from_recorded`
+turns it into the :class:`~tabla_cli.analysis.types.Evaluation` the
+statistics use, exactly as an engine's analysis would be.
+
+Equities are GNU Backgammon's: cubeful, normalised to money equity in match
+play (EMG), from the side that decides.
+
+Example:
+    >>> lines = [
+    ...     "Rolled 42:",
+    ...     "     1. Cubeful 2-ply    13/11(2) 6/4(2)              Eq.: +0.042",
+    ...     "       0.521 0.159 0.008 - 0.479 0.149 0.007",
+    ...     "*    2. Cubeful 2-ply    24/22(2) 6/4(2)              Eq.: +0.030 (-0.012)",
+    ...     "       0.515 0.135 0.005 - 0.485 0.114 0.003",
+    ... ]
+    >>> recorded = parse_gnubg_text_analysis("\\n".join(lines) + "\\n")
+    >>> recorded.level, recorded.played, recorded.candidates[1].play
+    ('gnubg 2-ply', 1, '24/22(2) 6/4(2)')
+    >>> ev = evaluation_from_recorded(recorded, DecisionKind.CHECKER)
+    >>> round(ev.error, 3), ev.rank, ev.best, ev.source
+    (0.012, 2, '13/11(2) 6/4(2)', 'recorded gnubg 2-ply')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
+
+__all__ = [
+    "CLOSE_CUBE",
+    "Candidate",
+    "CubeAnalysis",
+    "RecordedAnalysis",
+    "evaluation_from_recorded",
+    "parse_gnubg_text_analysis",
+    "parse_sgf_move_analysis",
+]
+
+CLOSE_CUBE = 0.16
+"""A no-double is a close cube decision when the best cube action beats
+"double, take" (capped at +1) by less than this (GNU Backgammon's rule)."""
+
+
+class Candidate(NamedTuple):
+    """One play of a ranked list.
+
+    Attributes:
+        rank: 1 for the best play; None when the file does not know it
+            (gnubg prints ``??`` for a play made outside its list).
+        play: the play as the file writes it ('' = no move).
+        equity: its equity (cubeful, normalised).
+        error: how much worse than the best, as printed (>= 0), else
+            computed from the equities.
+        probabilities: win, win gammon, win backgammon, lose, lose gammon,
+            lose backgammon (0..1) when given.
+        level: the evaluation of this play (``2-ply``, ``rollout``); a list
+            may mix levels.
+    """
+
+    rank: int | None
+    play: str
+    equity: float
+    error: float
+    probabilities: tuple[float, ...] | None = None
+    level: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAnalysis:
+    """A cube decision's equities, always from the doubler's side.
+
+    Attributes:
+        no_double: equity of not doubling.
+        double_take: equity of doubling when the opponent takes.
+        double_pass: equity of doubling when the opponent passes (+1.0
+            normalised).
+        proper: the proper cube action as written (``No double, take``).
+        level: the evaluation (``gnubg 2-ply``).
+        probabilities: the cubeless outcome probabilities (six, as
+            :attr:`Candidate.probabilities`) when given.
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    proper: str = ""
+    level: str = ""
+    probabilities: tuple[float, ...] | None = None
+
+    @property
+    def optimal(self) -> float:
+        """The doubler's equity with the best cube action (both sides best)."""
+        doubled = min(self.double_take, self.double_pass)
+        return doubled if doubled > self.no_double else self.no_double
+
+    @property
+    def close(self) -> bool:
+        """GNU Backgammon's close decision: optimal - min(double/take, 1) < 0.16."""
+        return self.optimal - min(self.double_take, 1.0) < CLOSE_CUBE
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedAnalysis:
+    """The analysis a file records for one action.
+
+    Attributes:
+        candidates: the ranked plays (checker plays), best first; empty when
+            the roller could not move or the action is a cube action.
+        played: index in ``candidates`` of the play made (None when the
+            list does not hold it).
+        level: the evaluation level of the list (``gnubg 2-ply``).
+        cube: the cube analysis that goes with the action: for a roll, the
+            decision not to double before it; for a double, a take or a pass,
+            that double.
+        cube_action: what the actor did with the cube at this action
+            (NO_DOUBLE for a roll with a cube analysis).
+        luck: the luck of the roll (normalised), when the file records it.
+        forced: the file says the play was forced (one legal play, or none).
+        skill: the file's mark for the play (``none``, ``doubtful``, ``bad``,
+            ``very bad``), when it marks plays.
+    """
+
+    candidates: tuple[Candidate, ...] = ()
+    played: int | None = None
+    level: str = ""
+    cube: CubeAnalysis | None = None
+    cube_action: CubeAction | None = None
+    luck: float | None = None
+    forced: bool = False
+    skill: str | None = None
+
+
+def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> Evaluation | None:
+    """The evaluation of one decision from its recorded analysis.
+
+    Args:
+        recorded: the action's analysis.
+        kind: CHECKER for the play of a roll, DOUBLE for the doubler's
+            decision (not doubling before a roll, or the double itself), TAKE
+            for the answer.
+
+    Returns:
+        The evaluation, or None when the analysis does not cover that
+        decision (a roll without cube analysis asked for DOUBLE...).
+    """
+    if kind is DecisionKind.CHECKER:
+        return _checker(recorded)
+    cube = recorded.cube
+    if cube is None or recorded.cube_action is None:
+        return None
+    source = f"recorded {cube.level or recorded.level}".rstrip()
+    if kind is DecisionKind.DOUBLE:
+        if recorded.cube_action not in (CubeAction.NO_DOUBLE, CubeAction.DOUBLE):
+            return None
+        doubled = min(cube.double_take, cube.double_pass)
+        best_is_double = doubled > cube.no_double
+        made = doubled if recorded.cube_action is CubeAction.DOUBLE else cube.no_double
+        best = CubeAction.DOUBLE if best_is_double else CubeAction.NO_DOUBLE
+        return Evaluation(
+            equity=made,
+            best_equity=cube.optimal,
+            best=best.value,
+            error=max(0.0, cube.optimal - made),
+            source=source,
+            rank=1 if (recorded.cube_action is best) else 2,
+            options=2,
+            close=recorded.cube_action is CubeAction.DOUBLE or cube.close,
+        )
+    if recorded.cube_action not in (CubeAction.TAKE, CubeAction.PASS, CubeAction.BEAVER):
+        return None
+    take, drop = -cube.double_take, -cube.double_pass
+    made = drop if recorded.cube_action is CubeAction.PASS else take
+    best_take = take >= drop
+    answer = max(take, drop)
+    chose_take = recorded.cube_action is not CubeAction.PASS
+    return Evaluation(
+        equity=made,
+        best_equity=answer,
+        best=(CubeAction.TAKE if best_take else CubeAction.PASS).value,
+        error=max(0.0, answer - made),
+        source=source,
+        rank=1 if chose_take == best_take else 2,
+        options=2,
+        close=True,
+    )
+
+
+def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
+    source = f"recorded {recorded.level}".rstrip()
+    candidates = recorded.candidates
+    if not candidates:
+        if not recorded.forced:
+            return None
+        return Evaluation(equity=None, best_equity=0.0, best="", error=0.0, source=source, rank=1,
+                          options=0, forced=True, luck=recorded.luck)
+    best = candidates[0]
+    if recorded.played is None:
+        return Evaluation(equity=None, best_equity=best.equity, best=best.play, error=None, source=source,
+                          options=len(candidates), forced=False, luck=recorded.luck)
+    made = candidates[recorded.played]
+    forced = recorded.forced or len(candidates) == 1
+    return Evaluation(
+        equity=made.equity,
+        best_equity=best.equity,
+        best=best.play,
+        error=0.0 if forced else made.error,
+        source=source,
+        rank=made.rank,
+        options=len(candidates),
+        forced=forced,
+        luck=recorded.luck,
+        skill=recorded.skill,
+    )
+
+
+# --------------------------------------------------------------------------
+# GNU Backgammon text export
+
+_CANDIDATES = re.compile(
+    r"^(\*?)[ \t]+([0-9]+\.|\?\? ) (?:Cubeful |Cubeless )?([0-9]+-ply|Rollout)[ \t]+(\S[^\n]*?) +"
+    r"Eq\.: *([+-]?[0-9.]+)(?: \(([+-]?[0-9.]+)\))?[ \t]*\n"
+    r"(?:[ \t]+([0-9.]+ [0-9.]+ [0-9.]+) - ([0-9.]+ [0-9.]+ [0-9.]+)[ \t]*\n)?",
+    re.MULTILINE,
+)
+_PROBABILITIES = re.compile(r"^[ \t]+([0-9.]+ [0-9.]+ [0-9.]+) - ([0-9.]+ [0-9.]+ [0-9.]+)[ \t]*$", re.MULTILINE)
+_CUBE_OPTION = re.compile(r"^[0-9]\. ([A-Za-z ,]+?)[ \t]+([+-]?[0-9]+\.[0-9]+)", re.MULTILINE)
+_ALERT = re.compile(r"^Alert: (doubtful|bad|very bad) move", re.MULTILINE)
+_CUBELESS = re.compile(r"([0-9]+-ply|Rollout) cubeless equity")
+_LUCK = re.compile(r"^Luck[^:\n]*:[ \t]*([+-]?[0-9]+\.[0-9]+)", re.MULTILINE)
+
+
+def parse_gnubg_text_analysis(text: str, cube_action: CubeAction | None = None) -> RecordedAnalysis | None:
+    """Read the analysis lines that follow an action line of a gnubg text export.
+
+    Args:
+        text: the lines after the action line up to the next record (alerts,
+            the ``Cube analysis`` block, the ``Rolled DD:`` list).
+        cube_action: what the actor did with the cube at this action (a
+            roll: NO_DOUBLE); kept when the text holds a cube analysis.
+
+    Returns:
+        The analysis, or None when the text holds none.
+    """
+    cube_at = text.find("Cube analysis")
+    rolled_at = text.find("Rolled ")
+    if cube_at < 0 and rolled_at < 0:
+        return None
+    cube = _cube_block(text, cube_at) if cube_at >= 0 else None
+    candidates: list[Candidate] = []
+    played: int | None = None
+    forced = False
+    if rolled_at >= 0:
+        for mark, rank, level, play, equity, diff, wins, losses in _CANDIDATES.findall(text, rolled_at):
+            if mark:
+                played = len(candidates)
+            candidates.append(Candidate(
+                int(rank[:-1]) if rank[0] != "?" else None,
+                play,
+                float(equity),
+                -float(diff) if diff else 0.0,
+                tuple(map(float, f"{wins} {losses}".split())) if wins else None,
+                level.lower(),
+            ))
+        forced = len(candidates) == 1 or (not candidates and "Cannot move" in text)
+    luck_found = _LUCK.search(text) if "Luck" in text else None
+    skill = None
+    if candidates:
+        alert = _ALERT.search(text) if "Alert: " in text else None
+        skill = alert.group(1) if alert is not None else "none"
+    if cube is None and not candidates and not forced:
+        return None
+    level = f"gnubg {candidates[0].level}" if candidates else (cube.level if cube is not None else "")
+    return RecordedAnalysis(
+        candidates=tuple(candidates),
+        played=played,
+        level=level,
+        cube=cube,
+        cube_action=cube_action if cube is not None else None,
+        luck=float(luck_found.group(1)) if luck_found is not None else None,
+        forced=forced,
+        skill=skill,
+    )
+
+
+def _probabilities(wins: str, losses: str) -> tuple[float, ...]:
+    """Six probabilities from gnubg's ``w wg wbg - l lg lbg`` halves."""
+    return tuple(map(float, f"{wins} {losses}".split()))
+
+
+def _cube_block(text: str, start: int) -> CubeAnalysis | None:
+    """The 'Cube analysis' block at ``start``: cubeless line, probabilities, three options, proper action."""
+    end = text.find("Proper cube action:", start)
+    if end < 0:
+        return None
+    line_end = text.find("\n", end)
+    proper = text[end + len("Proper cube action:"): line_end if line_end >= 0 else len(text)].strip()
+    block = text[start:end]
+    options = {name.lower(): float(equity) for name, equity in _CUBE_OPTION.findall(block)}
+    no_double = _option(options, "no double", "no redouble")
+    take = _option(options, "double, take", "redouble, take")
+    drop = _option(options, "double, pass", "redouble, pass")
+    if no_double is None or take is None or drop is None:
+        return None
+    level_found = _CUBELESS.search(block)
+    found = _PROBABILITIES.search(block)
+    probabilities = _probabilities(*found.groups()) if found is not None else None
+    if drop < 0:  # printed for the taker: every equity negated
+        no_double, take, drop = -no_double, -take, -drop
+        if probabilities is not None:
+            probabilities = probabilities[3:] + probabilities[:3]
+    level = f"gnubg {level_found.group(1).lower()}" if level_found is not None else ""
+    return CubeAnalysis(no_double, take, drop, proper, level, probabilities)
+
+
+def _option(options: dict[str, float], *names: str) -> float | None:
+    for name in names:
+        if name in options:
+            return options[name]
+    return None
+
+
+# --------------------------------------------------------------------------
+# GNU Backgammon SGF
+
+_SGF_LEVEL = re.compile(r"(?P<plies>[0-9]+)(?P<cubeful>C?)")
+
+
+def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | None = None) -> RecordedAnalysis | None:
+    """The analysis of an SGF move node: ``A[index][move E ver 3 w wg wbg lg lbg eq 2C ...]...``.
+
+    Args:
+        values: the values of the ``A`` property: the index of the play made
+            in the list, then one value per candidate (the play in SGF
+            letters, ``E`` for an evaluation or ``R`` for a rollout, the
+            version, five probabilities, the equity, then the level as
+            ``<plies>C`` for cubeful).
+        plays: each candidate's play as text, in the same order (the reader
+            converts the SGF letters).
+        luck: the ``LU`` value, if any (``-inf`` = not analysed).
+
+    Returns:
+        The analysis, or None when ``values`` holds no candidate.
+    """
+    if len(values) < 2:
+        return None
+    try:
+        played: int | None = int(values[0])
+    except ValueError:
+        played = None
+    candidates: list[Candidate] = []
+    for rank, (value, play) in enumerate(zip(values[1:], plays, strict=False), 1):
+        fields = value.split()
+        if len(fields) < 10 or fields[1] not in ("E", "R") or fields[2] != "ver":
+            continue
+        try:
+            win, wg, wbg, lg, lbg, equity = (float(x) for x in fields[4:10])
+        except ValueError:
+            continue
+        level = "rollout"
+        if fields[1] == "E" and len(fields) > 10 and (lv := _SGF_LEVEL.fullmatch(fields[10])) is not None:
+            level = f"{lv.group('plies')}-ply"
+        candidates.append(Candidate(rank, play, equity, 0.0, (win, wg, wbg, 1.0 - win, lg, lbg), level))
+    if not candidates:
+        return None
+    best = candidates[0].equity
+    candidates = [c._replace(error=max(0.0, best - c.equity)) for c in candidates]
+    if played is not None and not 0 <= played < len(candidates):
+        played = None
+    return RecordedAnalysis(
+        candidates=tuple(candidates),
+        played=played,
+        level=f"gnubg {candidates[0].level}",
+        luck=_sgf_luck(luck),
+        forced=len(candidates) == 1,
+    )
+
+
+def _sgf_luck(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        luck = float(value)
+    except ValueError:
+        return None
+    return luck if luck == luck and abs(luck) != float("inf") else None

@@ -1,0 +1,361 @@
+"""Skill statistics from the decisions: error rates, PR, blunders, luck.
+
+The input is the ``decisions`` frame, one row per decision (its columns are
+:data:`DECISION_COLUMNS`); :func:`player_stats` sums it per player, or per
+match and player. Each statistic follows GNU Backgammon's definition unless
+it says otherwise (docs/analysis.md gives the sources):
+
+* a checker play counts when it is unforced (more than one legal play);
+* a cube decision counts when it is close or actual: a double, a take or a
+  pass always, a no-double when the best action beats "double, take"
+  (capped at +1) by less than 0.16;
+* ``error_rate`` is 1000 x (checker + cube error) / (unforced plays + close
+  or actual cube decisions), in normalised millipoints (mEMG);
+* ``pr`` is eXtreme Gammon's Performance Rating, 500 x the same average
+  (XG's own counting of decisions differs a little: see docs/analysis.md).
+
+Example:
+    >>> from tabla_cli.analysis.types import DecisionKind
+    >>> rows = [
+    ...     decision_row("m", 1, 1, "Ann", 0, DecisionKind.CHECKER, error=0.0),
+    ...     decision_row("m", 1, 3, "Ann", 0, DecisionKind.CHECKER, error=0.05),
+    ...     decision_row("m", 1, 5, "Ann", 0, DecisionKind.CHECKER, error=0.0, forced=True),
+    ... ]
+    >>> stats = player_stats(decisions_frame(rows))
+    >>> row = stats.iloc[0]
+    >>> int(row.unforced), float(row.error_rate), float(row.pr), int(row.doubtful)
+    (2, 25.0, 12.5, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from tabla_cli.analysis.recorded import evaluation_from_recorded
+from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
+from tabla_cli.model import ActionKind, Match
+
+__all__ = [
+    "DECISION_COLUMNS",
+    "LUCK_WORDS",
+    "RATING_WORDS",
+    "SKILL_THRESHOLDS",
+    "STAT_COLUMNS",
+    "Column",
+    "decision_row",
+    "decisions_frame",
+    "player_stats",
+    "rating_word",
+    "recorded_decisions",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One documented column.
+
+    Attributes:
+        name: the column name.
+        dtype: the pandas dtype (``Int64``/``Float64``/``string`` nullable).
+        doc: what it holds.
+    """
+
+    name: str
+    dtype: str
+    doc: str
+
+
+DECISION_COLUMNS: tuple[Column, ...] = (
+    Column("match", "string", "the match key (path, or path#n for the n-th match of a file)"),
+    Column("game", "int64", "game number as written"),
+    Column("move", "Int64", "printed move number"),
+    Column("player", "string", "who decides (the taker for a take)"),
+    Column("side", "int64", "0 or 1: the player's column"),
+    Column("kind", "category", "checker, double (the doubler's decision: double or not) or take"),
+    Column("action", "string", "the play made (checker) or the cube action made"),
+    Column("best", "string", "the best play or cube action"),
+    Column("equity", "Float64", "equity of the action made (normalised, cubeful)"),
+    Column("best_equity", "Float64", "equity of the best action"),
+    Column("error", "Float64", "best_equity - equity (>= 0), normalised money equity (EMG)"),
+    Column("error_mwc", "Float64", "the same loss in match-winning chances, when known"),
+    Column("rank", "Int64", "rank of the action made (1 = best)"),
+    Column("options", "int64", "legal results (checker) or cube actions considered"),
+    Column("forced", "bool", "only one legal result (never counted)"),
+    Column("close", "bool", "counts as a decision: unforced play, or close or actual cube decision"),
+    Column("luck", "Float64", "luck of the roll (checker rows), normalised, roller's view"),
+    Column("skill", "string", "the source's own mark for a checker play (none, doubtful, bad, very bad), if any"),
+    Column("source", "string", "where the numbers come from (bgsage 1ply, recorded gnubg 2-ply)"),
+    Column("cube", "int64", "cube value before the decision"),
+    Column("position_id", "string", "GNU Backgammon Position ID before the decision"),
+    Column("match_id", "string", "GNU Backgammon Match ID before the decision"),
+)
+"""The ``decisions`` frame: one row per decision."""
+
+SKILL_THRESHOLDS: tuple[float, float, float] = (0.03, 0.06, 0.12)
+"""Errors above these (normalised) mark a decision doubtful, bad (an error),
+very bad (a blunder): GNU Backgammon 1.07's values, seen in every export of
+the corpus (older releases used 0.04, 0.08, 0.16)."""
+
+RATING_WORDS: tuple[tuple[float, str], ...] = (
+    (0.002, "Supernatural"),
+    (0.005, "World class"),
+    (0.008, "Expert"),
+    (0.012, "Advanced"),
+    (0.018, "Intermediate"),
+    (0.026, "Casual player"),
+    (0.035, "Beginner"),
+)
+"""GNU Backgammon's rating by normalised error per decision: the first
+bound the rate is under; "Awful!" above all."""
+
+LUCK_WORDS: tuple[tuple[float, str], ...] = (
+    (0.06, "Go to Las Vegas"),
+    (0.03, "Good dice, man!"),
+    (-0.03, "None"),
+    (-0.06, "Bad dice, man!"),
+)
+"""GNU Backgammon's luck rating by luck per roll: the first bound the rate is
+above; "Go to bed" below all (its luck levels 0.6 and 0.3 applied to ten
+times the rate)."""
+
+STAT_COLUMNS: tuple[Column, ...] = (
+    Column("player", "string", "the player"),
+    Column("checker_decisions", "int64", "checker plays (gnubg: Total moves)"),
+    Column("unforced", "int64", "unforced checker plays (gnubg: Unforced moves)"),
+    Column("cube_decisions", "int64", "analysed cube decisions (gnubg: Total cube decisions)"),
+    Column("close_cube", "int64", "close or actual cube decisions (gnubg's count)"),
+    Column("decisions", "int64", "unforced + close_cube: the divisor of error_rate and pr"),
+    Column("checker_error", "float64", "sum of checker errors, EMG"),
+    Column("cube_error", "float64", "sum of cube errors, EMG"),
+    Column("error_total", "float64", "checker_error + cube_error, EMG"),
+    Column("error_rate", "float64", "1000 x error_total / decisions (gnubg's Error rate mEMG)"),
+    Column("checker_error_rate", "float64", "1000 x checker_error / unforced"),
+    Column("cube_error_rate", "float64", "1000 x cube_error / close_cube"),
+    Column("pr", "float64", "500 x error_total / decisions (XG's Performance Rating)"),
+    Column("doubtful", "int64", "checker plays marked doubtful (the source's mark, else error above the first threshold)"),
+    Column("errors", "int64", "checker plays marked bad (error above the second threshold)"),
+    Column("blunders", "int64", "checker plays marked very bad (error above the third threshold)"),
+    Column("missed_doubles", "int64", "no-doubles where doubling was right"),
+    Column("wrong_doubles", "int64", "doubles where not doubling was right"),
+    Column("wrong_takes", "int64", "takes of a pass"),
+    Column("wrong_passes", "int64", "passes of a take"),
+    Column("luck_total", "float64", "sum of the luck of the player's rolls, EMG (NaN: no luck recorded)"),
+    Column("luck_rate", "float64", "1000 x luck_total / rolls with a luck value"),
+    Column("rating", "string", "gnubg's words for error_rate (Awful! .. Supernatural)"),
+    Column("luck_rating", "string", "gnubg's words for luck_rate"),
+)
+"""The statistics per player (with ``match`` first when grouped by match)."""
+
+
+def decision_row(
+    match: str,
+    game: int,
+    move: int | None,
+    player: str,
+    side: int,
+    kind: DecisionKind,
+    *,
+    error: float | None = None,
+    forced: bool = False,
+    close: bool = True,
+    evaluation: Evaluation | None = None,
+    action: str | None = None,
+    cube: int = 1,
+    position_id: str | None = None,
+    match_id: str | None = None,
+) -> dict[str, Any]:
+    """One row of the decisions frame.
+
+    Args:
+        match: the match key.
+        game: the game number.
+        move: the printed move number.
+        player: who decides.
+        side: the player's column (0 or 1).
+        kind: the decision's kind.
+        error: the error, when no ``evaluation`` is given.
+        forced: the play was forced, when no ``evaluation`` is given.
+        close: the cube decision counts, when no ``evaluation`` is given.
+        evaluation: the decision's evaluation (its fields fill the row).
+        action: the play or cube action made.
+        cube: the cube value before the decision.
+        position_id: the Position ID before the decision.
+        match_id: the Match ID before the decision.
+
+    Returns:
+        A dict keyed by the names of :data:`DECISION_COLUMNS`.
+    """
+    ev = evaluation
+    return {
+        "match": match, "game": game, "move": move, "player": player, "side": side, "kind": kind.value,
+        "action": action,
+        "best": ev.best if ev is not None else None,
+        "equity": ev.equity if ev is not None else None,
+        "best_equity": ev.best_equity if ev is not None else None,
+        "error": ev.error if ev is not None else error,
+        "error_mwc": ev.error_mwc if ev is not None else None,
+        "rank": ev.rank if ev is not None else None,
+        "options": ev.options if ev is not None else 1,
+        "forced": ev.forced if ev is not None else forced,
+        "close": ev.close if ev is not None else close,
+        "luck": ev.luck if ev is not None else None,
+        "skill": ev.skill if ev is not None else None,
+        "source": ev.source if ev is not None else None,
+        "cube": cube, "position_id": position_id, "match_id": match_id,
+    }
+
+
+def decisions_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """The decisions frame from rows (:func:`decision_row`), with the documented dtypes."""
+    frame = pd.DataFrame.from_records(list(rows), columns=[c.name for c in DECISION_COLUMNS])
+    kinds = pd.CategoricalDtype([k.value for k in DecisionKind])
+    return frame.astype({c.name: kinds if c.dtype == "category" else c.dtype for c in DECISION_COLUMNS})
+
+
+def recorded_decisions(match: Match, key: str | None = None) -> Iterator[dict[str, Any]]:
+    """The decision rows of a match read with its recorded analysis.
+
+    Every roll gives a checker row (without numbers when it was not analysed:
+    GNU Backgammon counts it among the total moves); a roll whose analysis
+    has a cube analysis gives a ``double`` row first (the decision not to
+    double); a double gives a ``double`` row and its answer a ``take`` row.
+
+    Args:
+        match: the match (actions with :attr:`~tabla_cli.model.Action.analysis`).
+        key: the match key of the rows (default: the match's path).
+    """
+    key = key if key is not None else match.path
+    for game in match.games:
+        cube = game.start_cube[0] if game.start_cube is not None else 1
+        for action in game.actions:
+            side = int(action.player)
+            name = match.players[side]
+            recorded = action.analysis
+            if action.kind is ActionKind.ROLL and not action.resigned:
+                if recorded is not None and recorded.cube is not None:
+                    yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.DOUBLE,
+                                       evaluation=evaluation_from_recorded(recorded, DecisionKind.DOUBLE),
+                                       action=CubeAction.NO_DOUBLE.value, cube=cube)
+                evaluation = evaluation_from_recorded(recorded, DecisionKind.CHECKER) if recorded else None
+                yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.CHECKER,
+                                   evaluation=evaluation, action=action.play_text, cube=cube,
+                                   forced=evaluation is None)
+            elif action.kind is ActionKind.DOUBLE:
+                if recorded is not None and recorded.cube is not None:
+                    yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.DOUBLE,
+                                       evaluation=evaluation_from_recorded(recorded, DecisionKind.DOUBLE),
+                                       action=CubeAction.DOUBLE.value, cube=cube)
+            elif action.kind in (ActionKind.TAKE, ActionKind.DROP):
+                made = CubeAction.TAKE if action.kind is ActionKind.TAKE else CubeAction.PASS
+                if recorded is not None and recorded.cube is not None:
+                    yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.TAKE,
+                                       evaluation=evaluation_from_recorded(recorded, DecisionKind.TAKE),
+                                       action=made.value, cube=cube)
+            if action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON) and action.value:
+                cube = action.value
+
+
+def rating_word(error_rate: float) -> str:
+    """GNU Backgammon's rating words for an error rate in mEMG.
+
+    >>> rating_word(20.1), rating_word(6.1), rating_word(40.0)
+    ('Casual player', 'Expert', 'Awful!')
+    """
+    rate = error_rate / 1000
+    word = "Awful!"
+    for bound, name in reversed(RATING_WORDS):
+        if rate < bound:
+            word = name
+    return word
+
+
+def _luck_word(luck_rate: float) -> str:
+    rate = luck_rate / 1000
+    for bound, name in LUCK_WORDS:
+        if rate > bound:
+            return name
+    return "Go to bed"
+
+
+def player_stats(
+    decisions: pd.DataFrame,
+    *,
+    by_match: bool = False,
+    thresholds: Sequence[float] = SKILL_THRESHOLDS,
+) -> pd.DataFrame:
+    """The statistics of :data:`STAT_COLUMNS`, one row per player (or per match and player).
+
+    Args:
+        decisions: the decisions frame (:data:`DECISION_COLUMNS`).
+        by_match: one row per match and player (a ``match`` column first).
+        thresholds: doubtful, bad and very bad error bounds (normalised).
+
+    Returns:
+        The statistics, in order of first appearance.
+    """
+    doubtful, bad, very_bad = thresholds
+    frame = decisions
+    checker = frame["kind"] == DecisionKind.CHECKER.value
+    take = frame["kind"] == DecisionKind.TAKE.value
+    double = frame["kind"] == DecisionKind.DOUBLE.value
+    error = frame["error"].astype("float64").fillna(0.0)
+    analysed = frame["error"].notna()
+    forced = frame["forced"].astype(bool)
+    unforced = checker & analysed & ~forced
+    cube_row = (double | take) & analysed
+    action = frame["action"].astype("string").fillna("")
+    best = frame["best"].astype("string").fillna("")
+    wrong = cube_row & (error > 0) & (action != best)
+    luck = frame["luck"].astype("float64")
+    marked = pd.Series(
+        pd.cut(error, [-float("inf"), doubtful, bad, very_bad, float("inf")],
+               labels=["none", "doubtful", "bad", "very bad"]).astype("string"),
+        index=frame.index,
+    )
+    skill = frame["skill"].astype("string").fillna(marked)
+    parts = pd.DataFrame({
+        "checker_decisions": checker.astype("int64"),
+        "unforced": unforced.astype("int64"),
+        "cube_decisions": cube_row.astype("int64"),
+        "close_cube": (cube_row & frame["close"].astype(bool)).astype("int64"),
+        "checker_error": error.where(unforced, 0.0),
+        "cube_error": error.where(cube_row, 0.0),
+        "doubtful": (checker & analysed & (skill == "doubtful")).astype("int64"),
+        "errors": (checker & analysed & (skill == "bad")).astype("int64"),
+        "blunders": (checker & analysed & (skill == "very bad")).astype("int64"),
+        "missed_doubles": (wrong & double & (action == CubeAction.NO_DOUBLE.value)).astype("int64"),
+        "wrong_doubles": (wrong & double & (action == CubeAction.DOUBLE.value)).astype("int64"),
+        "wrong_takes": (wrong & take & (action == CubeAction.TAKE.value)).astype("int64"),
+        "wrong_passes": (wrong & take & (action == CubeAction.PASS.value)).astype("int64"),
+        "luck_total": luck.where(checker),
+        "lucky_rolls": (checker & luck.notna()).astype("int64"),
+    })
+    keys = ["match", "player"] if by_match else ["player"]
+    for name in keys:
+        parts[name] = frame[name].astype("string")
+    grouped = parts.groupby(keys, sort=False)
+    sums = grouped.sum(min_count=0)
+    sums["luck_total"] = grouped["luck_total"].sum(min_count=1)
+    out = sums.reset_index()
+    out["decisions"] = out["unforced"] + out["close_cube"]
+    out["error_total"] = out["checker_error"] + out["cube_error"]
+    out["error_rate"] = _rate(out["error_total"], out["decisions"], 1000)
+    out["checker_error_rate"] = _rate(out["checker_error"], out["unforced"], 1000)
+    out["cube_error_rate"] = _rate(out["cube_error"], out["close_cube"], 1000)
+    out["pr"] = _rate(out["error_total"], out["decisions"], 500)
+    out["luck_rate"] = _rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
+    out["rating"] = [rating_word(r) if r == r else "n/a" for r in out["error_rate"]]
+    out["luck_rating"] = [_luck_word(r) if r == r else "n/a" for r in out["luck_rate"]]
+    columns = (["match"] if by_match else []) + [c.name for c in STAT_COLUMNS]
+    dtypes = {c.name: c.dtype for c in STAT_COLUMNS} | {"match": "string"}
+    return out[columns].astype({name: dtypes[name] for name in columns})
+
+
+def _rate(total: pd.Series, count: pd.Series, scale: float) -> pd.Series:
+    """``scale * total / count``, NaN where ``count`` is 0."""
+    counts = count.astype("float64")
+    return (scale * total.astype("float64") / counts.where(counts > 0)).astype("float64")

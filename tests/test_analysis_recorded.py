@@ -1,0 +1,199 @@
+"""Recorded analysis: gnubg text exports and SGF read into evaluations and statistics.
+
+The proof: for every analysed gnubg text export in tests/data/analysis/, the
+statistics computed from the recorded decisions equal the game statistics
+gnubg printed at the end of the same file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabla_cli.analysis.recorded import (
+    CubeAnalysis,
+    RecordedAnalysis,
+    evaluation_from_recorded,
+    parse_gnubg_text_analysis,
+)
+from tabla_cli.analysis.stats import DECISION_COLUMNS, decisions_frame, player_stats, recorded_decisions
+from tabla_cli.analysis.types import CubeAction, DecisionKind
+from tabla_cli.formats import gnubg_text, sgf
+from tabla_cli.model import ActionKind
+
+DATA = Path(__file__).parent / "data" / "analysis"
+EXPORTS = sorted(DATA.glob("*.txt"))
+
+COUNTS = {
+    "Total moves": "checker_decisions",
+    "Unforced moves": "unforced",
+    "Moves marked doubtful": "doubtful",
+    "Moves marked bad": "errors",
+    "Moves marked very bad": "blunders",
+    "Total cube decisions": "cube_decisions",
+    "Close or actual cube decisions": "close_cube",
+    "Wrong takes (EMG (MWC))": "wrong_takes",
+    "Wrong passes (EMG (MWC))": "wrong_passes",
+}
+SUMMED = {
+    "missed_doubles": ("Missed doubles below CP (EMG (MWC))", "Missed doubles above CP (EMG (MWC))"),
+    "wrong_doubles": ("Wrong doubles below DP (EMG (MWC))", "Wrong doubles above TG (EMG (MWC))"),
+}
+RATES = {"Chequerplay": "checker_error_rate", "Cube": "cube_error_rate", "Overall": "error_rate"}
+
+
+def printed_statistics(text: str) -> dict[str, tuple[float, float]]:
+    """gnubg's 'Game statistics' block: each line's value for player 0 and player 1.
+
+    Error rates are keyed ``rate <section>`` and made positive; the columns
+    are gnubg's fixed ``%-40s %-23s %-23s``.
+    """
+    start = text.index("Game statistics for game")
+    end = text.find("Match statistics", start)
+    values: dict[str, tuple[float, float]] = {}
+    section = ""
+    for line in text[start : end if end > 0 else len(text)].split("\n"):
+        if line.endswith(" statistics"):
+            section = line.split()[0]
+            continue
+        name, first, second = line[:41].strip(), line[41:65].split(), line[65:].split()
+        if not first or not second:
+            continue
+        if name == "Error rate mEMG (MWC)":
+            values[f"rate {section}"] = (-float(first[0]), -float(second[0]))
+        elif first[0].isdigit() and second[0].isdigit():
+            values[name] = (float(first[0]), float(second[0]))
+    return values
+
+
+def test_every_export_prints_statistics() -> None:
+    assert len(EXPORTS) == 21
+    assert all("Error rate mEMG" in p.read_text() for p in EXPORTS)
+
+
+@pytest.mark.parametrize("path", EXPORTS, ids=lambda p: p.name[:40])
+def test_statistics_equal_what_gnubg_printed(path: Path) -> None:
+    text = path.read_text()
+    [export] = gnubg_text.parse_exports(text, path=str(path))
+    match = export.match
+    stats = player_stats(decisions_frame(recorded_decisions(match))).set_index("player")
+    printed = printed_statistics(text)
+    for side, name in enumerate(match.players):
+        row = stats.loc[name]
+        for section, column in RATES.items():
+            computed = 0.0 if row[column] != row[column] else float(row[column])
+            assert computed == pytest.approx(printed[f"rate {section}"][side], abs=0.5), (name, section)
+        for label, column in COUNTS.items():
+            assert int(row[column]) == printed[label][side], (name, label)
+        for column, labels in SUMMED.items():
+            assert int(row[column]) == sum(printed[label][side] for label in labels), (name, column)
+
+
+def test_the_reader_keeps_the_ranked_list_and_the_cube_block() -> None:
+    path = DATA / "bglab-Llabba-4-ply-Llabba_-_Lucky_Lux_13pt_Backgammon_Studio_2023_01_23_20_22_56_003.txt"
+    [export] = gnubg_text.parse_exports(path.read_text(), path=str(path))
+    actions = export.match.games[0].actions
+    roll = actions[1]  # move 2: Llabba 63, with the cube analysis before the roll
+    assert roll.analysis is not None and roll.analysis.cube is not None
+    assert roll.analysis.cube.no_double == pytest.approx(-0.064)
+    assert roll.analysis.cube.proper == "No double, take (31.5%)"
+    assert roll.analysis.cube_action is CubeAction.NO_DOUBLE
+    assert roll.analysis.level == "gnubg 4-ply" and roll.analysis.played == 0
+    assert roll.analysis.candidates[4].level == "2-ply"
+    assert roll.analysis.candidates[0].probabilities == (0.473, 0.122, 0.006, 0.527, 0.187, 0.008)
+    double, take = (a for a in actions if a.kind in (ActionKind.DOUBLE, ActionKind.TAKE) and a.move_number in (5, 6))
+    assert double.analysis is not None and double.analysis.cube == CubeAnalysis(
+        0.725, 0.856, 1.0, "Double, take", "gnubg 4-ply", (0.628, 0.312, 0.013, 0.372, 0.087, 0.004))
+    # The answer is printed from the taker's side; it is kept from the doubler's.
+    assert take.analysis is not None and take.analysis.cube is not None
+    assert take.analysis.cube.double_take == pytest.approx(0.856)
+    evaluation = evaluation_from_recorded(take.analysis, DecisionKind.TAKE)
+    assert evaluation is not None and evaluation.error == 0.0 and evaluation.best == "take"
+
+
+def test_a_play_gnubg_did_not_rank() -> None:
+    text = (
+        "Rolled 21:\n"
+        "     1. Cubeful 1-ply    6/3                          Eq.: -1.000\n"
+        "       0.000 0.000 0.000 - 1.000 0.000 0.000\n"
+        "     2. Cubeful 1-ply    6/4 3/2                      Eq.: -1.000 (-0.000)\n"
+        "*   ??  Cubeful 1-ply    3/off                        Eq.: -1.000 (-0.000)\n"
+    )
+    recorded = parse_gnubg_text_analysis(text)
+    assert recorded is not None and recorded.played == 2
+    evaluation = evaluation_from_recorded(recorded, DecisionKind.CHECKER)
+    assert evaluation is not None
+    assert (evaluation.rank, evaluation.error, evaluation.forced) == (None, 0.0, False)
+
+
+def test_no_move_is_forced() -> None:
+    recorded = parse_gnubg_text_analysis("Rolled 43:\n*    Cannot move\n")
+    assert recorded is not None and recorded.forced
+    evaluation = evaluation_from_recorded(recorded, DecisionKind.CHECKER)
+    assert evaluation is not None and evaluation.forced and evaluation.error == 0.0
+
+
+@pytest.mark.parametrize(
+    ("cube", "made", "kind", "error", "best", "close"),
+    [
+        # a take of a pass is a wrong take: the taker loses 1.2 - 1.0
+        (CubeAnalysis(0.9, 1.2, 1.0), CubeAction.TAKE, DecisionKind.TAKE, 0.2, "pass", True),
+        (CubeAnalysis(0.9, 1.2, 1.0), CubeAction.PASS, DecisionKind.TAKE, 0.0, "pass", True),
+        # a pass of a take is a wrong pass
+        (CubeAnalysis(0.5, 0.7, 1.0), CubeAction.PASS, DecisionKind.TAKE, 0.3, "take", True),
+        # a missed double (double, take is best) is always close
+        (CubeAnalysis(0.5, 0.7, 1.0), CubeAction.NO_DOUBLE, DecisionKind.DOUBLE, 0.2, "double", True),
+        # a wrong double: the opponent takes, no double was better
+        (CubeAnalysis(0.2, -0.1, 1.0), CubeAction.DOUBLE, DecisionKind.DOUBLE, 0.3, "no double", True),
+        # far from doubling: not a close decision, never counted
+        (CubeAnalysis(-0.2, -0.6, 1.0), CubeAction.NO_DOUBLE, DecisionKind.DOUBLE, 0.0, "no double", False),
+        # too good: no double beats double, pass by more than 0.16, not close
+        (CubeAnalysis(1.3, 1.8, 1.0), CubeAction.NO_DOUBLE, DecisionKind.DOUBLE, 0.0, "no double", False),
+    ],
+)
+def test_cube_evaluations(cube: CubeAnalysis, made: CubeAction, kind: DecisionKind, error: float, best: str,
+                          close: bool) -> None:
+    evaluation = evaluation_from_recorded(RecordedAnalysis(cube=cube, cube_action=made), kind)
+    assert evaluation is not None
+    assert evaluation.error == pytest.approx(error)
+    assert (evaluation.best, evaluation.close) == (best, close)
+    assert evaluation.rank == (1 if error == 0 else 2)
+
+
+def test_a_checker_play_has_no_cube_evaluation() -> None:
+    recorded = parse_gnubg_text_analysis("Rolled 43:\n*    1. Cubeful 0-ply    24/20 13/10   Eq.: -0.057\n")
+    assert recorded is not None and evaluation_from_recorded(recorded, DecisionKind.DOUBLE) is None
+
+
+SGF = (
+    "(;FF[4]GM[6]CA[UTF-8]AP[hand-made:1]MI[length:0][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[]"
+    ";W[31hefe]A[0][hefe E ver 3 0.521 0.158 0.008 0.138 0.007 0.088 2C 0 1 0.000000 1]"
+    "[xwmj E ver 3 0.464 0.123 0.005 0.161 0.008 -0.154 2C 0 1 0.000000 1]LU[0.3125]"
+    ";B[61ppab]A[1][lpqr E ver 3 0.500 0.130 0.006 0.130 0.006 -0.010 0C 0 1 0.000000 1]"
+    "[ppab E ver 3 0.480 0.120 0.005 0.150 0.008 -0.075 0C 0 1 0.000000 1]LU[-inf])"
+)
+
+
+def test_sgf_move_analysis() -> None:
+    [match] = list(sgf.parse_matches(SGF, path="hand.sgf"))
+    first, second = match.games[0].actions[:2]
+    assert first.analysis is not None and second.analysis is not None
+    assert first.analysis.candidates[0].play == "8/5 6/5" and first.analysis.played == 0
+    assert first.analysis.level == "gnubg 2-ply" and first.analysis.luck == 0.3125
+    assert second.analysis.played == 1 and second.analysis.luck is None
+    evaluation = evaluation_from_recorded(second.analysis, DecisionKind.CHECKER)
+    assert evaluation is not None
+    assert (evaluation.rank, evaluation.best, evaluation.source) == (2, "13/9 8/7", "recorded gnubg 0-ply")
+    assert evaluation.error == pytest.approx(0.065)
+    frame = decisions_frame(recorded_decisions(match))
+    assert [str(frame[c.name].dtype) for c in DECISION_COLUMNS] == [c.dtype for c in DECISION_COLUMNS]
+    stats = player_stats(frame).set_index("player")
+    assert stats.loc["Bob", "error_rate"] == pytest.approx(65.0)
+    assert stats.loc["Bob", "pr"] == pytest.approx(32.5)
+    assert stats.loc["Bob", "errors"] == 1 and stats.loc["Bob", "rating"] == "Awful!"
+    assert stats.loc["Ann", "error_rate"] == 0.0 and stats.loc["Ann", "rating"] == "Supernatural"
+    assert stats.loc["Ann", "luck_rate"] == pytest.approx(312.5)
+    assert stats.loc["Ann", "luck_rating"] == "Go to Las Vegas"
+    by_match = player_stats(frame, by_match=True)
+    assert list(by_match.columns[:2]) == ["match", "player"] and set(by_match["match"]) == {"hand.sgf"}
