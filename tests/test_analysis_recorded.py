@@ -1,6 +1,6 @@
 """Recorded analysis: gnubg text exports and SGF read into evaluations and statistics.
 
-The proof: for every analysed gnubg text export in tests/data/analysis/, the
+The proof: for every analysed gnubg text export in tests/data/corpus/txt/, the
 statistics computed from the recorded decisions equal the game statistics
 gnubg printed at the end of the same file.
 """
@@ -22,7 +22,9 @@ from tabla_cli.analysis.types import CubeAction, DecisionKind
 from tabla_cli.formats import gnubg_text, sgf
 from tabla_cli.model import ActionKind
 
-DATA = Path(__file__).parent / "data" / "analysis"
+from helpers import CORPUS
+
+DATA = CORPUS / "txt"
 EXPORTS = sorted(DATA.glob("*.txt"))
 
 COUNTS = {
