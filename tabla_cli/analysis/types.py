@@ -53,6 +53,8 @@ class DecisionInput:
         crawford: this is the Crawford game.
         jacoby: the Jacoby rule applies to this game (money play).
         beavers: beavers are allowed (money play).
+        variant: the variant's name (:attr:`tabla_cli.variant.Backgammon.name`);
+            only standard backgammon and Nackgammon can be analysed by the engine.
     """
 
     kind: DecisionKind
@@ -68,6 +70,7 @@ class DecisionInput:
     dice: Dice | None = None
     played: Position | None = None
     cube_action: CubeAction | None = None
+    variant: str = "backgammon"
 
     @property
     def money(self) -> bool:
@@ -98,6 +101,9 @@ class Evaluation:
         close: a cube decision that counts in the statistics (a double or
             take actually made, or a close decision, as GNU Backgammon
             counts them); always True for checker plays.
+        cube_equities: for cube decisions, the cubeful equities of no double,
+            double/take and double/pass, seen from the doubler and normalised
+            like ``equity`` (None for checker plays and where unknown).
     """
 
     equity: float | None
@@ -111,3 +117,4 @@ class Evaluation:
     forced: bool = False
     luck: float | None = None
     close: bool = True
+    cube_equities: tuple[float, float, float] | None = None
