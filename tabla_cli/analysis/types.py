@@ -53,6 +53,8 @@ class DecisionInput:
         crawford: this is the Crawford game.
         jacoby: the Jacoby rule applies to this game (money play).
         beavers: beavers are allowed (money play).
+        variant: the variant's name (:attr:`tabla_cli.variant.Backgammon.name`);
+            only standard backgammon and Nackgammon can be analysed by the engine.
     """
 
     kind: DecisionKind
@@ -68,6 +70,7 @@ class DecisionInput:
     dice: Dice | None = None
     played: Position | None = None
     cube_action: CubeAction | None = None
+    variant: str = "backgammon"
 
     @property
     def money(self) -> bool:
@@ -102,6 +105,9 @@ class Evaluation:
             ``doubtful``, ``bad``, ``very bad``: a recorded analysis's own
             verdict, made from unrounded errors); None = not given, the
             statistics apply their thresholds to ``error``.
+        cube_equities: for cube decisions, the cubeful equities of no double,
+            double/take and double/pass, seen from the doubler and normalised
+            like ``equity`` (None for checker plays and where unknown).
     """
 
     equity: float | None
@@ -116,3 +122,4 @@ class Evaluation:
     luck: float | None = None
     close: bool = True
     skill: str | None = None
+    cube_equities: tuple[float, float, float] | None = None

@@ -1,0 +1,503 @@
+"""Evaluate checker plays and cube decisions with the bgsage engine.
+
+bgsage (PyPI ``bgsage``, MPL-2.0) is a neural-net backgammon engine with a C++
+core. Its levels follow eXtreme Gammon's numbering: ``1ply`` is the raw net
+(GNU Backgammon's "0-ply"), ``2ply`` looks one roll ahead (gnubg's "1-ply"),
+``3ply`` two rolls (gnubg's "2-ply"). Every call here is a batch: all checker
+plays of the input go to the engine in one call (one per Jacoby setting, which
+the engine takes per call), all cube decisions in another, the luck of all
+rolls in a third, and the C++ core spreads each batch over ``threads``.
+
+**Board.** The engine's board is 26 ints from the side on roll: index 1..24
+hold the points in the mover's numbering, positive for the mover's checkers and
+negative for the opponent's; index 25 is the mover's bar and index 0 the
+opponent's bar (both counts >= 0). Cube ownership is relative to the side on
+roll: ``centered``, ``player`` (the side on roll owns it) or ``opponent``.
+
+**Equity.** All equities are cubeful and normalised to money (EMG), as GNU
+Backgammon normalises them; bgsage reports them so already (double/pass is
++1.0 in money and in match play). In match play, for the side on roll needing
+``a`` points against ``b`` with cube value ``c``::
+
+    W = MWC(a - c, b)        # match-winning chances after winning c points
+    L = MWC(a, b - c)        # ... after losing c points
+    EMG = (2 * mwc - (W + L)) / (W - L)
+    mwc = L + (EMG + 1) / 2 * (W - L)
+
+which is gnubg's ``mwc2eq``/``eq2mwc`` at the current cube. ``error_mwc`` is
+``mwc(best) - mwc(made)`` = ``error * (W - L) / 2``, gnubg's "cost" of the
+error. Money equities are per unit of the current cube (gnubg's normalised
+figures); the error rate in mEMG adds these up unscaled.
+
+**Checker plays.** The engine scores every legal play at 1ply and rescores the
+best few at the level asked for; a play left at 1ply (the move filter dropped
+it) is rescored at the full level when it is the play made or when its 1ply
+figure would put it first, as gnubg scores the play made at full depth.
+``options`` counts the distinct legal results from tabla's own generator; a
+play with one option (a forced play or a dance) is not sent to the engine.
+
+**Cube decisions.** The engine gives no double (ND), double/take (DT) and
+double/pass (DP) from the doubler. A beaver (money, beavers allowed) is
+worth ``2 * DT`` to the doubler: the taker owns a cube twice as high. The
+doubler's double is worth ``min(DT, DP[, 2 * DT])``; the taker chooses the
+largest of ``-DT``, ``-DP`` and ``-2 * DT``. A no-double counts in the
+statistics (``close``) as gnubg's ``isCloseCubedecision`` counts it: when
+``optimal - min(DT, 1) < 0.16``, with ``optimal = max(ND, min(DT, DP))``;
+doubles, takes, passes and beavers always count.
+
+**Luck** is gnubg's: the equity of the best play of the roll made minus the
+average of the best plays of all 36 rolls, from the roller's view, always at
+1ply (gnubg's default luck analysis is its 0-ply). On the opening position with
+a non-double, the average runs over the 30 rolls either side could open with.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import version
+from typing import Any
+
+import bgbot_cpp  # type: ignore[import-not-found]
+import bgsage  # type: ignore[import-untyped]
+
+from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.board import BAR, Dice, Play, Position, legal_plays
+from tabla_cli.errors import TablaError
+from tabla_cli.notation import format_play
+
+LEVELS: tuple[str, ...] = ("1ply", "2ply", "3ply")
+"""The evaluation levels :func:`analyse` accepts, fastest first."""
+
+ANALYSABLE_VARIANTS = frozenset({"backgammon", "nackgammon"})
+"""Variants played with standard backgammon's rules and 15 checkers."""
+
+CLOSE_CUBE_THRESHOLD = 0.16
+"""gnubg's ``isCloseCubedecision``: a no-double this close to doubling counts."""
+
+_FILTER_MAX_MOVES = 5
+_FILTER_THRESHOLD = 0.08
+_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+_NON_DOUBLES: tuple[Dice, ...] = tuple(r for r in _ROLLS if r[0] != r[1])
+_OWNER_CODE = {"centered": 0, "player": 1, "opponent": 2}
+_FLIP_OWNER = {"centered": "centered", "player": "opponent", "opponent": "player"}
+
+
+class UnknownLevelError(TablaError, ValueError):
+    """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
+
+
+def engine_version() -> str:
+    """The engine and network that produce the numbers, for cache keys and reports.
+
+    >>> engine_version().startswith("bgsage ")
+    True
+    """
+    return f"bgsage {version('bgsage')} {bgsage.PRODUCTION_MODEL}"
+
+
+def check_level(level: str) -> str:
+    """Return ``level`` if the engine offers it.
+
+    Raises:
+        UnknownLevelError: not one of :data:`LEVELS`.
+    """
+    if level not in LEVELS:
+        raise UnknownLevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    return level
+
+
+def not_analysable(variant: str) -> Evaluation:
+    """The value for a decision the engine cannot evaluate (another game's rules).
+
+    >>> not_analysable("plakoto").error is None
+    True
+    """
+    return Evaluation(
+        equity=None, best_equity=0.0, best="", error=None,
+        source=f"not analysable ({variant})", options=0,
+    )
+
+
+def to_board(position: Position) -> list[int]:
+    """``position`` as bgsage's 26-int board, seen from the side on roll.
+
+    >>> to_board(Position.start())[:7]
+    [0, -2, 0, 0, 0, 0, 5]
+    """
+    me, opp = position.mover, position.opponent
+    board = [0] * 26
+    for point in range(1, 25):
+        board[point] = me[point] - opp[25 - point]
+    board[25] = me[BAR]
+    board[0] = opp[BAR]
+    return board
+
+
+# --- the engine, behind a small typed wrapper ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    """What the engine needs besides the board, from the side on roll."""
+
+    cube: int
+    owner: str
+    away1: int
+    away2: int
+    crawford: bool
+    jacoby: bool
+
+    @classmethod
+    def of(cls, d: DecisionInput) -> _State:
+        if d.cube_owner is None:
+            owner = "centered"
+        else:
+            owner = "player" if d.cube_owner is d.on_roll else "opponent"
+        return cls(
+            cube=d.cube, owner=owner,
+            away1=d.away[d.on_roll], away2=d.away[d.on_roll.other],
+            crawford=d.crawford, jacoby=d.money and d.jacoby,
+        )
+
+    @property
+    def money(self) -> bool:
+        return self.away1 == 0 and self.away2 == 0
+
+    def flipped(self) -> _State:
+        return _State(self.cube, _FLIP_OWNER[self.owner], self.away2, self.away1,
+                      self.crawford, self.jacoby)
+
+    def owner_code(self) -> Any:
+        return bgbot_cpp.CubeOwner(_OWNER_CODE[self.owner])
+
+    def checker_input(self, board: Sequence[int], dice: Dice) -> dict[str, Any]:
+        item: dict[str, Any] = {
+            "board": list(board), "die1": dice[0], "die2": dice[1],
+            "cube_value": self.cube, "cube_owner": self.owner_code(),
+        }
+        if not self.money:
+            item.update(away1=self.away1, away2=self.away2, is_crawford=self.crawford)
+        return item
+
+    def cube_input(self, board: Sequence[int]) -> tuple[Any, ...]:
+        if self.money:
+            return (list(board), self.cube, self.owner_code())
+        return (list(board), self.cube, self.owner_code(), self.away1, self.away2, self.crawford)
+
+    def can_double(self) -> bool:
+        """gnubg's rule: own or centred cube, and in a match no Crawford game or dead cube."""
+        if self.owner == "opponent":
+            return False
+        return self.money or (not self.crawford and self.cube < self.away1)
+
+    def mwc(self, equity: float) -> float:
+        return float(bgbot_cpp.eq2mwc(equity, self.away1, self.away2, self.cube, self.crawford))
+
+
+@cache
+def _strategies(level: str) -> tuple[Any, Any]:
+    """The 1ply net and, above 1ply, the multi-ply search (built once per process)."""
+    weights = bgsage.default_weights()
+    kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
+    one = bgbot_cpp.create_strategy(kind, paths, hiddens)
+    if level == "1ply":
+        return one, None
+    deep = bgbot_cpp.create_multipy(
+        kind, paths, hiddens, n_plies=int(level[0]),
+        filter_max_moves=_FILTER_MAX_MOVES, filter_threshold=_FILTER_THRESHOLD,
+        parallel_evaluate=False, parallel_threads=0,
+    )
+    return one, deep
+
+
+_Move = tuple[tuple[int, ...], float, bool]
+"""A scored play: resulting board, cubeful equity, scored at 1ply only."""
+
+
+def _checker_batch(items: list[dict[str, Any]], level: str, threads: int, jacoby: bool) -> list[list[_Move]]:
+    """Score every legal play of every item; each list best first."""
+    if not items:
+        return []
+    one, deep = _strategies(level)
+    args = (one,) if deep is None else (one, deep)
+    raw = bgbot_cpp.batch_checker_play(
+        items, *args, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
+    deep_scored = level != "1ply"
+    return [
+        [(tuple(m["board"]), float(m["equity"]), deep_scored and m["eval_level"] == "1-ply")
+         for m in r["moves"]]
+        for r in raw
+    ]
+
+
+def _deep_play(board: tuple[int, ...], state: _State, level: str, threads: int) -> float:
+    """The full-level equity of one play, as the batch scores its survivors.
+
+    The batch values a play as minus the opponent's cubeful equity before
+    his roll at the same depth; this computes exactly that.
+    """
+    one, _ = _strategies(level)
+    opp = state.flipped()
+    equity = bgbot_cpp.cubeful_equity_nply(
+        bgbot_cpp.flip_board(list(board)), opp.owner_code(), one,
+        n_plies=int(level[0]), filter_max_moves=_FILTER_MAX_MOVES,
+        filter_threshold=_FILTER_THRESHOLD, n_threads=max(threads, 1),
+        cube_value=state.cube, away1=opp.away1, away2=opp.away2,
+        is_crawford=state.crawford, jacoby=state.jacoby,
+    )
+    return -float(equity)
+
+
+def _cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[tuple[float, float, float]]:
+    """(ND, DT, DP) for each pre-roll position, from the side on roll."""
+    if not items:
+        return []
+    one, deep = _strategies(level)
+    raw = bgbot_cpp.batch_evaluate_positions(
+        items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
+    return [(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"])) for r in raw]
+
+
+def _clear_caches(level: str) -> None:
+    _, deep = _strategies(level)
+    if deep is not None:
+        deep.clear_cache()
+
+
+# --- analysis -----------------------------------------------------------------
+
+
+def analyse(
+    decisions: Sequence[DecisionInput],
+    level: str = "2ply",
+    threads: int = 1,
+    *,
+    luck: bool = True,
+) -> list[Evaluation]:
+    """Evaluate ``decisions`` with bgsage at ``level``, one result per input, in order.
+
+    Args:
+        decisions: checker plays and cube decisions, from any number of games.
+        level: ``1ply``, ``2ply`` or ``3ply`` (see :data:`LEVELS`).
+        threads: threads of the engine's C++ core (0 = every core).
+        luck: also compute the luck of each roll (21 more 1ply checker
+            evaluations a roll, batched).
+
+    Returns:
+        An :class:`Evaluation` per decision. Decisions of other variants get
+        :func:`not_analysable`; a checker play whose result is not a legal play
+        (or unknown) gets the best play but no ``equity`` or ``error``.
+
+    Raises:
+        UnknownLevelError: ``level`` is not offered.
+    """
+    check_level(level)
+    job = _Job(level, threads, f"bgsage {level}")
+    out: list[Evaluation | None] = [None] * len(decisions)
+    for i, d in enumerate(decisions):
+        if d.variant not in ANALYSABLE_VARIANTS:
+            out[i] = not_analysable(d.variant)
+        elif d.kind is DecisionKind.CHECKER:
+            job.add_checker(i, d, luck)
+        else:
+            job.add_cube(i, d)
+    job.run(out)
+    result: list[Evaluation] = []
+    for evaluation in out:
+        assert evaluation is not None
+        result.append(evaluation)
+    return result
+
+
+@dataclass(slots=True)
+class _Checker:
+    index: int
+    decision: DecisionInput
+    state: _State
+    plays: dict[tuple[int, ...], tuple[Position, Play]]
+    played: tuple[int, ...] | None
+
+
+class _Job:
+    """Collects one :func:`analyse` call's decisions into batches and reads the results."""
+
+    def __init__(self, level: str, threads: int, source: str) -> None:
+        self.level = level
+        self.threads = threads
+        self.source = source
+        self.checkers: dict[bool, list[_Checker]] = defaultdict(list)
+        self.forced: list[_Checker] = []
+        self.cubes: dict[bool, list[tuple[int, DecisionInput, _State]]] = defaultdict(list)
+        self.luck: dict[bool, dict[tuple[Any, ...], dict[str, Any]]] = defaultdict(dict)
+        self.luck_of: dict[int, tuple[bool, tuple[Any, ...], Dice, bool]] = {}
+        self.direct: dict[int, Evaluation] = {}
+
+    # -- collecting
+
+    def add_checker(self, index: int, d: DecisionInput, with_luck: bool) -> None:
+        state = _State.of(d)
+        if d.dice is None:
+            self.direct[index] = Evaluation(equity=None, best_equity=0.0, best="", error=None,
+                                            source=f"{self.source}: no dice", options=0)
+            return
+        plays = {tuple(to_board(result)): (result, play)
+                 for result, play in legal_plays(d.position, d.dice).items()}
+        played = tuple(to_board(d.played)) if d.played is not None else None
+        item = _Checker(index, d, state, plays, played)
+        if len(plays) == 1:
+            self.forced.append(item)
+        else:
+            self.checkers[state.jacoby].append(item)
+        if with_luck:
+            self._want_luck(index, d.position, state, d.dice)
+
+    def _want_luck(self, index: int, position: Position, state: _State, dice: Dice) -> None:
+        board = tuple(to_board(position))
+        opening = position == Position.start() and dice[0] != dice[1]
+        group = self.luck[state.jacoby]
+        key = (board, state)
+        group.setdefault(key, {"board": board, "state": state, "opening": opening})
+        group[key]["opening"] |= opening
+        self.luck_of[index] = (state.jacoby, key, dice, opening)
+
+    def add_cube(self, index: int, d: DecisionInput) -> None:
+        self.cubes[_State.of(d).jacoby].append((index, d, _State.of(d)))
+
+    # -- running
+
+    def run(self, out: list[Evaluation | None]) -> None:
+        for index, evaluation in self.direct.items():
+            out[index] = evaluation
+        luck = self._luck()
+        for item in self.forced:
+            out[item.index] = self._forced(item, luck.get(item.index))
+        for jacoby, items in self.checkers.items():
+            inputs = [it.state.checker_input(to_board(it.decision.position), _dice(it.decision))
+                      for it in items]
+            for item, moves in zip(items, _checker_batch(inputs, self.level, self.threads, jacoby)):
+                out[item.index] = self._checker(item, moves, luck.get(item.index))
+        for jacoby, cubes in self.cubes.items():
+            wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
+            values = _cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
+                                 self.level, self.threads, jacoby)
+            by_index = {i: v for (i, _, _), v in zip(wanted, values)}
+            for i, d, s in cubes:
+                out[i] = self._cube(d, s, by_index.get(i))
+        _clear_caches(self.level)
+
+    def _luck(self) -> dict[int, float]:
+        """Luck of each checker decision's roll (1ply, batched over all positions)."""
+        luck: dict[int, float] = {}
+        for jacoby, group in self.luck.items():
+            inputs: list[dict[str, Any]] = []
+            slots: list[tuple[tuple[Any, ...], Dice, bool]] = []
+            for key, entry in group.items():
+                state: _State = entry["state"]
+                for roll in _ROLLS:
+                    inputs.append(state.checker_input(entry["board"], roll))
+                    slots.append((key, roll, False))
+                if entry["opening"]:
+                    flipped = bgbot_cpp.flip_board(list(entry["board"]))
+                    for roll in _NON_DOUBLES:
+                        inputs.append(state.flipped().checker_input(flipped, roll))
+                        slots.append((key, roll, True))
+            best: dict[tuple[tuple[Any, ...], Dice, bool], float] = {}
+            for slot, moves in zip(slots, _checker_batch(inputs, "1ply", self.threads, jacoby)):
+                best[slot] = moves[0][1]
+            for index, (group_jacoby, key, dice, opening) in self.luck_of.items():
+                if group_jacoby is not jacoby:
+                    continue
+                roll = (min(dice), max(dice))
+                if opening:
+                    mine = sum(best[key, r, False] for r in _NON_DOUBLES)
+                    theirs = sum(best[key, r, True] for r in _NON_DOUBLES)
+                    luck[index] = best[key, roll, False] - (mine - theirs) / 30.0
+                    continue
+                rolls = [bgsage.RollEquity(r[0], r[1], best[key, r, False], 1 if r[0] == r[1] else 2)
+                         for r in _ROLLS]
+                result = bgsage.luck_from_equities(rolls, *roll, ply=1, level_label="1-ply")
+                if result is not None:
+                    luck[index] = float(result.luck)
+        return luck
+
+    def _forced(self, item: _Checker, luck: float | None) -> Evaluation:
+        ((_, play),) = item.plays.values()
+        legal = item.played is None or item.played in item.plays
+        return Evaluation(
+            equity=None, best_equity=0.0, best=format_play(item.decision.position, play),
+            error=0.0 if legal and item.played is not None else None, source=self.source,
+            error_mwc=None if item.state.money or not legal else 0.0,
+            rank=1 if legal and item.played is not None else None,
+            options=1, forced=True, luck=luck,
+        )
+
+    def _checker(self, item: _Checker, moves: list[_Move], luck: float | None) -> Evaluation:
+        equities = {board: equity for board, equity, _ in moves}
+        if self.level != "1ply":
+            deep_best = max((e for _, e, stale in moves if not stale), default=float("-inf"))
+            for board, equity, stale in moves:
+                if stale and (equity > deep_best or board == item.played) \
+                        and not bgbot_cpp.check_game_over(list(board)):
+                    equities[board] = _deep_play(board, item.state, self.level, self.threads)
+        best_board = max(equities, key=lambda b: equities[b])
+        best_equity = equities[best_board]
+        best_play = item.plays[best_board][1] if best_board in item.plays else ()
+        made = equities.get(item.played) if item.played is not None else None
+        error = error_mwc = None
+        rank = None
+        if made is not None:
+            error = max(0.0, best_equity - made)
+            rank = 1 + sum(1 for e in equities.values() if e > made)
+            if not item.state.money:
+                error_mwc = max(0.0, item.state.mwc(best_equity) - item.state.mwc(made))
+        return Evaluation(
+            equity=made, best_equity=best_equity,
+            best=format_play(item.decision.position, best_play),
+            error=error, source=self.source, error_mwc=error_mwc, rank=rank,
+            options=len(item.plays), forced=False, luck=luck,
+        )
+
+    def _cube(self, d: DecisionInput, state: _State, values: tuple[float, float, float] | None) -> Evaluation:
+        if values is None:
+            legal = d.cube_action in (None, CubeAction.NO_DOUBLE)
+            return Evaluation(
+                equity=None, best_equity=0.0, best=CubeAction.NO_DOUBLE.value,
+                error=0.0 if legal else None, source=self.source, options=1,
+                forced=True, close=False,
+            )
+        nd, dt, dp = values
+        beaver = d.beavers and state.money
+        if d.kind is DecisionKind.DOUBLE:
+            response = min(dt, dp, 2 * dt) if beaver else min(dt, dp)
+            options = {CubeAction.NO_DOUBLE: nd, CubeAction.DOUBLE: response}
+            optimal = max(nd, min(dt, dp))
+            close = d.cube_action is CubeAction.DOUBLE or (
+                optimal - min(dt, 1.0) < CLOSE_CUBE_THRESHOLD
+                and d.position != Position.start())
+        else:
+            options = {CubeAction.TAKE: -dt, CubeAction.PASS: -dp}
+            if beaver:
+                options[CubeAction.BEAVER] = -2 * dt
+            close = True
+        best = max(options, key=lambda a: options[a])
+        made = options.get(d.cube_action) if d.cube_action is not None else None
+        error = error_mwc = None
+        rank = None
+        if made is not None:
+            error = max(0.0, options[best] - made)
+            rank = 1 + sum(1 for v in options.values() if v > made)
+            if not state.money:
+                error_mwc = abs(state.mwc(options[best]) - state.mwc(made))
+        return Evaluation(
+            equity=made, best_equity=options[best], best=best.value, error=error,
+            source=self.source, error_mwc=error_mwc, rank=rank, options=len(options),
+            close=close, cube_equities=(nd, dt, dp),
+        )
+
+
+def _dice(d: DecisionInput) -> Dice:
+    assert d.dice is not None
+    return d.dice

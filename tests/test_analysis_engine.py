@@ -1,0 +1,190 @@
+"""The bgsage engine analysis on positions built here, and its cache."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tabla_cli.analysis import cache as analysis_cache
+from tabla_cli.analysis import engine
+from tabla_cli.analysis.engine import UnknownLevelError, analyse, to_board
+from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind
+from tabla_cli.board import Player, Position, Step, legal_plays
+
+START = Position.start()
+ZERO, ONE = Player.ZERO, Player.ONE
+# Player ZERO has borne in and off 3; ONE still has 13 checkers back in the race.
+RACE_AHEAD = Position.from_points({6: 4, 5: 4, 4: 4}, {6: 5, 13: 5, 18: 3, 24: 2})
+# ZERO has made its 5 point early: better, but nowhere near a double.
+FIVE_POINT = Position.from_points({24: 2, 13: 5, 8: 2, 6: 4, 5: 2}, {24: 2, 13: 5, 8: 3, 6: 5})
+# ZERO on the bar against a five-point board: only a 6 enters.
+ON_BAR = Position.from_points({25: 1, 13: 5, 8: 4, 6: 5}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 3, 13: 4})
+# One checker left on the 1 point: every roll bears it off.
+LAST_CHECKER = Position.from_points({1: 1}, {24: 2, 13: 5})
+
+
+def checker(position: Position, dice: tuple[int, int], played: Position | None = None,
+            away: tuple[int, int] = (0, 0), **kw: Any) -> DecisionInput:
+    return DecisionInput(DecisionKind.CHECKER, position, ZERO, ZERO, 1, None, away,
+                         dice=dice, played=played, **kw)
+
+
+def cube(kind: DecisionKind, position: Position, action: CubeAction,
+         away: tuple[int, int] = (0, 0), **kw: Any) -> DecisionInput:
+    actor = ZERO if kind is DecisionKind.DOUBLE else ONE
+    return DecisionInput(kind, position, ZERO, actor, 1, None, away, cube_action=action, **kw)
+
+
+def play(position: Position, *steps: tuple[int, int]) -> Position:
+    return position.apply(tuple(Step(s, d) for s, d in steps))
+
+
+def test_best_play_has_no_error_and_a_worse_play_does() -> None:
+    best, worse = analyse([
+        checker(START, (3, 1), play(START, (8, 5), (6, 5))),
+        checker(START, (3, 1), play(START, (24, 21), (21, 20))),
+    ], "1ply", luck=False)
+    assert best.best == "8/5 6/5"
+    assert best.error == 0.0 and best.rank == 1 and best.equity == best.best_equity
+    assert best.options == len(legal_plays(START, (3, 1))) == 16
+    assert worse.error is not None and worse.error > 0.05
+    assert worse.rank is not None and worse.rank > 1
+    assert worse.best_equity == pytest.approx(best.best_equity)
+    assert best.source == "bgsage 1ply" and not best.forced
+
+
+def test_a_filtered_out_play_is_scored_at_the_full_level() -> None:
+    made = play(START, (13, 7), (13, 8))
+    evaluation, = analyse([checker(START, (6, 5), made)], "2ply", luck=False)
+    assert evaluation.best == "24/13"
+    assert evaluation.error is not None and evaluation.error > 0.05
+    assert evaluation.equity == pytest.approx(evaluation.best_equity - evaluation.error)
+
+
+def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[int] = []
+    real = engine._checker_batch
+    monkeypatch.setattr(engine, "_checker_batch",
+                        lambda items, *a: sent.append(len(items)) or real(items, *a))
+    forced, dance = analyse([
+        checker(LAST_CHECKER, (6, 5), play(LAST_CHECKER, (1, 0))),
+        checker(ON_BAR, (4, 3), ON_BAR),
+    ], "1ply", luck=False)
+    assert sent == []
+    assert forced.forced and forced.options == 1 and forced.best == "1/off"
+    assert forced.error == 0.0 and forced.equity is None
+    assert dance.forced and dance.options == 1 and dance.best == ""
+
+
+def test_a_dance_is_unlucky_and_the_opening_luck_is_the_best_plays_equity() -> None:
+    dance, opening = analyse([
+        checker(ON_BAR, (4, 3), ON_BAR),
+        checker(START, (3, 1), play(START, (8, 5), (6, 5))),
+    ], "1ply")
+    assert dance.luck is not None and dance.luck < -0.05
+    # From the symmetric start at a level score the 30 opening rolls average 0.
+    assert opening.luck == pytest.approx(opening.best_equity, abs=1e-6)
+
+
+def test_take_of_a_clear_pass_is_a_wrong_take() -> None:
+    take, drop, double = analyse([
+        cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.TAKE),
+        cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.PASS),
+        cube(DecisionKind.DOUBLE, RACE_AHEAD, CubeAction.DOUBLE),
+    ], "1ply")
+    assert take.best == drop.best == "pass"
+    assert take.error is not None and take.error > 0.2 and take.rank == 2
+    assert drop.error == 0.0 and drop.equity == pytest.approx(-1.0)
+    assert take.close and drop.close and double.close
+    # So far ahead that playing on for a gammon beats cashing: too good to double.
+    assert double.cube_equities is not None and double.cube_equities[2] == pytest.approx(1.0)
+    no_double, _, pass_ = double.cube_equities
+    assert double.best == "no double" and double.error == pytest.approx(no_double - pass_)
+
+
+def test_double_in_a_no_double_position_costs() -> None:
+    double, no_double = analyse([
+        cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.DOUBLE),
+        cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.NO_DOUBLE),
+    ], "1ply")
+    assert double.best == no_double.best == "no double"
+    assert double.error is not None and double.error > 0.02 and double.close
+    # Within gnubg's 0.16 of doubling: the no double counts as a cube decision.
+    assert no_double.error == 0.0 and no_double.close
+    behind, = analyse([cube(DecisionKind.DOUBLE, FIVE_POINT.flip(), CubeAction.NO_DOUBLE)], "1ply")
+    assert behind.error == 0.0 and not behind.close
+
+
+def test_a_player_who_cannot_double_has_no_cube_decision() -> None:
+    owned = DecisionInput(DecisionKind.DOUBLE, RACE_AHEAD, ZERO, ZERO, 2, ONE, (0, 0),
+                          cube_action=CubeAction.NO_DOUBLE)
+    evaluation, = analyse([owned], "1ply")
+    assert evaluation.forced and not evaluation.close and evaluation.error == 0.0
+
+
+def test_match_play_and_money_give_different_equities() -> None:
+    made = play(START, (8, 5), (6, 5))
+    money, match = analyse([checker(START, (3, 1), made), checker(START, (3, 1), made, away=(3, 5))],
+                           "1ply", luck=False)
+    assert money.equity is not None and match.equity is not None
+    assert abs(money.equity - match.equity) > 0.01
+    assert money.error_mwc is None and match.error_mwc == 0.0
+    wrong, = analyse([cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.TAKE, away=(7, 7))], "1ply")
+    assert wrong.error is not None and wrong.error_mwc is not None
+    assert 0 < wrong.error_mwc < wrong.error
+
+
+def test_other_variants_are_not_analysable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_checker_batch", None)
+    evaluation, = analyse([checker(START, (3, 1), START, variant="plakoto")], "1ply")
+    assert evaluation.error is None and evaluation.equity is None
+    assert evaluation.source == "not analysable (plakoto)"
+
+
+def test_unknown_level_is_an_error() -> None:
+    with pytest.raises(UnknownLevelError, match="1ply, 2ply, 3ply"):
+        analyse([], "0ply")
+
+
+def test_board_layout_matches_bgsage() -> None:
+    import bgsage  # type: ignore[import-untyped]
+
+    assert to_board(START) == bgsage.STARTING_BOARD
+    assert to_board(ON_BAR)[25] == 1 and to_board(ON_BAR)[0] == 0
+
+
+def test_cache_hit_returns_the_same_without_the_engine(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLA_CACHE_DIR", str(tmp_path))
+    decisions = [
+        checker(START, (3, 1), play(START, (24, 21), (21, 20))),
+        cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.TAKE, away=(7, 7)),
+        checker(START, (3, 1), START, variant="fevga"),
+    ]
+    first = analysis_cache.analyse_cached(decisions, "1ply")
+    assert (tmp_path / "analysis.sqlite").exists()
+
+    def no_engine(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the engine was called")
+
+    monkeypatch.setattr(analysis_cache, "analyse", no_engine)
+    assert analysis_cache.analyse_cached(decisions, "1ply") == first
+    with pytest.raises(AssertionError):
+        analysis_cache.analyse_cached(decisions, "2ply")
+    with pytest.raises(AssertionError):
+        analysis_cache.analyse_cached(decisions, "1ply", use_cache=False)
+
+
+def test_cache_sends_only_misses_to_the_engine(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLA_CACHE_DIR", str(tmp_path))
+    old = checker(START, (3, 1), play(START, (8, 5), (6, 5)))
+    new = checker(START, (4, 2), play(START, (8, 4), (6, 4)))
+    analysis_cache.analyse_cached([old], "1ply", luck=False)
+    asked: list[list[DecisionInput]] = []
+    real = analysis_cache.analyse
+    monkeypatch.setattr(analysis_cache, "analyse",
+                        lambda ds, *a, **kw: asked.append(list(ds)) or real(ds, *a, **kw))
+    both = analysis_cache.analyse_cached([old, new], "1ply", luck=False)
+    assert asked == [[new]]
+    assert both[1].best == "8/4 6/4"
