@@ -351,9 +351,8 @@ class _Reader:
                 raise
             self.on_error(error)
         if len(match.games) == 1 and export.post_crawford[0] and match.rules.crawford:
-            # The export starts after the Crawford game: the model has no
-            # per-game Crawford flag, and with the rule off the replay treats
-            # the games exactly as post-Crawford games.
+            # The export starts after the Crawford game: with the rule off the
+            # replay treats the games exactly as post-Crawford games.
             match.rules = dataclasses.replace(match.rules, crawford=False)
 
     def info(self, match: Match, tree: Tree[Token]) -> None:

@@ -430,8 +430,8 @@ class _Reader:
         match.variant = self.variant(info)
         if match.rules.crawford and _after_crawford(match.length, info.score, words):
             # The file starts after the Crawford game (a lone game saved from a
-            # match): the model has no per-game Crawford flag, and with the rule
-            # off the replay treats these games exactly as post-Crawford games.
+            # match): with the rule off the replay treats these games exactly as
+            # post-Crawford games.
             match.rules = dataclasses.replace(match.rules, crawford=False)
 
     def merge_root(self, match: Match, info: _GameInfo) -> None:
