@@ -56,6 +56,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
+from tabla_cli.formats._tokens import NUMBER, dice
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.variant import VARIANTS
@@ -127,19 +128,19 @@ _TERMINALS = {
 }
 
 _SCORE = re.compile(
-    r"The score \(after (?P<games>[0-9]{1,9}) games?\) is: (?P<n0>.+?) (?P<s0>[0-9]{1,9}), "
-    r"(?P<n1>.+) (?P<s1>[0-9]{1,9})"
-    r"(?: \(match to (?P<length>[0-9]{1,9}) points?\)(?P<flags>(?:, Crawford game|, post-Crawford play)*))?"
+    rf"The score \(after (?P<games>{NUMBER}) games?\) is: (?P<n0>.+?) (?P<s0>{NUMBER}), "
+    rf"(?P<n1>.+) (?P<s1>{NUMBER})"
+    rf"(?: \(match to (?P<length>{NUMBER}) points?\)(?P<flags>(?:, Crawford game|, post-Crawford play)*))?"
     r"\.?[ \t]*"
 )
-_HEADER = re.compile(r"Move number (?P<number>[0-9]{1,9}):[ \t]+(?P<rest>.*?)[ \t]*")
+_HEADER = re.compile(rf"Move number (?P<number>{NUMBER}):[ \t]+(?P<rest>.*?)[ \t]*")
 _POSITION_ID = re.compile(r"[ \t]*GNU Backgammon[ \t]+Position ID[ \t]*:[ \t]*(?P<id>[A-Za-z0-9+/]{14})[ \t]*")
 _MATCH_ID = re.compile(r"[ \t]*Match ID[ \t]*:[ \t]*(?P<id>[A-Za-z0-9+/]{12})[ \t]*")
-_TO_PLAY = re.compile(r" to play (?P<d1>[1-6])(?P<d2>[1-6])")
-_DOUBLES_TO = re.compile(r" doubles to (?P<value>[0-9]{1,9})")
-_RESIGNS = re.compile(r" resigns (?P<value>[0-9]{1,9}) points?")
+_TO_PLAY = re.compile(f" to play {dice()}")
+_DOUBLES_TO = re.compile(f" doubles to (?P<value>{NUMBER})")
+_RESIGNS = re.compile(f" resigns (?P<value>{NUMBER}) points?")
 _ON_ROLL = " on roll, cube decision?"
-_RESULT = re.compile(r"(?P<name>.+?)[ \t]+wins[ \t]+(?P<value>[0-9]{1,9})[ \t]+points?(?P<rest>.*)")
+_RESULT = re.compile(rf"(?P<name>.+?)[ \t]+wins[ \t]+(?P<value>{NUMBER})[ \t]+points?(?P<rest>.*)")
 _ACTION_WORDS = re.compile(r"\* .*? (?:moves .*|cannot move|doubles|accepts|rejects)")
 _RATING = re.compile(r"(?P<name>.+)'s rating: (?P<rating>.*)")
 _INFO_HEADERS = {"Event": "Event", "Round": "Round", "Place": "Site", "Annotator": "Transcriber", "Date": "Date"}

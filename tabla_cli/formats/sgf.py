@@ -49,6 +49,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, read_handle, syntax_error
+from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
@@ -126,7 +127,7 @@ _IDENT = re.compile(r"[A-Za-z]+")
 _PROPERTY = re.compile(r"([A-Za-z]+)\s*(?:\[[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]\s*)+")
 _VALUE = re.compile(r"\[([^\]\\]*(?:\\[\s\S][^\]\\]*)*)\]")
 _ESCAPE = re.compile(r"\\(?:\n|([\s\S]))")
-_ROLL = re.compile(r"([1-6])([1-6])([a-z]*)")
+_ROLL = re.compile(f"({DIE})({DIE})([a-z]*)")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R|Resign)?", re.IGNORECASE)
 _DATE = re.compile(r"([0-9]{4})[-.]([0-9]{1,2})[-.]([0-9]{1,2})")
 _MOVE_PROPS = frozenset({"B", "W"})
