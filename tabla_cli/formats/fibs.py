@@ -47,11 +47,11 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Step
 from tabla_cli.errors import Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import CANNOT_MOVE, MOVE, NUMBER, dice
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match
@@ -162,12 +162,8 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        raise syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the oldmoves file: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the oldmoves file",
+                      lambda exc: syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS))
     games = [child for child in tree.children if isinstance(child, Tree)]
     if not games:
         raise TranscriptSyntaxError(

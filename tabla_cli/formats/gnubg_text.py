@@ -51,11 +51,11 @@ from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import UnexpectedInput
 
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import NUMBER, dice
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -258,13 +258,8 @@ def parse_exports(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """Every match in ``text`` with its printed IDs; see :func:`read_exports`."""
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        error = syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS)
-        raise _near_record(error, text) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the text export: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the text export", lambda exc: _near_record(
+        syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS), text))
     reader = _Reader(path, on_error)
     for child in tree.children:
         if isinstance(child, Tree):

@@ -48,7 +48,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
 from tabla_cli.errors import Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -287,12 +287,7 @@ def parse_matches(
     """
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        raise _structure_error(exc, text, path, parser) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the transcript: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the transcript", lambda exc: _structure_error(exc, text, path, parser))
     tokens = [child for child in tree.children if isinstance(child, Token)]
     yield from _Reader(path, on_error).matches(tokens)
 

@@ -44,11 +44,11 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
-from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -221,12 +221,7 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        raise _parse_error(exc, text, path, parser) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the SGF file: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the SGF file", lambda exc: _parse_error(exc, text, path, parser))
     games = [_main_line(child) for child in tree.children if isinstance(child, Tree)]
     yield from _Reader(text, path, on_error).matches(games)
 
