@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -27,6 +28,8 @@ from tabla_cli.variants import Fevga, Gulbara, LongNardy, Plakoto, Tapa
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from selfplay import random_play  # noqa: E402  (tests/selfplay.py: self-play is test code)
 
 
 def self_play(variant: Any, count: int, seed: int) -> list[Position]:
@@ -41,7 +44,7 @@ def self_play(variant: Any, count: int, seed: int) -> list[Position]:
             legal = legal_plays(position, roll)
             after = rng.choice(list(legal))
         else:
-            after, _ = variant.random_play(position, roll, rng)
+            after, _ = random_play(variant, position, roll, rng)
         turns += 1
         if variant.is_over(after) or turns > 400:
             position, turns = variant.start_position(), 0
@@ -80,7 +83,7 @@ def bench(variant: Any, positions: int, repeat: int) -> None:
         if variant is Backgammon:
             play = rng.choice(list(legal_plays(position, roll).values()))
         else:
-            play = variant.random_play(position, roll, rng)[1]
+            play = random_play(variant, position, roll, rng)[1]
         recorded.append((position, roll, play))
     line = (f"{variant.name:12} non-double {timed(generate, singles, repeat):8.1f} us/roll   "
             f"double {timed(generate, doubles, repeat):8.1f} us/roll   "
@@ -88,7 +91,7 @@ def bench(variant: Any, positions: int, repeat: int) -> None:
     if long:
         sample = long[:: max(1, len(long) // 60)]
         listed = timed(lambda p, r: variant.some_plays(p, r, 10), sample, 1)
-        plays = [(p, r, variant.random_play(p, r, rng)[1]) for p, r in sample]
+        plays = [(p, r, random_play(variant, p, r, rng)[1]) for p, r in sample]
         line += (f"\n{'':12} long progressions ({len(sample)}): first 10 plays {listed / 1000:7.1f} ms/roll   "
                  f"is_legal {timed(legal, plays, 1) / 1000:7.1f} ms/play")
     print(line)

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from tabla_cli.position_key import decode_sides, encode_sides
+
 Point = int
 OFF: Point = 0
 BAR: Point = 25
@@ -93,15 +95,11 @@ class Position:
     @classmethod
     def from_id(cls, position_id: str) -> Position:
         """Decode a GNU Backgammon Position ID (see :mod:`tabla_cli.ids`)."""
-        from tabla_cli.ids import decode_position_id
-
-        return decode_position_id(position_id)
+        return cls(*decode_sides(position_id, strict=True, checkers=CHECKERS))
 
     def position_id(self) -> str:
         """The GNU Backgammon Position ID of this position."""
-        from tabla_cli.ids import encode_position_id
-
-        return encode_position_id(self)
+        return encode_sides(self.mover, self.opponent, CHECKERS)
 
     def __repr__(self) -> str:
         return f"Position.from_id({self.position_id()!r})"

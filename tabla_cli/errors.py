@@ -57,10 +57,6 @@ class RuleError(InputError):
     """Something the rules do not allow."""
 
 
-class IllegalPlayError(RuleError):
-    """A play that is not legal for the dice in the position."""
-
-
 class UnknownVariantError(TablaError, ValueError):
     """A variant name that no variant answers to."""
 

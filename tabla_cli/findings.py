@@ -1,9 +1,16 @@
-"""Findings: what a check says about a transcript, with stable codes."""
+"""Findings: what a check says about a transcript, with stable codes.
+
+>>> Finding(Code.ILLEGAL_PLAY, "is not legal", Location("a.mat", 3)).render()
+'a.mat:3:1: error[illegal-play]: is not legal'
+>>> Finding("ilegal-play", "is not legal", Location("a.mat"))
+Traceback (most recent call last):
+ValueError: 'ilegal-play' is not a valid Code
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from tabla_cli.board import Dice
@@ -18,50 +25,95 @@ class Severity(str, Enum):
     NOTE = "note"
 
 
+class Code(StrEnum):
+    """The stable finding codes; a member compares equal to its text (``Code.ILLEGAL_PLAY == "illegal-play"``)."""
+
+    UNREADABLE_FILE = "unreadable-file"
+    SYNTAX_ERROR = "syntax-error"
+    INVALID_PLAY = "invalid-play"
+    INVALID_DICE = "invalid-dice"
+    ILLEGAL_PLAY = "illegal-play"
+    OPENING_DOUBLE = "opening-double"
+    WRONG_TURN = "wrong-turn"
+    ILLEGAL_DOUBLE = "illegal-double"
+    CRAWFORD_DOUBLE = "crawford-double"
+    CUBE_VALUE = "cube-value"
+    UNEXPECTED_ANSWER = "unexpected-answer"
+    UNANSWERED_DOUBLE = "unanswered-double"
+    ILLEGAL_BEAVER = "illegal-beaver"
+    ACTION_AFTER_END = "action-after-end"
+    WRONG_WINNER = "wrong-winner"
+    RESULT_MISMATCH = "result-mismatch"
+    MISSING_RESULT = "missing-result"
+    SCORE_MISMATCH = "score-mismatch"
+    GAME_AFTER_MATCH = "game-after-match"
+    PINNED_CHECKER = "pinned-checker"
+    BLOCKED_BY_SINGLE = "blocked-by-single"
+    FIRST_CHECKER_MUST_PASS = "first-checker-must-pass"
+    HEAD_RULE = "head-rule"
+    SIX_PRIME_FORBIDDEN = "six-prime-forbidden"
+    DOUBLES_PROGRESSION = "doubles-progression"
+    MISSING_HIT_MARKER = "missing-hit-marker"
+    EXTRA_HIT_MARKER = "extra-hit-marker"
+    AMBIGUOUS_PLAY = "ambiguous-play"
+    MOVE_NUMBER = "move-number"
+    GAME_NUMBER = "game-number"
+    CAPPED_WIN = "capped-win"
+    MATCH_INCOMPLETE = "match-incomplete"
+    UNCHECKED = "unchecked"
+
+
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
 
-CODES: dict[str, tuple[Severity, str]] = {
-    "unreadable-file": (E, "the file cannot be read, or its format is not recognised"),
-    "syntax-error": (E, "the text does not follow the transcript format"),
-    "invalid-play": (E, "a play that cannot be read as checker moves"),
-    "invalid-dice": (E, "dice that are not two values from 1 to 6"),
-    "illegal-play": (E, "a play that is not legal for the dice in the position"),
-    "opening-double": (E, "the first roll of a game is a double (ties are thrown again)"),
-    "wrong-turn": (E, "a side acts out of turn (the sides must alternate)"),
-    "illegal-double": (E, "a double by a side that may not double now (cube owned by the other side, not its turn)"),
-    "crawford-double": (E, "a double in the Crawford game"),
-    "cube-value": (E, "a cube value that is not twice the current one, or above the cube limit"),
-    "unexpected-answer": (E, "a take, drop or beaver with no double to answer"),
-    "unanswered-double": (E, "a double that is never taken or dropped"),
-    "illegal-beaver": (E, "a beaver or raccoon where the rules allow none (match play, beavers off)"),
-    "action-after-end": (E, "an action recorded after the game ended"),
-    "wrong-winner": (E, "the side credited with the game is not the one the replay says won"),
-    "result-mismatch": (E, "points won that the final position, cube and resignation cannot give"),
-    "missing-result": (E, "a game that ends without saying who won"),
-    "score-mismatch": (E, "a score line that differs from the running score"),
-    "game-after-match": (E, "a game played after a side already won the match"),
-    "pinned-checker": (E, "tapa/plakoto: a pinned checker moved, a checker landed on a pin of the opponent's, "
+_MEANINGS: dict[Code, tuple[Severity, str]] = {
+    Code.UNREADABLE_FILE: (E, "the file cannot be read, or its format is not recognised"),
+    Code.SYNTAX_ERROR: (E, "the text does not follow the transcript format"),
+    Code.INVALID_PLAY: (E, "a play that cannot be read as checker moves"),
+    Code.INVALID_DICE: (E, "dice that are not two values from 1 to 6"),
+    Code.ILLEGAL_PLAY: (E, "a play that is not legal for the dice in the position"),
+    Code.OPENING_DOUBLE: (E, "the first roll of a game is a double (ties are thrown again)"),
+    Code.WRONG_TURN: (E, "a side acts out of turn (the sides must alternate)"),
+    Code.ILLEGAL_DOUBLE: (E, "a double by a side that may not double now (cube owned by the other side, not its turn)"),
+    Code.CRAWFORD_DOUBLE: (E, "a double in the Crawford game"),
+    Code.CUBE_VALUE: (E, "a cube value that is not twice the current one, or above the cube limit"),
+    Code.UNEXPECTED_ANSWER: (E, "a take, drop or beaver with no double to answer"),
+    Code.UNANSWERED_DOUBLE: (E, "a double that is never taken or dropped"),
+    Code.ILLEGAL_BEAVER: (E, "a beaver or raccoon where the rules allow none (match play, beavers off)"),
+    Code.ACTION_AFTER_END: (E, "an action recorded after the game ended"),
+    Code.WRONG_WINNER: (E, "the side credited with the game is not the one the replay says won"),
+    Code.RESULT_MISMATCH: (E, "points won that the final position, cube and resignation cannot give"),
+    Code.MISSING_RESULT: (E, "a game that ends without saying who won"),
+    Code.SCORE_MISMATCH: (E, "a score line that differs from the running score"),
+    Code.GAME_AFTER_MATCH: (E, "a game played after a side already won the match"),
+    Code.PINNED_CHECKER: (E, "tapa/plakoto: a pinned checker moved, a checker landed on a pin of the opponent's, "
                           "or a bear-off while a checker is pinned"),
-    "blocked-by-single": (E, "fevga/gulbara/nardy: a checker landed on a single opposing checker (no hitting)"),
-    "first-checker-must-pass": (E, "fevga: a second checker left the start before the first reached the "
+    Code.BLOCKED_BY_SINGLE: (E, "fevga/gulbara/nardy: a checker landed on a single opposing checker (no hitting)"),
+    Code.FIRST_CHECKER_MUST_PASS: (E, "fevga: a second checker left the start before the first reached the "
                                    "opponent's side"),
-    "head-rule": (E, "long nardy: more checkers left the head in one turn than allowed"),
-    "six-prime-forbidden": (E, "a six-point block or prime the variant forbids, or a trapping prime left closed"),
-    "doubles-progression": (E, "gulbara: a double (or owed dice) not played as far as the progression allows"),
-    "missing-hit-marker": (W, "a hit not marked with '*' in a transcript that marks hits"),
-    "extra-hit-marker": (W, "a '*' where no checker is hit"),
-    "ambiguous-play": (W, "a play written so that it could mean several positions"),
-    "move-number": (W, "a move number out of sequence"),
-    "game-number": (W, "a game number out of sequence"),
-    "capped-win": (N, "a final win written as the points needed for the match, not the full value"),
-    "match-incomplete": (N, "the transcript stops before a side reaches the match length"),
-    "unchecked": (N, "the rest of a game is not checked: a recorded play could not be applied"),
+    Code.HEAD_RULE: (E, "long nardy: more checkers left the head in one turn than allowed"),
+    Code.SIX_PRIME_FORBIDDEN: (E, "a six-point block or prime the variant forbids, or a trapping prime left closed"),
+    Code.DOUBLES_PROGRESSION: (E, "gulbara: a double (or owed dice) not played as far as the progression allows"),
+    Code.MISSING_HIT_MARKER: (W, "a hit not marked with '*' in a transcript that marks hits"),
+    Code.EXTRA_HIT_MARKER: (W, "a '*' where no checker is hit"),
+    Code.AMBIGUOUS_PLAY: (W, "a play written so that it could mean several positions"),
+    Code.MOVE_NUMBER: (W, "a move number out of sequence"),
+    Code.GAME_NUMBER: (W, "a game number out of sequence"),
+    Code.CAPPED_WIN: (N, "a final win written as the points needed for the match, not the full value"),
+    Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
+    Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
 }
+
+CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}
+"""Every finding code (plain text, as in JSON output) -> (severity, meaning)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One thing a check found, located as precisely as the input allows."""
+    """One thing a check found, located as precisely as the input allows.
+
+    ``code`` may be given as a :class:`Code` or its text; it is stored as
+    plain text, and an unknown code fails here, where the finding is made.
+    """
 
     code: str
     message: str
@@ -74,6 +126,9 @@ class Finding:
     position_id: str | None = None
     match_id: str | None = None
     legal: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", Code(self.code).value)
 
     @property
     def severity(self) -> Severity:

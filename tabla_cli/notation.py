@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from tabla_cli.board import BAR, OFF, Play, Position, Segment, Step
-from tabla_cli.errors import InvalidPlayError
+from tabla_cli.errors import InvalidDiceError, InvalidPlayError
 
 _BAR_WORDS = {"bar", "b", "бар"}
 _OFF_WORDS = {"off", "o", "вън"}
@@ -71,6 +71,25 @@ def parse_play(text: str) -> tuple[Segment, ...]:
     Raises:
         InvalidPlayError: the text is not a play.
     """
+    segments = _segments(text)
+    if len(segments) > 8:
+        raise InvalidPlayError(f"'{text}': more than 8 moves in one play")
+    return segments
+
+
+def parse_long_play(text: str) -> tuple[Segment, ...]:
+    """Read a play of any length (a Gulbara progression has up to 24 moves), as :func:`parse_play` does.
+
+    Raises:
+        InvalidPlayError: a word is not a move.
+
+    >>> len(parse_long_play("24/23(4) 23/22(4) 22/21(4)"))
+    12
+    """
+    return _segments(text)
+
+
+def _segments(text: str) -> tuple[Segment, ...]:
     body = text.strip()
     if not body or _NO_MOVE.match(body):
         return ()
@@ -79,8 +98,6 @@ def parse_play(text: str) -> tuple[Segment, ...]:
     for part in _SPLIT.split(body):
         if part:
             segments.extend(_chain(part, text))
-    if len(segments) > 8:
-        raise InvalidPlayError(f"'{text}': more than 8 moves in one play")
     return tuple(segments)
 
 
@@ -155,9 +172,9 @@ def parse_dice(text: str) -> tuple[int, int]:
     """Read dice written ``64``, ``6-4``, ``6 4`` or ``6,4``.
 
     Raises:
-        InvalidPlayError: not two values from 1 to 6.
+        InvalidDiceError: not two values from 1 to 6.
     """
     digits = re.sub(r"[\s\-,/x]", "", text.strip())
     if len(digits) != 2 or not all(c in "123456" for c in digits):
-        raise InvalidPlayError(f"'{text}' is not a roll: give two dice from 1 to 6, e.g. 64 or 6-4")
+        raise InvalidDiceError(f"'{text}' is not a roll: give two dice from 1 to 6, e.g. 64 or 6-4")
     return int(digits[0]), int(digits[1])

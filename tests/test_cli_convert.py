@@ -18,7 +18,7 @@ from helpers import DATA, corpus_files
 from test_writer_mat import mat_view
 from test_writer_sgf import SGF_CARRIES
 from tabla_cli.cli import main
-from tabla_cli.compare import EVERYTHING, Carried, match_differences
+from match_compare import EVERYTHING, Carried, match_differences
 from tabla_cli.convert import FORMATS, convert_text, format_for_path, format_matches
 from tabla_cli.formats import mat
 from tabla_cli.model import Match

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player
-from tabla_cli.compare import match_differences
+from match_compare import match_differences
 from tabla_cli.errors import TablaError, TranscriptSyntaxError
 from tabla_cli.formats import fibs
 from tabla_cli.grammar import load_grammar

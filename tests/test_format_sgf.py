@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player, Position
-from tabla_cli.compare import Carried, match_differences
+from match_compare import Carried, match_differences
 from tabla_cli.errors import RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import mat, sgf
 from tabla_cli.grammar import load_grammar

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tabla_cli.board import Position, Step, legal_plays, resolve_play
-from tabla_cli.errors import InvalidPlayError
+from tabla_cli.errors import InvalidDiceError, InvalidPlayError
 from tabla_cli.notation import format_play, format_play_plain, parse_dice, parse_play
 
 START = "4HPwATDgc/ABMA"
@@ -105,5 +105,5 @@ def test_parse_dice(text: str, dice: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("text", ["7-1", "6", "654", "a1", ""])
 def test_parse_dice_rejects(text: str) -> None:
-    with pytest.raises(InvalidPlayError):
+    with pytest.raises(InvalidDiceError):
         parse_dice(text)

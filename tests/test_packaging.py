@@ -54,3 +54,22 @@ def test_installed_tabla_runs_from_the_wheel(installed: Path, tmp_path: Path) ->
         cwd=tmp_path, env=env, capture_output=True, text=True,
     )
     assert show.returncode == 0 and "XGID=" in show.stdout
+
+
+def test_wheel_leaves_out_test_only_code(installed: Path, tmp_path: Path) -> None:
+    """The reference generator, the match comparison and self-play live in tests/, not in the wheel."""
+    shipped = {p.relative_to(installed).as_posix() for p in (installed / "tabla_cli").rglob("*.py")}
+    assert {"tabla_cli/ids/pasted.py", "tabla_cli/variants/search.py"} <= shipped
+    assert not shipped & {"tabla_cli/compare.py", "tabla_cli/variants/reference.py"}
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    for module in ("tabla_cli.compare", "tabla_cli.variants.reference", "match_compare", "selfplay"):
+        found = subprocess.run(
+            [sys.executable, "-c", f"import importlib.util as u; print(u.find_spec({module!r}) is None)"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+        )
+        assert found.stdout.strip() == "True", module
+    search = subprocess.run(
+        [sys.executable, "-c", "from tabla_cli.variants.common import TablaVariant as T; print(hasattr(T, 'random_play'))"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+    )
+    assert search.stdout.strip() == "False"

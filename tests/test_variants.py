@@ -1,7 +1,7 @@
 """The tabla variants: names, start perft tables, fast generator vs reference, position text, rules.
 
-The fast generator (tabla_cli.variants.common/plakoto/parallel) is checked
-against the plain reference generator (tabla_cli.variants.reference) on
+The fast generator (tabla_cli.variants: search, common, written, plakoto, parallel) is checked
+against the plain reference generator (tests/variant_reference.py) on
 positions reached by random legal self-play from the start: a few hundred
 per variant in every run, 10,000 per variant under the ``slow`` marker.
 """
@@ -36,7 +36,8 @@ from tabla_cli.variants import (
     TablaVariant,
     Tapa,
 )
-from tabla_cli.variants.reference import reference_plays
+from selfplay import random_play
+from variant_reference import reference_plays
 
 VARIANTS: list[type[TablaVariant]] = [Tapa, Plakoto, Fevga, Gulbara, LongNardy, LongTabla]
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -162,7 +163,7 @@ def self_play(variant: type[TablaVariant], count: int, seed: int) -> list[tuple[
     while len(out) < count:
         roll = (rng.randint(1, 6), rng.randint(1, 6))
         out.append((position, roll))
-        after, _ = variant.random_play(position, roll, rng)
+        after, _ = random_play(variant, position, roll, rng)
         turns += 1
         if variant.is_over(after) or turns > 400:  # 400: a rare Tapa blockade that never ends
             position, turns = variant.start_position(), 0
@@ -419,7 +420,7 @@ def test_gulbara_huge_progression_is_listed_lazily() -> None:
         "24:10 23:1 21:1 18:1 11:1 5:1 / 24:2 22:1 20:7 15:2 5:1 3:1 1:1 / rolls=3,3")
     listed, total = Gulbara.some_plays(position, (1, 1), 10)
     assert len(listed) == 10 and total == -1  # over a million plays: not counted
-    after, play = Gulbara.random_play(position, (1, 1), random.Random(0))
+    after, play = random_play(Gulbara, position, (1, 1), random.Random(0))
     assert len(play) == 24 and Gulbara.is_legal(position, (1, 1), play)
 
 

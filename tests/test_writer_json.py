@@ -23,7 +23,7 @@ from helpers import DATA, corpus_files
 from test_writer_sgf import random_match
 from tabla_cli.board import Player, Position
 from tabla_cli.cli import main
-from tabla_cli.compare import match_differences
+from match_compare import match_differences
 from tabla_cli.errors import Location, TablaError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import json as json_format
 from tabla_cli.formats import mat

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from helpers import CORPUS, DATA, corpus_files
 from test_writer_sgf import random_match
 from tabla_cli.board import Player, Position, Step
-from tabla_cli.compare import Carried, match_differences
+from match_compare import Carried, match_differences
 from tabla_cli.errors import Location
 from tabla_cli.formats import mat
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet

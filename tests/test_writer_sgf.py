@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import OFF, Player, Position, legal_plays
-from tabla_cli.compare import Carried, match_differences
+from match_compare import Carried, match_differences
 from tabla_cli.errors import InvalidPlayError, Location
 from tabla_cli.formats import mat, sgf
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet

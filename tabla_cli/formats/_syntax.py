@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
-from lark import Lark
+from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
@@ -121,3 +121,18 @@ def syntax_error(
     elif found:
         message = f"{message}, found {found}"
     return TranscriptSyntaxError(message, Location(path, line, column), line_of(text, line).rstrip())
+
+
+def parse_tree(parser: Lark, text: str, path: str, what: str,
+               on_syntax: Callable[[UnexpectedInput], Exception]) -> Tree[Token]:
+    """Parse ``text``: a syntax error raises ``on_syntax(error)``, any other Lark failure names ``what``.
+
+    Raises:
+        TranscriptSyntaxError: (or what ``on_syntax`` gives) the text does not parse.
+    """
+    try:
+        return parser.parse(text)
+    except UnexpectedInput as exc:
+        raise on_syntax(exc) from None
+    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
+        raise TranscriptSyntaxError(f"cannot read {what}: {exc}", Location(path)) from None

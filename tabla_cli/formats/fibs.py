@@ -47,11 +47,12 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Step
 from tabla_cli.errors import Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
+from tabla_cli.formats._tokens import CANNOT_MOVE, MOVE, NUMBER, dice
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play_plain
@@ -91,17 +92,17 @@ _TERMINALS = {
 }
 
 _SCORE = re.compile(
-    r"[ \t]*Score is (?P<s0>[0-9]{1,9})[ \t]*-[ \t]*(?P<s1>[0-9]{1,9})"
-    r"(?:[ \t]+in an?[ \t]+(?P<length>[0-9]{1,9})[ \t]+point[ \t]+match)?\.?[ \t]*"
+    rf"[ \t]*Score is (?P<s0>{NUMBER})[ \t]*-[ \t]*(?P<s1>{NUMBER})"
+    rf"(?:[ \t]+in an?[ \t]+(?P<length>{NUMBER})[ \t]+point[ \t]+match)?\.?[ \t]*"
 )
 _COLOURS = re.compile(
     r"[ \t]*(?P<n0>\S+)[ \t]+is[ \t]+(?P<c0>[XO])[ \t]*-[ \t]*(?P<n1>\S+)[ \t]+is[ \t]+(?P<c1>[XO])\.?[ \t]*"
 )
 _ACTION = re.compile(r"[ \t]*(?P<colour>[XO])[ \t]*:[ \t]*(?P<rest>.*?)[ \t]*")
-_ROLL = re.compile(r"\((?P<d1>[1-6])[ \t]+(?P<d2>[1-6])\)[ \t]*(?P<moves>.*)")
-_MOVE = re.compile(r"(?P<src>[0-9]{1,2}|bar)[-/](?P<dst>[0-9]{1,2}|off)", re.IGNORECASE)
-_WINS = re.compile(r"wins\b\D*(?P<value>[0-9]{1,9})?.*", re.IGNORECASE)
-_CANNOT_MOVE = re.compile(r"can'?t move\.?|cannot move\.?", re.IGNORECASE)
+_ROLL = re.compile(r"\(" + dice(between=r"[ \t]+") + r"\)[ \t]*(?P<moves>.*)")
+_MOVE = re.compile(MOVE, re.IGNORECASE)
+_WINS = re.compile(rf"wins\b\D*(?P<value>{NUMBER})?.*", re.IGNORECASE)
+_CANNOT_MOVE = re.compile(CANNOT_MOVE, re.IGNORECASE)
 
 
 @functools.cache
@@ -161,12 +162,8 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        raise syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the oldmoves file: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the oldmoves file",
+                      lambda exc: syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS))
     games = [child for child in tree.children if isinstance(child, Tree)]
     if not games:
         raise TranscriptSyntaxError(

@@ -51,13 +51,14 @@ from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import UnexpectedInput
 
 from tabla_cli.analysis.recorded import RecordedAnalysis, parse_gnubg_text_analysis
 from tabla_cli.analysis.types import CubeAction
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
+from tabla_cli.formats._tokens import NUMBER, dice
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.variant import VARIANTS
@@ -129,19 +130,19 @@ _TERMINALS = {
 }
 
 _SCORE = re.compile(
-    r"The score \(after (?P<games>[0-9]{1,9}) games?\) is: (?P<n0>.+?) (?P<s0>[0-9]{1,9}), "
-    r"(?P<n1>.+) (?P<s1>[0-9]{1,9})"
-    r"(?: \(match to (?P<length>[0-9]{1,9}) points?\)(?P<flags>(?:, Crawford game|, post-Crawford play)*))?"
+    rf"The score \(after (?P<games>{NUMBER}) games?\) is: (?P<n0>.+?) (?P<s0>{NUMBER}), "
+    rf"(?P<n1>.+) (?P<s1>{NUMBER})"
+    rf"(?: \(match to (?P<length>{NUMBER}) points?\)(?P<flags>(?:, Crawford game|, post-Crawford play)*))?"
     r"\.?[ \t]*"
 )
-_HEADER = re.compile(r"Move number (?P<number>[0-9]{1,9}):[ \t]+(?P<rest>.*?)[ \t]*")
+_HEADER = re.compile(rf"Move number (?P<number>{NUMBER}):[ \t]+(?P<rest>.*?)[ \t]*")
 _POSITION_ID = re.compile(r"[ \t]*GNU Backgammon[ \t]+Position ID[ \t]*:[ \t]*(?P<id>[A-Za-z0-9+/]{14})[ \t]*")
 _MATCH_ID = re.compile(r"[ \t]*Match ID[ \t]*:[ \t]*(?P<id>[A-Za-z0-9+/]{12})[ \t]*")
-_TO_PLAY = re.compile(r" to play (?P<d1>[1-6])(?P<d2>[1-6])")
-_DOUBLES_TO = re.compile(r" doubles to (?P<value>[0-9]{1,9})")
-_RESIGNS = re.compile(r" resigns (?P<value>[0-9]{1,9}) points?")
+_TO_PLAY = re.compile(f" to play {dice()}")
+_DOUBLES_TO = re.compile(f" doubles to (?P<value>{NUMBER})")
+_RESIGNS = re.compile(f" resigns (?P<value>{NUMBER}) points?")
 _ON_ROLL = " on roll, cube decision?"
-_RESULT = re.compile(r"(?P<name>.+?)[ \t]+wins[ \t]+(?P<value>[0-9]{1,9})[ \t]+points?(?P<rest>.*)")
+_RESULT = re.compile(rf"(?P<name>.+?)[ \t]+wins[ \t]+(?P<value>{NUMBER})[ \t]+points?(?P<rest>.*)")
 _ACTION_WORDS = re.compile(r"\* .*? (?:moves .*|cannot move|doubles|accepts|rejects)")
 _RATING = re.compile(r"(?P<name>.+)'s rating: (?P<rating>.*)")
 _INFO_HEADERS = {"Event": "Event", "Round": "Round", "Place": "Site", "Annotator": "Transcriber", "Date": "Date"}
@@ -259,13 +260,8 @@ def parse_exports(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """Every match in ``text`` with its printed IDs; see :func:`read_exports`."""
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        error = syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS)
-        raise _near_record(error, text) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the text export: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the text export", lambda exc: _near_record(
+        syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS), text))
     reader = _Reader(path, on_error)
     for child in tree.children:
         if isinstance(child, Tree):
@@ -367,9 +363,8 @@ class _Reader:
                 raise
             self.on_error(error)
         if len(match.games) == 1 and export.post_crawford[0] and match.rules.crawford:
-            # The export starts after the Crawford game: the model has no
-            # per-game Crawford flag, and with the rule off the replay treats
-            # the games exactly as post-Crawford games.
+            # The export starts after the Crawford game: with the rule off the
+            # replay treats the games exactly as post-Crawford games.
             match.rules = dataclasses.replace(match.rules, crawford=False)
 
     def info(self, match: Match, tree: Tree[Token]) -> None:

@@ -48,7 +48,8 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
 from tabla_cli.errors import Location, TranscriptSyntaxError
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle
+from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 
@@ -139,13 +140,13 @@ def _any_case(word: str) -> str:
     return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
 
 
-_NUMBER = r"[0-9]{1,9}(?![0-9])"
+_NUMBER = f"{NUMBER}(?![0-9])"
 _STOP = r"(?:[0-9][0-9]:|[DdTtWwLlIiRr]|[Bb][Ee])"
 _POINTS = rf"[ \t]+{_any_case('point')}[sS]?\b"
 _AND_THE_MATCH = rf"[ \t]+{_any_case('and')}[ \t]+{_any_case('the')}[ \t]+{_any_case('match')}\b"
 _ACTION = re.compile(
     rf"""[ \t]*(?:
-      (?P<roll>(?P<dice>[1-6][1-6]):
+      (?P<roll>(?P<dice>{DIE}{DIE}):
           [ \t]*(?P<play>(?!{_STOP})[^ \t]+(?:[ \t]+(?!{_STOP})[^ \t]+)*)?)
     | (?P<double>{_any_case("doubles")}[ \t]*=>[ \t]*(?P<double_value>{_NUMBER}))
     | (?P<take>{_any_case("takes")}\b)
@@ -286,12 +287,7 @@ def parse_matches(
     """
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        raise _structure_error(exc, text, path, parser) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the transcript: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the transcript", lambda exc: _structure_error(exc, text, path, parser))
     tokens = [child for child in tree.children if isinstance(child, Token)]
     yield from _Reader(path, on_error).matches(tokens)
 

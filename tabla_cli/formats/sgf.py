@@ -44,12 +44,13 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from tabla_cli.analysis.recorded import parse_sgf_move_analysis
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
-from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, parse_tree, read_handle, syntax_error
+from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
@@ -127,7 +128,7 @@ _IDENT = re.compile(r"[A-Za-z]+")
 _PROPERTY = re.compile(r"([A-Za-z]+)\s*(?:\[[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]\s*)+")
 _VALUE = re.compile(r"\[([^\]\\]*(?:\\[\s\S][^\]\\]*)*)\]")
 _ESCAPE = re.compile(r"\\(?:\n|([\s\S]))")
-_ROLL = re.compile(r"([1-6])([1-6])([a-z]*)")
+_ROLL = re.compile(f"({DIE})({DIE})([a-z]*)")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R|Resign)?", re.IGNORECASE)
 _DATE = re.compile(r"([0-9]{4})[-.]([0-9]{1,2})[-.]([0-9]{1,2})")
 _MOVE_PROPS = frozenset({"B", "W"})
@@ -224,12 +225,7 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """
     text = normalise_newlines(text)
     parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as exc:
-        raise _parse_error(exc, text, path, parser) from None
-    except LarkError as exc:  # pragma: no cover - lark raises UnexpectedInput
-        raise TranscriptSyntaxError(f"cannot read the SGF file: {exc}", Location(path)) from None
+    tree = parse_tree(parser, text, path, "the SGF file", lambda exc: _parse_error(exc, text, path, parser))
     games = [_main_line(child) for child in tree.children if isinstance(child, Tree)]
     yield from _Reader(text, path, on_error).matches(games)
 
@@ -434,8 +430,8 @@ class _Reader:
         match.variant = self.variant(info)
         if match.rules.crawford and _after_crawford(match.length, info.score, words):
             # The file starts after the Crawford game (a lone game saved from a
-            # match): the model has no per-game Crawford flag, and with the rule
-            # off the replay treats these games exactly as post-Crawford games.
+            # match): with the rule off the replay treats these games exactly as
+            # post-Crawford games.
             match.rules = dataclasses.replace(match.rules, crawford=False)
 
     def merge_root(self, match: Match, info: _GameInfo) -> None:

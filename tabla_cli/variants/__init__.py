@@ -16,7 +16,6 @@ name defaults to Bulgarian practice, the Greek name to Greek practice, and
 
 from __future__ import annotations
 
-import tabla_cli.variant  # noqa: F401  (registers the variants; import order matters)
 from tabla_cli.variants.common import TablaVariant, VariantPosition, VariantResolution
 from tabla_cli.variants.parallel import (
     Fevga,

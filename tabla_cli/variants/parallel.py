@@ -40,12 +40,18 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from tabla_cli.board import OFF, Dice, Play, Position, Segment
-from tabla_cli.variants.common import (
-    TablaVariant,
+from tabla_cli.errors import InvalidIdError
+from tabla_cli.findings import Code
+from tabla_cli.notation import parse_long_play
+from tabla_cli.variants.common import TablaVariant, VariantPosition
+from tabla_cli.variants.search import (
     TurnPlan,
-    VariantPosition,
-    parse_long_play,
+    bear_off_blocked,
+    lands_on_held,
+    no_checker,
     plain_plan,
+    reaches,
+    step_name,
 )
 
 SHIFT: tuple[int, ...] = (0,) + tuple(p + 12 if p <= 12 else p - 12 for p in range(1, 25)) + (25,)
@@ -287,43 +293,34 @@ class _RaceBoard:
         return tuple(self.me)
 
     def reaches(self, goal: tuple[int, ...]) -> bool:
-        have = need = 0
-        me = self.me
-        for point in range(24, 0, -1):
-            have += me[point]
-            need += goal[point]
-            if have < need:
-                return False
-        return True
+        return reaches(self.me, goal)
 
     def explain(self, src: int, die: int) -> tuple[str, str]:
         me = self.me
         dst = max(src - die, OFF)
-        name = f"{src}/{'off' if dst == OFF else dst}"
+        name = step_name(src, dst)
         if not me[src]:
-            return ("illegal-play", f"'{name}' moves from the {src}-point, where the mover has no checker")
+            return no_checker(name, src)
         if src == 24 and self.first_pass and me[24] != self.total and not any(me[1:13]):
-            return ("first-checker-must-pass",
+            return (Code.FIRST_CHECKER_MUST_PASS,
                     f"'{name}' takes a second checker from the starting point before the first has "
                     f"reached the opponent's side")
         if src == 24 and self.head_limit and self.heads >= self.head_limit:
             many = "one checker" if self.head_limit == 1 else f"{self.head_limit} checkers"
-            return ("head-rule", f"'{name}' takes another checker from the head; only {many} may leave it this turn")
+            return (Code.HEAD_RULE, f"'{name}' takes another checker from the head; only {many} may leave it this turn")
         if dst == OFF:
-            if any(me[7:25]):
-                return ("illegal-play", f"'{name}' bears off while a checker is outside the home board")
-            return ("illegal-play", f"'{name}' bears off with a {die} while a checker stands on a higher point")
+            return bear_off_blocked(name, me, die)
         n = self.opp[SHIFT[dst]]
         if n == 1:
-            return ("blocked-by-single",
+            return (Code.BLOCKED_BY_SINGLE,
                     f"'{name}' lands on the {dst}-point, held by a single opposing checker ({self.name} has no hitting)")
         if n:
-            return ("illegal-play", f"'{name}' lands on the {dst}-point, which the opponent holds")
+            return lands_on_held(name, dst)
         if not me[dst]:
             why = self._forms_block(src, dst)
             if why is not None:
-                return ("six-prime-forbidden", f"'{name}' {why}")
-        return ("illegal-play", f"'{name}' is not a legal step")
+                return (Code.SIX_PRIME_FORBIDDEN, f"'{name}' {why}")
+        return (Code.ILLEGAL_PLAY, f"'{name}' is not a legal step")
 
 
 def progression(die: int) -> tuple[int, ...]:
@@ -348,8 +345,6 @@ class ParallelGame(TablaVariant):
         base = super().position_from(position)
         for point in range(1, 25):
             if base.mover[point] and base.opponent[SHIFT[point]]:
-                from tabla_cli.errors import InvalidIdError
-
                 raise InvalidIdError(f"both sides have checkers on the mover's {point}-point, "
                                      f"which {cls.name} does not allow")
         return base
@@ -422,7 +417,7 @@ class ParallelGame(TablaVariant):
     @classmethod
     def filter_reason(cls, position: Position) -> tuple[str, str]:
         if cls.judges_plays(position):
-            return ("six-prime-forbidden",
+            return (Code.SIX_PRIME_FORBIDDEN,
                     "keeps a six-point prime with every opposing checker behind it, but a play opens it")
         return super().filter_reason(position)
 

@@ -25,7 +25,17 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tabla_cli.board import OFF, Play, Position, Segment, Step
-from tabla_cli.variants.common import PathStep, TablaVariant, TurnPlan, VariantPosition
+from tabla_cli.findings import Code
+from tabla_cli.variants.common import TablaVariant, VariantPosition
+from tabla_cli.variants.search import (
+    PathStep,
+    TurnPlan,
+    bear_off_blocked,
+    lands_on_held,
+    no_checker,
+    reaches,
+    step_name,
+)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -135,35 +145,26 @@ class _PinBoard:
         return (tuple(self.me), self.op)
 
     def reaches(self, goal: tuple[int, ...]) -> bool:
-        have = need = 0
-        me = self.me
-        for point in range(24, 0, -1):
-            have += me[point]
-            need += goal[point]
-            if have < need:
-                return False
-        return True
+        return reaches(self.me, goal)
 
     def explain(self, src: int, die: int) -> tuple[str, str]:
         me, opp, mp = self.me, self.opp, self.mp
         dst = max(src - die, OFF)
-        name = f"{src}/{'off' if dst == OFF else dst}"
+        name = step_name(src, dst)
         if not me[src]:
-            return ("illegal-play", f"'{name}' moves from the {src}-point, where the mover has no checker")
+            return no_checker(name, src)
         if (mp >> src) & 1:
-            return ("pinned-checker", f"'{name}' moves the checker pinned on the {src}-point")
+            return (Code.PINNED_CHECKER, f"'{name}' moves the checker pinned on the {src}-point")
         if dst == OFF:
             if mp:
                 pinned = ", ".join(str(p) for p in range(24, 0, -1) if (mp >> p) & 1)
-                return ("pinned-checker", f"'{name}' bears off while a checker is pinned (on {pinned})")
-            if any(me[7:25]):
-                return ("illegal-play", f"'{name}' bears off while a checker is outside the home board")
-            return ("illegal-play", f"'{name}' bears off with a {die} while a checker stands on a higher point")
+                return (Code.PINNED_CHECKER, f"'{name}' bears off while a checker is pinned (on {pinned})")
+            return bear_off_blocked(name, me, die)
         if (mp >> dst) & 1:
-            return ("pinned-checker", f"'{name}' lands on the {dst}-point, where the opponent pins our checker")
+            return (Code.PINNED_CHECKER, f"'{name}' lands on the {dst}-point, where the opponent pins our checker")
         if opp[25 - dst] >= 2:
-            return ("illegal-play", f"'{name}' lands on the {dst}-point, which the opponent holds")
-        return ("illegal-play", f"'{name}' is not a legal step")
+            return lands_on_held(name, dst)
+        return (Code.ILLEGAL_PLAY, f"'{name}' is not a legal step")
 
 
 def _apply(position: PlakotoPosition, segments: tuple[Segment, ...]) -> PlakotoPosition | None:

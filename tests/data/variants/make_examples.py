@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from pathlib import Path
 
 from tabla_cli.board import OFF, Play, Position
 from tabla_cli.variant import Variant, find_variant
+from tabla_cli.variants import TablaVariant
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from selfplay import random_play  # noqa: E402  (tests/selfplay.py)
 
 Move = tuple[int, tuple[int, int], str]  # player, dice, written play
 
@@ -30,7 +35,8 @@ def choose(variant: Variant, position: Position, dice: tuple[int, int], rng: ran
     first) or ``lazy`` (keeps its checkers back: the least pips moved)."""
     plays, total = variant.some_plays(position, dice, 400)
     if total < 0:  # a huge Gulbara progression: any full play
-        return variant.random_play(position, dice, rng)  # type: ignore[attr-defined,no-any-return]
+        assert issubclass(variant, TablaVariant)
+        return random_play(variant, position, dice, rng)
     legal = variant.legal_plays(position, dice)
 
     def score(item: tuple[Position, Play]) -> float:
