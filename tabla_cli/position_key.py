@@ -1,6 +1,6 @@
 """GNU Backgammon's Base64 keys and the Position ID of two sides of checkers.
 
-The bit-level half of ``shared/specs/position-id.md``, on plain tuples so that
+The bit-level half of the Position ID (``docs/formats.md``), on plain tuples so that
 :mod:`tabla_cli.board` can use it without importing :mod:`tabla_cli.ids`
 (which also parses pasted text with Lark). A *side* is a
 :class:`~tabla_cli.board.Position` side: 26 counters, index 0 borne off,
