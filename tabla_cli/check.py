@@ -10,8 +10,10 @@ from pathlib import Path
 
 from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Finding, Severity
+from tabla_cli.model import Match
 from tabla_cli.reader import read_text_matches, decode
-from tabla_cli.replay import replay_match
+from tabla_cli.replay import MatchResult, replay
+from tabla_cli.visitor import BaseVisitor
 
 
 @dataclass(slots=True)
@@ -28,6 +30,30 @@ class FileReport:
         return sum(1 for f in self.findings if f.severity is severity)
 
 
+class CheckVisitor(BaseVisitor[FileReport]):
+    """Adds a match's findings and counts to a :class:`FileReport`."""
+
+    def __init__(self, report: FileReport) -> None:
+        self.report = report
+
+    def visit_finding(self, finding: Finding) -> None:
+        self.report.findings.append(finding)
+
+    def end_match(self, match_result: MatchResult) -> None:
+        report = self.report
+        report.matches += 1
+        report.games += len(match_result.games)
+        report.plays += match_result.plays
+
+    def result(self) -> FileReport:
+        return self.report
+
+
+def check_match(match: Match, report: FileReport) -> FileReport:
+    """Replay ``match`` and add its findings and counts to ``report``."""
+    return replay(match, CheckVisitor(report))
+
+
 def check_text(text: str, path: str) -> FileReport:
     """Check every match in ``text``; never raises for bad input."""
     report = FileReport(path)
@@ -37,11 +63,7 @@ def check_text(text: str, path: str) -> FileReport:
 
     try:
         for match in read_text_matches(text, path, syntax):
-            result = replay_match(match)
-            report.matches += 1
-            report.games += len(result.games)
-            report.plays += result.plays
-            report.findings.extend(result.findings)
+            check_match(match, report)
     except InputError as exc:
         code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
         report.findings.append(Finding(code, exc.message, exc.location or Location(path)))

@@ -169,11 +169,15 @@ class _GameReplay:
                 self.win(action)
                 continue
             if self.stopped:
+                if self.r.wants_unchecked:
+                    self.v.visit_unchecked(action)
                 continue
             if self.over is not None:
                 if not self.after_end_reported:
                     self.after_end_reported = True
                     self.finding("action-after-end", f"{kind.value} after the game ended", action)
+                if self.r.wants_unchecked:
+                    self.v.visit_unchecked(action)
                 continue
             if self.pending is not None and kind not in (
                 ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.RESIGN
@@ -490,6 +494,7 @@ class _MatchReplay:
         self.wants_cube = _overrides(visitor, "visit_cube")
         self.wants_resign = _overrides(visitor, "visit_resign")
         self.wants_result = _overrides(visitor, "visit_result")
+        self.wants_unchecked = _overrides(visitor, "visit_unchecked")
         self.wants_finding = _overrides(visitor, "visit_finding")
         self.result = MatchResult(match)
         self.variant: Variant = find_variant(match.variant)

@@ -151,7 +151,8 @@ class BaseVisitor(Generic[T]):
     :meth:`visit_resign` and :meth:`visit_result` as the actions come (with
     :meth:`visit_finding` for each finding as it is made), then
     :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
-    game, or after a play the replay could not follow, are not visited.
+    game, or after a play the replay could not apply, go to
+    :meth:`visit_unchecked` instead.
     """
 
     def begin_match(self, match: Match) -> None:
@@ -197,6 +198,12 @@ class BaseVisitor(Generic[T]):
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         """A ``Wins`` line, once the replay has judged it (``game_result`` is filled)."""
+
+    def visit_unchecked(self, action: Action) -> None:
+        """An action the replay does not follow: after the game ended, or after a play it could not apply.
+
+        No state is known there (the position is lost or the game is over).
+        """
 
     def visit_finding(self, finding: Finding) -> None:
         """A finding, as soon as the replay makes it."""
