@@ -24,3 +24,13 @@ def corpus_files(*parts: str) -> list[Path]:
     """Every file of a corpus folder (collected at import: empty when absent)."""
     path = CORPUS.joinpath(*parts)
     return sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else []
+
+
+TRANSCRIPT_SUFFIXES = frozenset({".mat", ".sgf", ".txt", ".json"})
+
+
+def transcript_files() -> list[Path]:
+    """Every transcript under tests/data (the copied corpus included) and examples/, sorted."""
+    found = [p for root in (DATA, EXAMPLES) for p in root.rglob("*")
+             if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES]
+    return sorted(found)
