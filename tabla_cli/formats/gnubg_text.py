@@ -55,6 +55,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
+from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle, syntax_error
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -603,3 +604,7 @@ class _GameState:
             Action(ActionKind.WIN, player, Location(self.r.path, token.line or 0, 1),
                    value=int(found.group("value")), match_won="and the match" in found.group("rest"))
         )
+
+
+FORMAT = Format('gnubg-text', ('.txt',), looks_like_gnubg_text, read_matches)
+"""This reader in the format registry (:mod:`tabla_cli.formats`)."""

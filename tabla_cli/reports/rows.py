@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,9 +19,10 @@ from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxE
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.notation import format_play
-from tabla_cli.reader import decode, read_text_matches
+from tabla_cli.reader import read_text_matches
 from tabla_cli.replay import MatchResult, replay
 from tabla_cli.reports.schema import FRAME_NAMES
+from tabla_cli.source import decode, map_in_order
 from tabla_cli.visitor import BaseVisitor, DecisionState
 
 __all__ = ["FileRows", "RowsVisitor", "file_rows", "iter_file_rows", "text_rows"]
@@ -208,18 +208,5 @@ def file_rows(path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
 def iter_file_rows(paths: Iterable[str], *, jobs: int = 1,
                    include: Iterable[str] = FRAME_NAMES) -> Iterator[FileRows]:
     """:class:`FileRows` of each file, in input order, with ``jobs`` processes."""
-    names = list(paths)
     work = functools.partial(file_rows, include=frozenset(include))
-    jobs = min(jobs, len(names))
-    if jobs <= 1:
-        for name in names:
-            yield work(name)
-        return
-    chunk = max(1, min(8, len(names) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(work, names, chunksize=chunk)
-
-
-# --- frames -------------------------------------------------------------------
-
-
+    return map_in_order(work, paths, jobs, per_job=8, max_chunk=8)
