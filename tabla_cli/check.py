@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Finding, Severity
-from tabla_cli.reader import read_text_matches, decode
-from tabla_cli.replay import replay_match
+from tabla_cli.model import Match
+from tabla_cli.reader import read_text_matches
+from tabla_cli.replay import MatchResult, replay
+from tabla_cli.source import collect_paths, decode, map_in_order
+from tabla_cli.visitor import BaseVisitor
+
+__all__ = ["CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths"]
 
 
 @dataclass(slots=True)
@@ -28,6 +31,30 @@ class FileReport:
         return sum(1 for f in self.findings if f.severity is severity)
 
 
+class CheckVisitor(BaseVisitor[FileReport]):
+    """Adds a match's findings and counts to a :class:`FileReport`."""
+
+    def __init__(self, report: FileReport) -> None:
+        self.report = report
+
+    def visit_finding(self, finding: Finding) -> None:
+        self.report.findings.append(finding)
+
+    def end_match(self, match_result: MatchResult) -> None:
+        report = self.report
+        report.matches += 1
+        report.games += len(match_result.games)
+        report.plays += match_result.plays
+
+    def result(self) -> FileReport:
+        return self.report
+
+
+def check_match(match: Match, report: FileReport) -> FileReport:
+    """Replay ``match`` and add its findings and counts to ``report``."""
+    return replay(match, CheckVisitor(report))
+
+
 def check_text(text: str, path: str) -> FileReport:
     """Check every match in ``text``; never raises for bad input."""
     report = FileReport(path)
@@ -37,11 +64,7 @@ def check_text(text: str, path: str) -> FileReport:
 
     try:
         for match in read_text_matches(text, path, syntax):
-            result = replay_match(match)
-            report.matches += 1
-            report.games += len(result.games)
-            report.plays += result.plays
-            report.findings.extend(result.findings)
+            check_match(match, report)
     except InputError as exc:
         code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
         report.findings.append(Finding(code, exc.message, exc.location or Location(path)))
@@ -59,26 +82,6 @@ def check_file(path: str) -> FileReport:
     return check_text(decode(data), path)
 
 
-def collect_paths(paths: Iterable[str]) -> list[str]:
-    """Files named, and every file below the directories named, in a stable order."""
-    out: list[str] = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(os.path.join(root, f) for f in sorted(files) if not f.startswith("."))
-        else:
-            out.append(name)
-    return out
-
-
 def check_paths(paths: list[str], jobs: int = 1) -> Iterator[FileReport]:
     """Check files in order, with ``jobs`` processes; results come in input order."""
-    if jobs <= 1 or len(paths) < 2:
-        for path in paths:
-            yield check_file(path)
-        return
-    chunk = max(1, min(16, len(paths) // (jobs * 4)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(check_file, paths, chunksize=chunk)
+    return map_in_order(check_file, paths, jobs)

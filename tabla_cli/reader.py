@@ -1,60 +1,18 @@
-"""One reader for every command: detect a transcript's format by content."""
+"""One reader for every command: detect a transcript's format by content (see :mod:`tabla_cli.formats`)."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
 
 from tabla_cli.errors import UnsupportedFormatError
+from tabla_cli.formats import detect, get
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Match
+from tabla_cli.source import collect_paths, decode
 
-Reader = Callable[[TextIO, str, "ErrorHandler | None"], Iterator[Match]]
-
-
-def decode(data: bytes) -> str:
-    """Bytes to text: UTF-8 (BOM stripped), else Latin-1."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def _mat(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
-    from tabla_cli.formats import mat
-
-    return mat.read_matches(handle, path=path, on_error=on_error)
-
-
-def _sgf(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
-    from tabla_cli.formats import sgf
-
-    return sgf.read_matches(handle, path=path, on_error=on_error)
-
-
-def _gnubg_text(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
-    from tabla_cli.formats import gnubg_text
-
-    return gnubg_text.read_matches(handle, path=path, on_error=on_error)
-
-
-def _fibs(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
-    from tabla_cli.formats import fibs
-
-    return fibs.read_matches(handle, path=path, on_error=on_error)
-
-
-def _json(handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
-    from tabla_cli.formats import json
-
-    return json.read_matches(handle, path=path, on_error=on_error)
-
-
-READERS: dict[str, Reader] = {"mat": _mat, "sgf": _sgf, "gnubg-text": _gnubg_text, "fibs": _fibs, "json": _json}
+__all__ = ["decode", "detect_format", "read_match", "read_matches", "read_path_matches", "read_text_matches"]
 
 
 def detect_format(text: str) -> str:
@@ -63,21 +21,12 @@ def detect_format(text: str) -> str:
     Raises:
         UnsupportedFormatError: no reader recognises the text.
     """
-    from tabla_cli.formats import fibs, gnubg_text, json, mat, sgf
-
-    if json.looks_like_json(text):
-        return "json"
-    if sgf.looks_like_sgf(text):
-        return "sgf"
-    if gnubg_text.looks_like_gnubg_text(text):
-        return "gnubg-text"
-    if fibs.looks_like_fibs(text):
-        return "fibs"
-    if mat.looks_like_mat(text):
-        return "mat"
-    raise UnsupportedFormatError(
-        "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON)"
-    )
+    fmt = detect(text)
+    if fmt is None:
+        raise UnsupportedFormatError(
+            "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON)"
+        )
+    return fmt.name
 
 
 def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
@@ -87,8 +36,7 @@ def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler |
         on_error: called with each syntax error inside a game, which is then
             read up to that line; without it the error is raised.
     """
-    fmt = detect_format(text)
-    return READERS[fmt](io.StringIO(text), path, on_error)
+    return get(detect_format(text)).read(io.StringIO(text), path, on_error)
 
 
 def read_path_matches(path: str | Path) -> Iterator[Match]:
@@ -117,8 +65,6 @@ def read_matches(paths: str | Path | list[str | Path]) -> Iterator[Match]:
         OSError, UnsupportedFormatError, TranscriptSyntaxError: as
             :func:`read_path_matches`, for the first file that fails.
     """
-    from tabla_cli.check import collect_paths
-
     names = [paths] if isinstance(paths, (str, Path)) else paths
     for path in collect_paths(str(p) for p in names):
         yield from read_path_matches(path)

@@ -1,16 +1,27 @@
 """Replay a match against the rules: every roll, play, cube action and result.
 
-:func:`replay_match` never raises on a bad transcript: everything it finds is
-a :class:`~tabla_cli.findings.Finding`. After the first error in a game it
-goes on from the position the recorded play leads to (what the players saw);
-when that play cannot even be applied, the rest of the game is skipped with
-one ``unchecked`` note. The recorded ``Wins`` always count for the score.
+The replay is the one owner of game state: turn, cube (value, owner, pending
+double, beaver and raccoon), score, Crawford and the position. :func:`replay`
+hands each step to a :class:`~tabla_cli.visitor.BaseVisitor`;
+:func:`replay_match` is the visitor that collects the findings and results.
+
+It never raises on a bad transcript: everything it finds is a
+:class:`~tabla_cli.findings.Finding`. After the first error in a game it goes
+on from the position the recorded play leads to (what the players saw); when
+that play cannot even be applied, the rest of the game is skipped with one
+``unchecked`` note. The recorded ``Wins`` always count for the score.
+
+Cube values: a double offers twice the cube; a take sets the cube to the
+value offered; a beaver without a written value doubles the value offered
+(four times the cube before the double); a raccoon without one doubles the
+beavered cube. A written value that differs is reported (``cube-value``) but
+the replay's value is the one that counts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position, Segment
 from tabla_cli.errors import InvalidPlayError, Location
@@ -19,6 +30,9 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, parse_play
 from tabla_cli.variant import Variant, find_variant
 from tabla_cli.variants.common import VariantResolution
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState
+
+T = TypeVar("T")
 
 EndedBy = Literal["bearoff", "drop", "resign", "draw"]
 RESULT_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
@@ -26,7 +40,7 @@ RESULT_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 
 @dataclass(slots=True)
 class Decision:
-    """One replayed action with the state before it (kept when ``collect=True``).
+    """One replayed roll with the state before it (kept by ``replay_match(..., collect=True)``).
 
     ``position`` is seen from the acting player (``action.player`` is ``mover``).
     """
@@ -80,6 +94,7 @@ class _GameReplay:
     def __init__(self, replay: _MatchReplay, game: Game, result: GameResult, start: Position,
                  variant: Variant) -> None:
         self.r = replay
+        self.v = replay.visitor
         self.variant = variant
         # Variants with the standard board keep the standard notation (and its speed).
         standard = variant.has_gnubg_ids
@@ -91,6 +106,7 @@ class _GameReplay:
         self.side = Player.ZERO
         self.turn: Player | None = None
         self.pending: Player | None = None
+        self.doubler: Player | None = None
         self.last_cube: tuple[ActionKind, Player] | None = None
         self.turned = False
         self.over: tuple[EndedBy, Player] | None = None
@@ -100,6 +116,27 @@ class _GameReplay:
         self.marks = replay.marks
         if game.start_cube:
             result.cube, result.cube_owner = game.start_cube
+        match = replay.match
+        money = not match.length
+        self.jacoby = money and match.rules.jacoby
+        self.beavers = money and match.rules.beaver
+
+    def state(self, action: Action | None, on_roll: Player, actor: Player, doubled: bool = False,
+              opening: bool = False) -> DecisionState:
+        """The state before ``action``, with the position seen from ``on_roll``."""
+        res = self.res
+        match = self.r.match
+        pos = self.pos if self.side == on_roll else self.pos.flip()
+        return DecisionState(
+            pos, on_roll, actor, res.cube, res.cube_owner, doubled, res.score, match.length, res.crawford,
+            res.post_crawford, self.jacoby, self.beavers, match.rules.cube_limit, self.variant, self.game.number,
+            action.move_number if action else None, opening,
+        )
+
+    def answer_state(self, action: Action) -> DecisionState:
+        """The state before an answer to a double: seen from the doubler, the double pending."""
+        doubler = self.doubler if self.doubler is not None else action.player.other
+        return self.state(action, doubler, action.player, True)
 
     # --- helpers ------------------------------------------------------------
 
@@ -120,6 +157,9 @@ class _GameReplay:
     # --- actions ------------------------------------------------------------
 
     def run(self) -> None:
+        if self.v.begin_game(self.game, self.state(None, Player.ZERO, Player.ZERO)) is SKIP:
+            self.skip()
+            return
         actions = self.game.actions
         for i, action in enumerate(actions):
             kind = action.kind
@@ -129,11 +169,15 @@ class _GameReplay:
                 self.win(action)
                 continue
             if self.stopped:
+                if self.r.wants_unchecked:
+                    self.v.visit_unchecked(action)
                 continue
             if self.over is not None:
                 if not self.after_end_reported:
                     self.after_end_reported = True
                     self.finding("action-after-end", f"{kind.value} after the game ended", action)
+                if self.r.wants_unchecked:
+                    self.v.visit_unchecked(action)
                 continue
             if self.pending is not None and kind not in (
                 ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.RESIGN
@@ -155,10 +199,19 @@ class _GameReplay:
             elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):
                 self.beaver(action)
             elif kind is ActionKind.RESIGN:
+                if self.r.wants_resign:
+                    self.v.visit_resign(self.state(action, action.player, action.player), action)
                 self.pending = None
                 self.over = ("resign", action.player.other)
         if self.res.winner is None:
             self.unfinished()
+
+    def skip(self) -> None:
+        """Count a skipped game's recorded result, without replaying it."""
+        self.res.checked = False
+        for action in self.game.actions:
+            if action.kind is ActionKind.WIN and self.res.winner is None:
+                self.res.winner, self.res.points = action.player, action.value or 0
 
     def check_turn(self, action: Action) -> None:
         if self.turn is not None and action.player != self.turn:
@@ -168,13 +221,18 @@ class _GameReplay:
     def roll(self, action: Action, actions: list[Action], i: int) -> None:
         self.check_turn(action)
         self.orient(action.player)
+        self.doubler = None
         dice = action.dice
         assert dice is not None
+        first = self.res.rolls == 0
+        wants = self.r.wants_roll
+        state = self.state(action, action.player, action.player, opening=first) if wants else None
         if not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
             self.finding("invalid-dice", f"{dice[0]}-{dice[1]} is not a roll of two dice from 1 to 6", action)
+            if state is not None:
+                self.v.visit_roll(state, action, None, None)
             self.stop(action)
             return
-        first = self.res.rolls == 0
         self.res.rolls += 1
         self.r.result.plays += 1
         if (first and dice[0] == dice[1] and self.game.start is None
@@ -182,24 +240,25 @@ class _GameReplay:
             self.finding("opening-double", f"the opening roll {dice[0]}-{dice[1]} is a double", action)
         text = action.play_text or ""
         if action.resigned or (not text and self._resigns_after(actions, i)):
+            if self.r.wants_resign:
+                self.v.visit_resign(state or self.state(action, action.player, action.player, opening=first),
+                                    action)
             self.over = ("resign", action.player.other)
             return
-        if self.r.collect:
-            decision = Decision(action, self.pos, self.res.cube, self.res.cube_owner)
-            self.res.decisions.append(decision)
         try:
             segments = self.parse(text)
         except InvalidPlayError as exc:
             self.finding("invalid-play", exc.message, action, play=text, **self.ids(dice))
+            if state is not None:
+                self.v.visit_roll(state, action, None, None)
             self.stop(action)
             return
         variant = self.variant
         resolution = variant.resolve_play(self.pos, dice, segments)
+        play: Play | None = None
         if resolution.error is None:
             assert resolution.result is not None and resolution.play is not None
             play = resolution.play
-            if self.r.collect:
-                decision.play = play
             if resolution.alternatives > 1 and not self.marks:
                 self.finding("ambiguous-play", f"'{text}' could mean {resolution.alternatives} different plays; "
                              f"read as {self.format(self.pos, play)}", action, play=text)
@@ -217,9 +276,13 @@ class _GameReplay:
             self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             applied = variant.apply_written(self.pos, segments)
             if applied is None:
+                if state is not None:
+                    self.v.visit_roll(state, action, None, None)
                 self.stop(action)
                 return
             after = applied
+        if state is not None:
+            self.v.visit_roll(state, action, play, after)
         if variant.is_over(after):
             multiplier = variant.outcome(after)
             self.over = ("bearoff" if multiplier else "draw", action.player)
@@ -253,6 +316,7 @@ class _GameReplay:
 
     def double(self, action: Action) -> None:
         names = self.r.match.players
+        state = self.state(action, action.player, action.player) if self.r.wants_cube else None
         if self.turn is None:
             self.finding("illegal-double", "a double before the opening roll", action)
         elif action.player != self.turn:
@@ -272,42 +336,59 @@ class _GameReplay:
         elif value > self.r.match.rules.cube_limit:
             self.finding("cube-value", f"{value} is above the cube limit {self.r.match.rules.cube_limit}", action)
         self.pending = action.player
+        self.doubler = action.player
         self.last_cube = (ActionKind.DOUBLE, action.player)
         self.turn = action.player.other
         self.offered = want
+        if state is not None:
+            self.v.visit_cube(state, action, state.cube, want, state.cube_owner)
 
     def answer(self, action: Action) -> bool:
-        if self.pending is None or self.pending == action.player:
+        state = self.answer_state(action) if self.r.wants_cube else None
+        answered = self.pending is not None and self.pending != action.player
+        if not answered:
             self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
-            return False
-        if action.kind is ActionKind.TAKE:
+        elif action.kind is ActionKind.TAKE:
             self.take(action.player)
-        return True
+        if action.kind is ActionKind.DROP:
+            self.doubler = None
+        if state is not None:
+            self.v.visit_cube(state, action, state.cube, self.res.cube, self.res.cube_owner)
+        return answered
 
     def take(self, taker: Player) -> None:
         self.res.cube = self.offered or self.res.cube * 2
         self.res.cube_owner = taker
         self.turned = True
         self.pending = None
+        self.doubler = None
         self.turn = taker.other
 
     def beaver(self, action: Action) -> None:
         match = self.r.match
         last = self.last_cube
+        state = self.answer_state(action) if self.r.wants_cube else None
         if last is None or last[1] == action.player or self.over is not None:
             self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
+            if state is not None:
+                self.v.visit_cube(state, action, state.cube, state.cube, state.cube_owner)
             return
         if match.length or (match.header("Beaver") or "on").casefold() == "off":
             self.finding("illegal-beaver", f"{action.kind.value} is not allowed here "
                          f"({'match play' if match.length else 'beavers are off'})", action)
+        doubler = self.doubler
         value = action.value or self.res.cube * (4 if self.pending is not None else 2)
         if self.pending is not None:
             self.take(action.player)
+        before = self.res.cube
         self.res.cube = value
         self.res.cube_owner = action.player
         self.turned = True
+        self.doubler = doubler
         self.last_cube = (ActionKind.BEAVER, action.player)
         self.turn = last[1] if last[0] is ActionKind.DOUBLE else action.player
+        if state is not None:
+            self.v.visit_cube(state, action, before, value, action.player)
 
     # --- results ------------------------------------------------------------
 
@@ -327,6 +408,8 @@ class _GameReplay:
                 self.finding("result-mismatch", f"'Wins {points}' after a drawn game "
                              "(both mother checkers pinned)", action)
             res.winner, res.points, res.ended_by = winner, points, how
+            if self.r.wants_result:
+                self.v.visit_result(self.state(action, winner, winner), action, res)
             return
         if winner != credited and not self.stopped:
             self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
@@ -360,6 +443,8 @@ class _GameReplay:
         res.points = points
         res.ended_by = how
         self.over = over
+        if self.r.wants_result:
+            self.v.visit_result(self.state(action, winner, winner), action, res)
 
     def _unannounced_end(self, action: Action) -> tuple[EndedBy, Player]:
         """How a game ended when a ``Wins`` line comes without a finish: a resignation."""
@@ -392,26 +477,25 @@ class _GameReplay:
     def ids(self, dice: Dice | None) -> dict[str, str]:
         if not self.variant.has_gnubg_ids:
             return {}
-        from tabla_cli.ids import MatchState, encode_match_id
+        state = self.state(None, self.side, self.side)
+        return {"position_id": state.position_id(), "match_id": state.match_id(dice, playing=True)}
 
-        res = self.res
-        length = self.r.match.length
-        state = MatchState(
-            cube=res.cube, cube_owner=res.cube_owner, dice_owner=self.side, crawford=res.crawford,
-            game_state=1, turn=self.side, doubled=False, resign=0,
-            dice=(max(dice), min(dice)) if dice else None, length=length,
-            score=res.score, jacoby=bool(self._jacoby_rule()),
-        )
-        return {"position_id": self.pos.position_id(), "match_id": encode_match_id(state)}
 
-    def _jacoby_rule(self) -> bool:
-        return not self.r.match.length and self.r.match.rules.jacoby
+def _overrides(visitor: BaseVisitor[T], name: str) -> bool:
+    """Whether ``visitor`` does something in method ``name`` (the replay skips building its state if not)."""
+    return getattr(type(visitor), name) is not getattr(BaseVisitor, name)
 
 
 class _MatchReplay:
-    def __init__(self, match: Match, collect: bool) -> None:
+    def __init__(self, match: Match, visitor: BaseVisitor[T]) -> None:
         self.match = match
-        self.collect = collect
+        self.visitor: BaseVisitor[object] = visitor  # type: ignore[assignment]
+        self.wants_roll = _overrides(visitor, "visit_roll")
+        self.wants_cube = _overrides(visitor, "visit_cube")
+        self.wants_resign = _overrides(visitor, "visit_resign")
+        self.wants_result = _overrides(visitor, "visit_result")
+        self.wants_unchecked = _overrides(visitor, "visit_unchecked")
+        self.wants_finding = _overrides(visitor, "visit_finding")
         self.result = MatchResult(match)
         self.variant: Variant = find_variant(match.variant)
         self.marks = any(
@@ -420,9 +504,12 @@ class _MatchReplay:
 
     def add(self, finding: Finding) -> None:
         self.result.findings.append(finding)
+        if self.wants_finding:
+            self.visitor.visit_finding(finding)
 
     def run(self) -> MatchResult:
         match = self.match
+        self.visitor.begin_match(match)
         length = match.length
         score = (0, 0)
         first = 1
@@ -457,6 +544,7 @@ class _MatchReplay:
             start = variant.start_position() if game.start is None else variant.position_from(game.start)
             _GameReplay(self, game, result, start, variant).run()
             self.result.games.append(result)
+            self.visitor.end_game(result)
             if result.winner is not None and result.points:
                 s = list(score)
                 s[result.winner] += result.points
@@ -468,7 +556,43 @@ class _MatchReplay:
             self.add(Finding("match-incomplete",
                              f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
                              match.location))
+        self.visitor.end_match(self.result)
         return self.result
+
+
+def replay(match: Match, visitor: BaseVisitor[T]) -> T:
+    """Replay ``match``, calling ``visitor`` at every step; returns ``visitor.result()``."""
+    _MatchReplay(match, visitor).run()
+    return visitor.result()
+
+
+class _Results(BaseVisitor[MatchResult]):
+    """The findings and game results (what :func:`replay_match` returns)."""
+
+    def __init__(self) -> None:
+        self.match_result: MatchResult | None = None
+
+    def end_match(self, match_result: MatchResult) -> None:
+        self.match_result = match_result
+
+    def result(self) -> MatchResult:
+        assert self.match_result is not None
+        return self.match_result
+
+
+class _Decisions(_Results):
+    """:class:`_Results` that also keeps a :class:`Decision` for every roll."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions: list[Decision] = []
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.decisions.append(Decision(action, state.position, state.cube, state.cube_owner, play))
+
+    def end_game(self, game_result: GameResult) -> None:
+        game_result.decisions = self.decisions
+        self.decisions = []
 
 
 def replay_match(match: Match, *, collect: bool = False) -> MatchResult:
@@ -476,7 +600,7 @@ def replay_match(match: Match, *, collect: bool = False) -> MatchResult:
 
     Args:
         match: the match as read from a transcript.
-        collect: keep every decision (position, cube, play) for reports and
+        collect: keep every roll's decision (position, cube, play) for
             converters; off for a plain check, which is faster.
     """
-    return _MatchReplay(match, collect).run()
+    return replay(match, _Decisions() if collect else _Results())

@@ -14,3 +14,13 @@ def corpus_files(*parts: str, pattern: str = "*") -> list[Path]:
     if not files:
         raise FileNotFoundError(f"no corpus files match {path / pattern}")
     return files
+
+
+TRANSCRIPT_SUFFIXES = frozenset({".mat", ".sgf", ".txt", ".json"})
+
+
+def transcript_files() -> list[Path]:
+    """Every transcript under tests/data (the copied corpus included) and examples/, sorted."""
+    found = [p for root in (DATA, EXAMPLES) for p in root.rglob("*")
+             if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES]
+    return sorted(found)

@@ -51,6 +51,7 @@ from lark.exceptions import UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Step
 from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import CANNOT_MOVE, MOVE, NUMBER, dice
 from tabla_cli.grammar import load_grammar
@@ -359,3 +360,7 @@ class _GameReader:
             if pending[0] is not ActionKind.DOUBLE:
                 return None  # the beaver implied the take
         return Action(kind, player, location)
+
+
+FORMAT = Format('fibs', ('.txt',), looks_like_fibs, read_matches)
+"""This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -57,6 +57,7 @@ from tabla_cli.analysis.recorded import RecordedAnalysis, parse_gnubg_text_analy
 from tabla_cli.analysis.types import CubeAction
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
+from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import NUMBER, dice
 from tabla_cli.grammar import load_grammar
@@ -622,3 +623,7 @@ class _GameState:
             Action(ActionKind.WIN, player, Location(self.r.path, token.line or 0, 1),
                    value=int(found.group("value")), match_won="and the match" in found.group("rest"))
         )
+
+
+FORMAT = Format('gnubg-text', ('.txt',), looks_like_gnubg_text, read_matches)
+"""This reader in the format registry (:mod:`tabla_cli.formats`)."""

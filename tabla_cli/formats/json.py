@@ -38,6 +38,7 @@ from typing import Any, TextIO, TypeVar
 
 from tabla_cli.board import Player, Position
 from tabla_cli.errors import Location, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, read_handle
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 
@@ -269,3 +270,7 @@ class _Reader:
 
 _NAMES: dict[type, str] = {str: "a string", int: "an integer", bool: "true or false", list: "a list",
                            dict: "an object"}
+
+
+FORMAT = Format('json', ('.json',), looks_like_json, read_matches)
+"""This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -36,7 +36,6 @@ Example:
 
 from __future__ import annotations
 
-import codecs
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -48,6 +47,8 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
 from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.source import read_path_text
+from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
@@ -201,25 +202,12 @@ def _parser() -> Lark:
 
 
 def read_text(path: str | Path) -> str:
-    """The text of a transcript file: UTF-8 (BOM stripped), else Latin-1.
-
-    A UTF-16 file with a byte-order mark is decoded as UTF-16.
+    """The text of a transcript file, decoded by :func:`tabla_cli.source.decode_bytes`.
 
     Raises:
         OSError: the file cannot be read.
     """
-    data = Path(path).read_bytes()
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16").lstrip("\ufeff")
-        except UnicodeDecodeError:
-            pass
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8) :]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    return read_path_text(path)
 
 
 def looks_like_mat(text: str) -> bool:
@@ -624,3 +612,7 @@ class _Reader:
 def _first_column(text: str) -> int:
     """1-based column of the first non-blank character of a line."""
     return len(text) - len(text.lstrip()) + 1
+
+
+FORMAT = Format('mat', ('.mat', '.txt'), looks_like_mat, read_matches)
+"""This reader in the format registry (:mod:`tabla_cli.formats`)."""

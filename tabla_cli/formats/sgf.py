@@ -49,6 +49,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from tabla_cli.analysis.recorded import parse_sgf_move_analysis
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
@@ -766,3 +767,7 @@ class _GameReader:
         winner, points, _ = info.result
         location = info.result_location or info.location
         self.game.actions.append(Action(ActionKind.WIN, winner, location, value=points))
+
+
+FORMAT = Format('sgf', ('.sgf',), looks_like_sgf, read_matches)
+"""This reader in the format registry (:mod:`tabla_cli.formats`)."""

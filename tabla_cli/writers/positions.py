@@ -40,28 +40,24 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TextIO
 
-from tabla_cli.board import Dice, Play, Player, Position, apply_segments
+from tabla_cli.board import Dice, Play, Player, Position
 from tabla_cli.errors import TablaError
-from tabla_cli.ids import XGID_MAX_CUBE_EXP, MatchState, encode_match_id, format_xgid
+from tabla_cli.ids import MatchState, encode_match_id, format_xgid
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.notation import format_play, parse_play
-from tabla_cli.replay import Decision, GameResult, MatchResult, replay_match
-from tabla_cli.variant import Variant, find_variant
+from tabla_cli.replay import MatchResult, replay
+from tabla_cli.visitor import BaseVisitor, DecisionState
 
-__all__ = ["COLUMNS", "PositionRow", "format_positions", "position_rows", "write_positions"]
+__all__ = ["COLUMNS", "PositionRow", "PositionsVisitor", "format_positions", "position_rows", "write_positions"]
 
 COLUMNS: tuple[str, ...] = (
     "match", "game", "move", "player", "side", "action", "dice", "play",
     "position_id", "match_id", "xgid", "pips_player", "pips_opponent",
 )
 """The CSV columns, in order."""
-
-_ANSWERS = frozenset({ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON})
-
 
 @dataclass(frozen=True, slots=True)
 class PositionRow:
@@ -127,153 +123,96 @@ def write_positions(matches: Iterable[tuple[Match, MatchResult | None]], handle:
 
 
 def format_positions(matches: Iterable[tuple[Match, MatchResult | None]]) -> str:
-    """The CSV text (LF line ends) of every decision of ``matches``, numbered 1, 2, ... in order."""
+    """The CSV text (LF line ends) of every decision of ``matches``, numbered 1, 2, ... in order.
+
+    Each match is replayed with a :class:`PositionsVisitor` (a replay without
+    one, the second of each pair, does not carry the cube actions' states).
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for index, (match, replayed) in enumerate(matches, start=1):
-        for row in position_rows(match, replayed=replayed, index=index):
+    for index, (match, _) in enumerate(matches, start=1):
+        for row in position_rows(match, index=index):
             writer.writerow(row.values())
     return out.getvalue()
 
 
-def position_rows(match: Match, *, replayed: MatchResult | None = None, index: int = 1) -> list[PositionRow]:
+def position_rows(match: Match, *, index: int = 1) -> list[PositionRow]:
     """Every decision of ``match`` in order; see the module documentation.
 
     Args:
         match: the match.
-        replayed: ``replay_match(match, collect=True)`` if already done.
         index: the match's number in its input, for the ``match`` column.
     """
-    if replayed is None or not (replayed.plays == 0 or any(g.decisions for g in replayed.games)):
-        replayed = replay_match(match, collect=True)
-    rows: list[PositionRow] = []
-    for i, game in enumerate(match.games):
-        result = replayed.games[i] if i < len(replayed.games) else None
-        _GameRows(match, game, result, index, rows).run()
-    return rows
+    return replay(match, PositionsVisitor(match, index))
 
 
-class _GameRows:
-    """Walks one game's actions with the replay's decisions, tracking position and cube."""
+class PositionsVisitor(BaseVisitor[list[PositionRow]]):
+    """Makes a :class:`PositionRow` of every roll and cube action the replay visits.
 
-    def __init__(self, match: Match, game: Game, result: GameResult | None, index: int,
-                 rows: list[PositionRow]) -> None:
-        self.match = match
-        self.game = game
-        self.result = result
+    Args:
+        match: the match replayed (for the players' names).
+        index: the match's number in its input, for the ``match`` column.
+    """
+
+    def __init__(self, match: Match, index: int = 1) -> None:
+        self.names = match.players
         self.index = index
-        self.rows = rows
-        self.variant: Variant = find_variant(game.variant or match.variant)
-        self.ids = bool(getattr(self.variant, "has_gnubg_ids", True))
-        # A variant may write its plays its own way; standard notation otherwise.
-        self.format_play: Callable[[Position, Play], str] = getattr(self.variant, "format_play", format_play)
-        start = game.start or self.variant.start_position()
-        self.position: Position | None = start
-        self.side = Player.ZERO
-        self.cube, self.owner = game.start_cube or (1, None)
-        self.offered = 0
-        self.doubler: Player | None = None
-        self.opening = True
-        self.decisions: dict[int, Decision] = {}
-        if result is not None:
-            self.decisions = {id(d.action): d for d in result.decisions}
+        self.game = 0
+        self.rows: list[PositionRow] = []
 
-    def seen_from(self, player: Player) -> Position | None:
-        if self.position is None:
-            return None
-        return self.position if self.side == player else self.position.flip()
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        self.game = game.number
 
-    def run(self) -> None:
-        for action in self.game.actions:
-            kind = action.kind
-            if kind is ActionKind.ROLL:
-                self.roll(action)
-            elif kind is ActionKind.DOUBLE:
-                self.add(action, self.seen_from(action.player), action.player, action.player, False)
-                self.doubler = action.player
-                self.offered = action.value or self.cube * 2
-            elif kind in _ANSWERS:
-                doubler = self.doubler if self.doubler is not None else action.player.other
-                self.add(action, self.seen_from(doubler), doubler, action.player, True)
-                if kind is ActionKind.TAKE:
-                    self.cube, self.owner = self.offered or self.cube * 2, action.player
-                elif kind is not ActionKind.DROP:
-                    self.cube = action.value or (self.offered or self.cube) * 2
-                    self.owner = action.player
-                if kind is not ActionKind.RACCOON and kind is not ActionKind.BEAVER:
-                    self.doubler = None
-                self.offered = 0
-
-    def roll(self, action: Action) -> None:
-        decision = self.decisions.get(id(action))
+    def visit_unchecked(self, action: Action) -> None:
+        if action.kind is ActionKind.RESIGN:
+            return
+        roll = action.kind is ActionKind.ROLL
+        play = ("????" if action.resigned else " ".join((action.play_text or "").split())) if roll else ""
         player = action.player
-        play: Play | None = None
-        if decision is not None:
-            self.position, self.side = decision.position, player
-            self.cube, self.owner = decision.cube, decision.cube_owner
-            play = decision.play
-        position = self.seen_from(player)
-        if action.resigned:
-            written = "????"
-        elif play is not None and position is not None:
-            written = self.format_play(position, play)
+        self.rows.append(PositionRow(
+            self.index, self.game, action.move_number, player, self.names[player], action.kind.value,
+            action.dice if roll else None, play, None, player, None, "", "", "", action,
+        ))
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if play is not None:
+            written = state.variant.format_play(state.position, play)
         else:
             written = " ".join((action.play_text or "").split())
-        self.add(action, position, player, player, False, written)
-        self.opening = False
-        self.doubler = None
-        if position is None or action.resigned:
-            return
-        after: Position | None
-        if play is not None:
-            after = position.apply(play)
-        else:
-            # Where the replay went on from after a play it could not resolve.
-            parse = getattr(self.variant, "parse_play", parse_play)
-            apply = getattr(self.variant, "apply_written", apply_segments)
-            try:
-                after = apply(position, parse(action.play_text or ""))
-            except TablaError:
-                after = None
-        self.position = after.flip() if after is not None else None
-        self.side = player.other
+        self.add(state, action, written)
 
-    def add(self, action: Action, position: Position | None, on_roll: Player, actor: Player,
-            pending: bool, play: str = "") -> None:
-        match, result = self.match, self.result
-        roll = action.kind is ActionKind.ROLL
-        dice = action.dice if roll else None
-        state: MatchState | None = None
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        if action.kind is ActionKind.ROLL:
+            self.add(state, action, "????" if action.resigned else " ".join((action.play_text or "").split()))
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        self.add(state, action, "")
+
+    def add(self, state: DecisionState, action: Action, play: str) -> None:
+        dice = action.dice if action.kind is ActionKind.ROLL else None
+        match_state = state.match_state(dice)
+        position = state.position
         position_id = match_id = xgid = ""
-        if position is not None:
-            rules = match.rules
-            money = not match.length
-            cube_limit = rules.cube_limit
-            state = MatchState(
-                cube=self.cube, cube_owner=self.owner, dice_owner=on_roll,
-                crawford=bool(result and result.crawford),
-                game_state=0 if roll and self.opening else 1,
-                turn=actor, doubled=pending, resign=0,
-                dice=(max(dice), min(dice)) if dice else None, length=match.length,
-                score=result.score if result is not None else self.game.score,
-                jacoby=money and rules.jacoby, beaver=money and rules.beaver,
-                max_cube_exp=min(XGID_MAX_CUBE_EXP, max(0, cube_limit.bit_length() - 1)),
-            )
-            if self.ids:
-                try:
-                    position_id = position.position_id()
-                    match_id = encode_match_id(state)
-                except TablaError:
-                    position_id = match_id = ""
-                try:
-                    xgid = format_xgid(position, _playing(state))
-                except TablaError:
-                    xgid = ""
+        if state.has_ids:
+            try:
+                position_id = position.position_id()
+                match_id = encode_match_id(match_state)
+            except TablaError:
+                position_id = match_id = ""
+            try:
+                xgid = format_xgid(position, _playing(match_state))
+            except TablaError:
+                xgid = ""
+        actor = state.actor
         self.rows.append(PositionRow(
-            self.index, self.game.number, action.move_number, actor, match.players[actor], action.kind.value,
-            dice, play, position, on_roll, state, position_id, match_id, xgid, action,
+            self.index, state.game, action.move_number, actor, self.names[actor], action.kind.value,
+            dice, play, position, state.on_roll, match_state, position_id, match_id, xgid, action,
         ))
+
+    def result(self) -> list[PositionRow]:
+        return self.rows
 
 
 def _playing(state: MatchState) -> MatchState:

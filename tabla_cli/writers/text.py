@@ -51,7 +51,7 @@ from typing import TextIO
 from tabla_cli.board import Player
 from tabla_cli.model import ActionKind, Match
 from tabla_cli.render import board_lines
-from tabla_cli.replay import MatchResult, replay_match
+from tabla_cli.replay import MatchResult
 from tabla_cli.writers.positions import PositionRow, position_rows
 
 __all__ = ["format_text", "write_text"]
@@ -67,12 +67,10 @@ def write_text(matches: Iterable[tuple[Match, MatchResult | None]], handle: Text
 def format_text(matches: Iterable[tuple[Match, MatchResult | None]]) -> str:
     """The text of :func:`write_text`."""
     out: list[str] = []
-    for index, (match, replayed) in enumerate(matches, start=1):
-        if replayed is None or not (replayed.plays == 0 or any(g.decisions for g in replayed.games)):
-            replayed = replay_match(match, collect=True)
+    for index, (match, _) in enumerate(matches, start=1):
         if index > 1:
             out.append("")
-        out += _match(match, replayed, index)
+        out += _match(match, index)
     return "\n".join(out) + "\n"
 
 
@@ -80,11 +78,11 @@ def _who(match: Match, player: Player) -> str:
     return f"{match.players[player]} ({_MARK[player]})"
 
 
-def _match(match: Match, replayed: MatchResult, index: int) -> list[str]:
+def _match(match: Match, index: int) -> list[str]:
     length = f"{match.length}-point match" if match.length else "money session"
     lines = [f"{_who(match, Player.ZERO)} - {_who(match, Player.ONE)}, {length}"]
     lines += [f"{key}: {value}" for key, value in match.headers]
-    rows = position_rows(match, replayed=replayed, index=index)
+    rows = position_rows(match, index=index)
     by_game: dict[int, list[PositionRow]] = {}
     for row in rows:
         by_game.setdefault(id(row.source), []).append(row)

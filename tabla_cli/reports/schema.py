@@ -1,0 +1,177 @@
+"""The documented columns of the report frames: names, dtypes and meanings.
+
+>>> [c.name for c in COLUMNS["games"]][:4]
+['match', 'game', 'score0', 'score1']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa  # type: ignore[import-untyped]
+
+from tabla_cli.findings import CODES
+
+FRAME_NAMES: tuple[str, ...] = ("matches", "games", "cube", "plays", "errors")
+"""The frames, in the order they are documented and written."""
+
+RESULTS = ("single", "gammon", "backgammon")
+ENDINGS = ("bearoff", "drop", "resign")
+CUBE_ACTIONS = ("double", "redouble", "take", "drop", "beaver", "raccoon")
+SEVERITIES = ("error", "warning", "note")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One documented column of a frame or summary.
+
+    Attributes:
+        name: the column name (snake_case, stable).
+        dtype: the pandas dtype name: ``int64`` and ``bool`` never missing,
+            ``Int64`` and ``Float64`` nullable, ``float64`` (NaN where a rate
+            is undefined), ``string`` (``pd.NA`` when missing) or
+            ``category`` (fixed ``categories``).
+        doc: what the column holds.
+        categories: the categories of a ``category`` column, in order.
+    """
+
+    name: str
+    dtype: str
+    doc: str
+    categories: tuple[str, ...] = ()
+
+    @property
+    def pandas_dtype(self) -> Any:
+        """The dtype to give the pandas column."""
+        if self.dtype == "category":
+            return pd.CategoricalDtype(list(self.categories), ordered=False)
+        if self.dtype == "string":
+            return pd.StringDtype()
+        return self.dtype
+
+    @property
+    def arrow_type(self) -> pa.DataType:
+        """The Arrow type rows are packed into before the pandas conversion."""
+        if self.dtype in ("int64", "Int64"):
+            return pa.int64()
+        if self.dtype in ("float64", "Float64"):
+            return pa.float64()
+        if self.dtype == "bool":
+            return pa.bool_()
+        return pa.string()
+
+
+C = Column
+_MATCH_KEY = C("match", "int64", "key of the match: 0, 1, ... in input order (shared by every frame)")
+
+COLUMNS: dict[str, tuple[Column, ...]] = {
+    "matches": (
+        _MATCH_KEY,
+        C("file", "string", "the file the match was read from, as given"),
+        C("index", "int64", "position of the match in its file (1 = first)"),
+        C("player0", "string", "the first player (left column)"),
+        C("player1", "string", "the second player (right column)"),
+        C("length", "int64", "match length in points; 0 = money session"),
+        C("variant", "string", "the variant (nackgammon, hypergammon, ...); missing = standard backgammon"),
+        C("date", "string", "the EventDate header as written, if any"),
+        C("winner", "string", "the player who reached the match length; missing for money sessions and "
+                              "incomplete matches"),
+        C("winner_side", "Int64", "0 or 1: the side of the winner"),
+        C("score0", "int64", "final score of player0 (the running score after the last game)"),
+        C("score1", "int64", "final score of player1"),
+        C("games", "int64", "games in the transcript"),
+        C("crawford_game", "Int64", "number of the Crawford game, if one was played"),
+        C("findings", "int64", "findings of the check in this match (all severities)"),
+        C("errors", "int64", "findings of severity error"),
+    ),
+    "games": (
+        _MATCH_KEY,
+        C("game", "int64", "the game number as written"),
+        C("score0", "int64", "player0's score before the game"),
+        C("score1", "int64", "player1's score before the game"),
+        C("away0", "Int64", "points player0 still needed before the game (missing in money play)"),
+        C("away1", "Int64", "points player1 still needed before the game"),
+        C("winner", "string", "the player credited with the game; missing if no result"),
+        C("winner_side", "Int64", "0 or 1: the side of the winner"),
+        C("points", "Int64", "points won, as the transcript records them"),
+        C("cube", "int64", "cube value at the end (a dropped double leaves the value before it)"),
+        C("cube_owner", "string", "who owned the cube at the end; missing = centred"),
+        C("result", "category", "single, gammon or backgammon", RESULTS),
+        C("ended_by", "category", "bearoff, drop or resign", ENDINGS),
+        C("crawford", "bool", "the Crawford game (no doubling)"),
+        C("post_crawford", "bool", "a game after the Crawford game"),
+        C("moves", "int64", "rolls recorded in the game, dances included"),
+    ),
+    "cube": (
+        _MATCH_KEY,
+        C("game", "int64", "the game number"),
+        C("move", "Int64", "the printed move number of the action's line"),
+        C("player", "string", "who acts"),
+        C("side", "int64", "0 or 1: the side of the player"),
+        C("action", "category", "double (centred cube), redouble (owned cube), take, drop, beaver, raccoon",
+          CUBE_ACTIONS),
+        C("cube_before", "int64", "cube value before the action (for a beaver: the value of the double "
+                                  "it takes)"),
+        C("cube_after", "int64", "cube value after it (for a double: the value offered; a drop leaves it "
+                                 "unchanged)"),
+        C("score_player", "int64", "the acting player's match score before the game"),
+        C("score_opponent", "int64", "the opponent's match score before the game"),
+        C("away_player", "Int64", "points the acting player still needs (missing in money play)"),
+        C("away_opponent", "Int64", "points the opponent still needs"),
+        C("pips_player", "Int64", "the acting player's pip count at the decision"),
+        C("pips_opponent", "Int64", "the opponent's pip count at the decision"),
+    ),
+    "plays": (
+        _MATCH_KEY,
+        C("game", "int64", "the game number"),
+        C("move", "Int64", "the printed move number"),
+        C("player", "string", "who rolled"),
+        C("side", "int64", "0 or 1"),
+        C("die1", "int64", "first die as written"),
+        C("die2", "int64", "second die as written"),
+        C("dice", "string", "the roll as written, e.g. 64"),
+        C("play", "string", "the play in GNU Backgammon notation ('' = no move); missing when the written "
+                            "play is not legal"),
+        C("written", "string", "the play as the transcript writes it"),
+        C("legal", "bool", "the written play is legal for the dice"),
+        C("hits", "Int64", "opponent checkers sent to the bar"),
+        C("pips_before", "int64", "the mover's pip count before the play"),
+        C("pips_after", "Int64", "the mover's pip count after it"),
+        C("opponent_pips_before", "int64", "the opponent's pip count before the play"),
+        C("opponent_pips_after", "Int64", "the opponent's pip count after it (grows with hits)"),
+        C("dance", "bool", "the mover had a checker on the bar and could not move"),
+    ),
+    "errors": (
+        C("file", "string", "the file"),
+        C("line", "Int64", "line of the finding (missing for a whole-file finding)"),
+        C("column", "Int64", "column of the finding"),
+        C("match", "Int64", "the match key; missing when the file could not be read"),
+        C("game", "Int64", "game number"),
+        C("move", "Int64", "printed move number"),
+        C("player", "string", "the player who acted"),
+        C("severity", "category", "error, warning or note", SEVERITIES),
+        C("code", "category", "the finding code of tabla check", tuple(CODES)),
+        C("message", "string", "the message"),
+        C("dice", "string", "the roll, e.g. 64"),
+        C("play", "string", "the play as written"),
+        C("position_id", "string", "GNU Backgammon Position ID before the action"),
+        C("gnubg_match_id", "string", "GNU Backgammon Match ID before the action"),
+    ),
+}
+"""The columns of every frame, in order, with dtypes and meanings."""
+
+del C
+
+NAME_COLUMNS: dict[str, tuple[str, ...]] = {
+    "matches": ("player0", "player1", "winner"),
+    "games": ("winner", "cube_owner"),
+    "cube": ("player",),
+    "plays": ("player",),
+    "errors": ("player",),
+}
+"""The columns of each frame that hold a player's name (rewritten by aliases)."""
+
+INDEX: dict[str, dict[str, int]] = {name: {c.name: i for i, c in enumerate(cols)} for name, cols in COLUMNS.items()}
+"""The position of every column in its frame's rows."""

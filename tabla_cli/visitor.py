@@ -1,0 +1,219 @@
+"""Visitors of a replayed match: one replay, many consumers.
+
+:func:`tabla_cli.replay.replay` owns every piece of game state (turn, cube,
+score, Crawford, position) and calls a :class:`BaseVisitor` at each step with
+a :class:`DecisionState` that says everything known at that moment. A
+consumer (the check, the positions CSV, the report rows, an analysis)
+overrides the methods it needs and tracks nothing itself.
+
+Example:
+    >>> import io
+    >>> from tabla_cli.formats.mat import read_matches
+    >>> from tabla_cli.replay import replay
+    >>> class Cubes(BaseVisitor[list[int]]):
+    ...     def __init__(self) -> None:
+    ...         self.values: list[int] = []
+    ...     def visit_cube(self, state, action, cube_before, cube_after, owner):
+    ...         self.values.append(cube_after)
+    ...     def result(self) -> list[int]:
+    ...         return self.values
+    >>> text = '''3 point match
+    ... Game 1
+    ... Ann : 0   Bob : 0
+    ... 1) 31: 8/5 6/5  Doubles => 2
+    ... 2) Takes
+    ... '''
+    >>> replay(next(read_matches(io.StringIO(text))), Cubes())
+    [2, 2]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
+
+from tabla_cli.board import Dice, Play, Player, Position
+from tabla_cli.findings import Finding
+from tabla_cli.model import Action, Game, Match
+
+if TYPE_CHECKING:
+    from tabla_cli.ids import MatchState
+    from tabla_cli.replay import GameResult, MatchResult
+    from tabla_cli.variant import Variant
+
+T = TypeVar("T")
+
+_PLAYING = 1
+_NO_GAME = 0
+
+
+class Skip:
+    """The type of :data:`SKIP` (a single instance)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "SKIP"
+
+
+SKIP: Final = Skip()
+"""Returned by :meth:`BaseVisitor.begin_game` to have the replay skip a game's actions."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionState:
+    """What the replay knows at one decision (a roll or a cube action).
+
+    Attributes:
+        position: the board seen from ``on_roll`` (its ``mover``). For a
+            take, drop, beaver or raccoon that is the doubler's side.
+        on_roll: the player whose turn it is (gnubg's dice owner).
+        actor: the player who acts now (differs from ``on_roll`` when
+            answering a double).
+        cube: the cube value before the action.
+        cube_owner: who owns the cube; None when it is centred.
+        doubled: a double (beaver, raccoon) is waiting for ``actor``'s answer.
+        score: points won before this game, ``(player 0, player 1)``.
+        length: the match length; 0 for money play.
+        crawford: this game is the Crawford game.
+        post_crawford: this game comes after the Crawford game.
+        jacoby: the Jacoby rule is in force for this game (money play).
+        beavers: beavers are allowed in this game (money play).
+        cube_limit: the highest cube value allowed.
+        variant: the variant the game is played in.
+        game: the game number as written.
+        move: the printed move number of the action (None if none).
+        opening: the action is the first roll of the game.
+    """
+
+    position: Position
+    on_roll: Player
+    actor: Player
+    cube: int
+    cube_owner: Player | None
+    doubled: bool
+    score: tuple[int, int]
+    length: int
+    crawford: bool
+    post_crawford: bool
+    jacoby: bool
+    beavers: bool
+    cube_limit: int
+    variant: Variant
+    game: int
+    move: int | None
+    opening: bool = False
+
+    @property
+    def has_ids(self) -> bool:
+        """Whether the variant has gnubg Position and Match IDs."""
+        return self.variant.has_gnubg_ids
+
+    def position_id(self) -> str:
+        """The gnubg Position ID of :attr:`position` (variants with gnubg IDs only)."""
+        return self.position.position_id()
+
+    def match_state(self, dice: Dice | None = None, *, playing: bool = False) -> MatchState:
+        """The gnubg Match ID fields of this decision.
+
+        Args:
+            dice: the roll, if rolled (stored larger first).
+            playing: game state 1 even for the opening roll (gnubg's text
+                export says 0 there).
+        """
+        from tabla_cli.ids import XGID_MAX_CUBE_EXP, MatchState
+
+        money = not self.length
+        return MatchState(
+            cube=self.cube, cube_owner=self.cube_owner, dice_owner=self.on_roll, crawford=self.crawford,
+            game_state=_NO_GAME if self.opening and not playing else _PLAYING, turn=self.actor,
+            doubled=self.doubled, resign=0, dice=(max(dice), min(dice)) if dice else None,
+            length=self.length, score=self.score, jacoby=self.jacoby, beaver=money and self.beavers,
+            max_cube_exp=min(XGID_MAX_CUBE_EXP, max(0, self.cube_limit.bit_length() - 1)),
+        )
+
+    def match_id(self, dice: Dice | None = None, *, playing: bool = False) -> str:
+        """The gnubg Match ID of this decision (see :meth:`match_state`).
+
+        Raises:
+            InvalidIdError: a field does not fit its bits (a huge cube or score).
+        """
+        from tabla_cli.ids import encode_match_id
+
+        return encode_match_id(self.match_state(dice, playing=playing))
+
+
+class BaseVisitor(Generic[T]):
+    """Receives the steps of a replay; every method but :meth:`result` does nothing by default.
+
+    The replay calls, in order: :meth:`begin_match`; per game
+    :meth:`begin_game`, then :meth:`visit_roll`, :meth:`visit_cube`,
+    :meth:`visit_resign` and :meth:`visit_result` as the actions come (with
+    :meth:`visit_finding` for each finding as it is made), then
+    :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
+    game, or after a play the replay could not apply, go to
+    :meth:`visit_unchecked` instead.
+    """
+
+    def begin_match(self, match: Match) -> None:
+        """A match starts."""
+
+    def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
+        """A game starts (``state``: the start position, seen from player 0).
+
+        Returns:
+            :data:`SKIP` to skip the game's plays and cube actions (its
+            recorded result still counts for the score), else None.
+        """
+        return None
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        """A roll and its play, dances and illegal plays included.
+
+        Args:
+            state: the state before the roll (``position`` seen from the roller).
+            action: the roll.
+            play: the legal play the written one resolves to; None when it is
+                illegal or cannot be read.
+            after: the position after the play as written, seen from the
+                roller; None when it cannot be applied.
+        """
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        """A double, take, drop, beaver or raccoon, with the values the replay decided.
+
+        Args:
+            state: the state before the action.
+            action: the cube action.
+            cube_before: the cube value before it (for a beaver answering a
+                double: the value of that double).
+            cube_after: the value after it (for a double: the value offered;
+                a drop or an answer to nothing leaves it unchanged).
+            owner: who owns the cube after it (None: centred).
+        """
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        """A resignation: a resign action, or a roll whose play is a resignation."""
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        """A ``Wins`` line, once the replay has judged it (``game_result`` is filled)."""
+
+    def visit_unchecked(self, action: Action) -> None:
+        """An action the replay does not follow: after the game ended, or after a play it could not apply.
+
+        No state is known there (the position is lost or the game is over).
+        """
+
+    def visit_finding(self, finding: Finding) -> None:
+        """A finding, as soon as the replay makes it."""
+
+    def end_game(self, game_result: GameResult) -> None:
+        """A game ends, with what the replay established."""
+
+    def end_match(self, match_result: MatchResult) -> None:
+        """The match ends."""
+
+    def result(self) -> T:
+        """What the visitor built (returned by :func:`tabla_cli.replay.replay`)."""
+        raise NotImplementedError

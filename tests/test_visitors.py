@@ -1,0 +1,251 @@
+"""Every replay visitor sees the same game: cube, owner, positions and scores agree after every action."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from dataclasses import dataclass
+
+import pytest
+
+from helpers import DATA, transcript_files
+from tabla_cli.board import Play, Player, Position
+from tabla_cli.check import CheckVisitor, FileReport
+from tabla_cli.errors import TablaError
+from tabla_cli.findings import Finding
+from tabla_cli.formats.mat import read_matches
+from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.reader import read_path_matches
+from tabla_cli.replay import GameResult, replay, replay_match
+from tabla_cli.reports.rows import FileRows, RowsVisitor
+from tabla_cli.reports.schema import INDEX
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Skip
+from tabla_cli.writers.positions import PositionsVisitor
+
+ZERO, ONE = Player.ZERO, Player.ONE
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the replay said at one action."""
+
+    kind: str
+    game: int
+    cube: int
+    owner: Player | None
+    score: tuple[int, int]
+    position: Position
+    on_roll: Player
+    after: tuple[int, Player | None] | None = None
+
+
+class Recorder(BaseVisitor[dict[int, Step]]):
+    """Keeps every state the replay hands out, by action."""
+
+    def __init__(self) -> None:
+        self.steps: dict[int, Step] = {}
+
+    def _keep(self, state: DecisionState, action: Action, after: tuple[int, Player | None] | None = None,
+              kind: str = "") -> None:
+        self.steps[id(action)] = Step(kind or action.kind.value, state.game, state.cube, state.cube_owner, state.score,
+                                      state.position, state.on_roll, after)
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self._keep(state, action)
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        self._keep(state, action, (cube_after, owner))
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        self._keep(state, action, kind="resign")
+
+    def result(self) -> dict[int, Step]:
+        return self.steps
+
+
+def _matches() -> list[tuple[str, Match]]:
+    out = []
+    for path in transcript_files():
+        try:
+            out += [(f"{path.name}#{i}", m) for i, m in enumerate(read_path_matches(path), start=1)]
+        except TablaError:
+            continue
+    return out
+
+
+MATCHES = _matches()
+
+
+def test_the_corpus_is_there() -> None:
+    kinds = {m.format for _, m in MATCHES}
+    assert len(MATCHES) >= 30 and {"mat", "fibs"} <= kinds
+
+
+@pytest.mark.parametrize(("name", "match"), MATCHES, ids=[n for n, _ in MATCHES])
+def test_visitors_agree(name: str, match: Match) -> None:
+    steps = replay(match, Recorder())
+    result = replay_match(match, collect=True)
+
+    # check: the same findings, in the same order, and the same counts
+    report = replay(match, CheckVisitor(FileReport(name)))
+    assert report.findings == result.findings
+    assert (report.matches, report.games, report.plays) == (1, len(result.games), result.plays)
+
+    # the collected decisions: the replay's position and cube before every roll
+    for game in result.games:
+        for decision in game.decisions:
+            step = steps[id(decision.action)]
+            assert (decision.position, decision.cube, decision.cube_owner) == (step.position, step.cube, step.owner)
+
+    # the positions CSV: every row the replay followed has its state
+    ids = True
+    for row in replay(match, PositionsVisitor(match)):
+        step = steps.get(id(row.source))
+        if step is None:
+            assert row.state is None and row.position is None
+            continue
+        assert row.state is not None and row.position == step.position and row.on_roll == step.on_roll
+        assert (row.state.cube, row.state.cube_owner, row.state.score) == (step.cube, step.owner, step.score)
+        if row.position_id:
+            assert row.position_id == step.position.position_id()
+        ids = ids and bool(row.position_id)
+
+    # the report rows: cube before/after and the scores, pips of every roll
+    rows = FileRows(name)
+    replay(match, RowsVisitor(rows, []))
+    cube_rows = iter(rows.rows["cube"])
+    play_rows = iter(rows.rows["plays"])
+    col = INDEX["cube"]
+    for game in match.games:
+        for action in game.actions:
+            step = steps.get(id(action))
+            if step is None or action.kind is ActionKind.RESIGN:
+                continue
+            if action.kind is ActionKind.ROLL:
+                if step.kind == "resign":
+                    continue
+                row = next(play_rows)
+                mover, other = step.position.pips()
+                assert (row[INDEX["plays"]["pips_before"]], row[INDEX["plays"]["opponent_pips_before"]]) == (
+                    mover, other)
+                continue
+            row = next(cube_rows)
+            assert step.after is not None
+            assert row[col["cube_after"]] == step.after[0]
+            player = action.player
+            assert (row[col["score_player"]], row[col["score_opponent"]]) == (step.score[player],
+                                                                                step.score[player.other])
+    assert next(cube_rows, None) is None and next(play_rows, None) is None
+
+    # the games: what the replay ended each game with
+    by_game = {g[INDEX["games"]["game"]]: g for g in rows.rows["games"]}
+    for res in result.games:
+        row = by_game[res.number]
+        assert (row[INDEX["games"]["cube"]], row[INDEX["games"]["score0"]], row[INDEX["games"]["score1"]]) == (
+            res.cube, *res.score)
+
+
+MONEY = """\
+ 0 point match
+
+ Game 1
+ Ann : 0                             Bob : 0
+  1) 31: 8/5 6/5                     Doubles => 2
+  2) {answer}
+  3)                                 64: 24/18 13/9
+  4) 52: 13/8 13/11
+"""
+
+
+def _money(answer: str) -> Match:
+    """The money game with ``answer``; a value written ``?`` is left out (as JSON and SGF may)."""
+    match = next(read_matches(io.StringIO(MONEY.format(answer=answer.replace("?", "2")))))
+    if "?" in answer:
+        game = match.games[0]
+        actions = [dataclasses.replace(a, value=None) if a.kind in (ActionKind.BEAVER, ActionKind.RACCOON) else a
+                   for a in game.actions]
+        match = dataclasses.replace(match, games=[dataclasses.replace(game, actions=actions)])
+    return match
+
+
+def _cube_steps(answer: str) -> list[tuple[str, Player, int, int, Player | None]]:
+    match = _money(answer)
+
+    class Cubes(BaseVisitor[list[tuple[str, Player, int, int, Player | None]]]):
+        def __init__(self) -> None:
+            self.seen: list[tuple[str, Player, int, int, Player | None]] = []
+
+        def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                       owner: Player | None) -> None:
+            self.seen.append((action.kind.value, state.on_roll, cube_before, cube_after, owner))
+
+        def result(self) -> list[tuple[str, Player, int, int, Player | None]]:
+            return self.seen
+
+    return replay(match, Cubes())
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Takes", [("take", ONE, 1, 2, ZERO)]),
+    ("Beavers => 4", [("beaver", ONE, 2, 4, ZERO)]),
+    ("Beavers => ?", [("beaver", ONE, 2, 4, ZERO)]),
+    ("Beavers => 4                      Raccoons => 8", [("beaver", ONE, 2, 4, ZERO), ("raccoon", ONE, 4, 8, ONE)]),
+    ("Beavers => ?                      Raccoons => ?", [("beaver", ONE, 2, 4, ZERO), ("raccoon", ONE, 4, 8, ONE)]),
+])
+def test_beaver_and_raccoon_with_and_without_values(answer: str, expected: list[object]) -> None:
+    steps = _cube_steps(answer)
+    assert steps[0] == ("double", ONE, 1, 2, None)
+    assert steps[1:] == expected
+    match = _money(answer)
+    games = FileRows("m")
+    replay(match, RowsVisitor(games, []))
+    cube = [(r[INDEX["cube"]["action"]], r[INDEX["cube"]["cube_after"]]) for r in games.rows["cube"]]
+    assert cube == [(kind, after) for kind, _, _, after, _ in steps]
+    final = replay_match(match).games[0]
+    assert (final.cube, final.cube_owner) == (steps[-1][3], steps[-1][4])
+
+
+def test_skip_a_game_keeps_its_score() -> None:
+    match = next(read_matches(io.StringIO((DATA / "mat" / "spec-3pt-gnubg.mat").read_text())))
+
+    class OnlyGame2(BaseVisitor[list[int]]):
+        def __init__(self) -> None:
+            self.games: list[int] = []
+            self.rolls: set[int] = set()
+
+        def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
+            return None if game.number == 2 else SKIP
+
+        def visit_roll(self, state: DecisionState, action: Action, play: Play | None,
+                       after: Position | None) -> None:
+            self.rolls.add(state.game)
+
+        def end_game(self, game_result: GameResult) -> None:
+            self.games.append(game_result.number)
+
+        def result(self) -> list[int]:
+            return sorted(self.rolls)
+
+    visitor = OnlyGame2()
+    assert replay(match, visitor) == [2]
+    assert visitor.games == [g.number for g in match.games]
+
+
+def test_findings_reach_the_visitor_as_they_are_made() -> None:
+    text = MONEY.format(answer="Takes").replace("8/5 6/5", "8/5 6/4")
+
+    class Findings(BaseVisitor[list[Finding]]):
+        def __init__(self) -> None:
+            self.found: list[Finding] = []
+
+        def visit_finding(self, finding: Finding) -> None:
+            self.found.append(finding)
+
+        def result(self) -> list[Finding]:
+            return self.found
+
+    match = next(read_matches(io.StringIO(text)))
+    found = replay(match, Findings())
+    assert [f.code for f in found] == [f.code for f in replay_match(match).findings]
+    assert found[0].code == "illegal-play"
