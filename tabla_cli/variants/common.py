@@ -733,7 +733,7 @@ def parse_long_play(text: str) -> tuple[Segment, ...]:
     body = text.strip()
     if not body or _NO_MOVE.match(body):
         return ()
-    body = re.sub(r"\s+\(", "(", body)
+    body = re.sub(r"(?<!\s)\s+\(", "(", body)
     segments: list[Segment] = []
     for part in re.split(r"[\s,]+", body):
         if part:
