@@ -74,7 +74,9 @@ class Edit:
 
     ``delete-line``, ``duplicate-line``, ``swap-lines`` (with the line at
     ``value``, a fraction), ``insert-line`` (``value`` is the line),
-    ``replace-number`` (the number there becomes ``value``), ``insert``
+    ``replace-number`` (the number there becomes ``value``), ``keyword-number``
+    (the first number after a keyword such as ``wins``, ``score``, ``length``
+    or ``CV[`` in the line there, among the lines with one, becomes ``value``), ``insert``
     (``value`` is inserted), ``run`` (``value`` is ``unit*count``), ``flip``
     (the byte there is xor-ed with ``value``, an integer as text),
     ``truncate``, ``delete-span`` (``value`` is the length).
@@ -85,10 +87,12 @@ class Edit:
     value: str = ""
 
 
-EDIT_KINDS = ("delete-line", "duplicate-line", "swap-lines", "insert-line", "replace-number", "insert", "run", "flip",
-              "truncate", "delete-span")
+EDIT_KINDS = ("delete-line", "duplicate-line", "swap-lines", "insert-line", "replace-number", "keyword-number", "insert",
+              "run", "flip", "truncate", "delete-span")
 
 _NUMBER = re.compile(rb"[0-9]+")
+_KEYWORD = re.compile(rb"(?i)wins|loses|losses|score|point|doubles|beavers|raccoons|game|move|resigns|length|ws:|bs:"
+                      rb"|RE\[|CV\[|\"value\"|\"number\"|cube|rating|\)")
 
 
 def _index(where: float, size: int) -> int:
@@ -109,6 +113,24 @@ def apply_edit(data: bytes, edit: Edit) -> bytes:
             lines[i], lines[j] = lines[j], lines[i]
         else:
             lines.insert(i, edit.value.encode("utf-8", "surrogatepass"))
+        return b"\n".join(lines)
+    if edit.kind == "keyword-number":
+        # A keyword first (each as likely), then one of its lines.
+        lines = data.split(b"\n")
+        found: dict[bytes, list[tuple[int, int]]] = {}
+        for i, line in enumerate(lines):
+            for keyword in _KEYWORD.finditer(line):
+                found.setdefault(keyword.group().lower(), []).append((i, keyword.end()))
+        if not found:
+            return data
+        keys = sorted(found)
+        scaled = edit.where * len(keys)
+        places = found[keys[_index(edit.where, len(keys))]]
+        i, end = places[_index(scaled - int(scaled), len(places))]
+        number = _NUMBER.search(lines[i], end)
+        if number is None:
+            return data
+        lines[i] = lines[i][: number.start()] + edit.value.encode("utf-8") + lines[i][number.end():]
         return b"\n".join(lines)
     if edit.kind == "replace-number":
         numbers = list(_NUMBER.finditer(data))
@@ -161,7 +183,7 @@ def random_edit(rng: random.Random, lines: list[bytes]) -> Edit:
         value = repr(rng.random())
     elif kind == "insert-line":
         value = rng.choice(lines).decode("utf-8", "replace") if lines and rng.random() < 0.7 else rng.choice(UNICODE)
-    elif kind == "replace-number":
+    elif kind in ("replace-number", "keyword-number"):
         value = rng.choice(HUGE_NUMBERS) if rng.random() < 0.8 else str(rng.randrange(0, 100))
     elif kind == "insert":
         value = rng.choice(UNICODE + HUGE_NUMBERS)

@@ -4,8 +4,9 @@ Usage (from the repository root)::
 
     python tests/fuzz/run_batch.py --per-reader 2000 --cli 100 --out /tmp/fuzz-crashes
 
-Every mutant that raises, that leaves a finding without the path, or that
-takes longer than ``--slow`` seconds is written to ``--out`` as
+Every mutant that fails :func:`fuzz.harness.assert_checks_cleanly` (an
+exception, a finding without its location) or that takes longer than
+``--slow`` seconds is written to ``--out`` as
 ``<reader>-<n>.<ext>`` with the traceback next to it; one line per reader
 gives the count of inputs, crashes and the time. Exit 1 when anything was
 found. Copy a reproducer worth keeping into ``tests/data/fuzz/`` as
@@ -26,15 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from fuzz.harness import assert_checks_cleanly  # noqa: E402
 from fuzz.mutations import READERS, random_mutant, seeds, suffix  # noqa: E402
-from tabla_cli.check import check_text  # noqa: E402
-from tabla_cli.reader import decode  # noqa: E402
 
 
 def _signature(exc: BaseException) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "tabla_cli" in f.filename]
-    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
-    return f"{type(exc).__name__} at {where}"
+    if not frames:  # the harness's own assertion: a finding without its location
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+    return f"{type(exc).__name__} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
 
 
 def run_reader(reader: str, count: int, rng: random.Random, out: Path, slow: float) -> tuple[int, dict[str, int], float]:
@@ -49,10 +50,7 @@ def run_reader(reader: str, count: int, rng: random.Random, out: Path, slow: flo
         began = time.perf_counter()
         problem = ""
         try:
-            report = check_text(decode(data), path)
-            lost = [f for f in report.findings if f.location.path != path]
-            if lost:
-                problem = f"finding without the path: {lost[0]}"
+            assert_checks_cleanly(data, path)
         except Exception as exc:  # noqa: BLE001 - this is what the batch looks for
             problem = _signature(exc) + "\n" + traceback.format_exc()
         took = time.perf_counter() - began
