@@ -19,8 +19,11 @@ from tabla_cli.errors import InvalidDiceError, InvalidPlayError
 _BAR_WORDS = {"bar", "b", "бар"}
 _OFF_WORDS = {"off", "o", "вън"}
 _NO_MOVE = re.compile(r"^(?:cannot\s+move|can't\s+move|no\s+move)$", re.IGNORECASE)
-_PART = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>\d+)\))?$")
+_PART = re.compile(r"^(?P<chain>[^()]+)(?:\((?P<count>[0-9]{1,9})\))?$")
 _SPLIT = re.compile(r"[\s,]+")
+# Blanks before a repeat count, as in '13/7 (2)'; the look-behind keeps the
+# search linear on long runs of blanks (it starts only where a run starts).
+_BLANKS_BEFORE_COUNT = re.compile(r"(?<!\s)\s+\(")
 
 
 def _point(word: str, text: str) -> int:
@@ -29,12 +32,11 @@ def _point(word: str, text: str) -> int:
         return BAR
     if low in _OFF_WORDS:
         return OFF
-    if not word.isdigit():
+    if not (word.isascii() and word.isdigit()):
         raise InvalidPlayError(f"'{text}': '{word}' is not a point (1-24, bar/25 or off/0)")
-    value = int(word)
-    if value > BAR:
-        raise InvalidPlayError(f"'{text}': point {value} is past the bar (25)")
-    return value
+    if len(word.lstrip("0")) > 2 or int(word) > BAR:
+        raise InvalidPlayError(f"'{text}': point {word} is past the bar (25)")
+    return int(word)
 
 
 def _chain(part: str, text: str) -> list[Segment]:
@@ -93,7 +95,7 @@ def _segments(text: str) -> tuple[Segment, ...]:
     body = text.strip()
     if not body or _NO_MOVE.match(body):
         return ()
-    body = re.sub(r"\s+\(", "(", body)
+    body = _BLANKS_BEFORE_COUNT.sub("(", body)
     segments: list[Segment] = []
     for part in _SPLIT.split(body):
         if part:

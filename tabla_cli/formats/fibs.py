@@ -99,10 +99,10 @@ _SCORE = re.compile(
 _COLOURS = re.compile(
     r"[ \t]*(?P<n0>\S+)[ \t]+is[ \t]+(?P<c0>[XO])[ \t]*-[ \t]*(?P<n1>\S+)[ \t]+is[ \t]+(?P<c1>[XO])\.?[ \t]*"
 )
-_ACTION = re.compile(r"[ \t]*(?P<colour>[XO])[ \t]*:[ \t]*(?P<rest>.*?)[ \t]*")
+_ACTION = re.compile(r"[ \t]*(?P<colour>[XO])[ \t]*:[ \t]*(?P<rest>(?:.*[^ \t])?)[ \t]*")
 _ROLL = re.compile(r"\(" + dice(between=r"[ \t]+") + r"\)[ \t]*(?P<moves>.*)")
 _MOVE = re.compile(MOVE, re.IGNORECASE)
-_WINS = re.compile(rf"wins\b\D*(?P<value>{NUMBER})?.*", re.IGNORECASE)
+_WINS = re.compile(r"wins\b[^0-9]*(?P<value>[0-9]+)?.*", re.IGNORECASE)
 _CANNOT_MOVE = re.compile(CANNOT_MOVE, re.IGNORECASE)
 
 
@@ -292,7 +292,10 @@ class _GameReader:
             actions.append(Action(ActionKind.DROP, player, location))
         elif word.startswith("wins"):
             wins = _WINS.fullmatch(rest)
-            value = int(wins.group("value")) if wins is not None and wins.group("value") else None
+            digits = wins.group("value") if wins is not None else None
+            if digits is not None and len(digits) > 9:
+                raise self.r.fail(f"{digits[:12]}... points is too large a win", token, column)
+            value = int(digits) if digits else None
             actions.append(Action(ActionKind.WIN, player, location, value=value))
         else:
             raise self.r.fail(

@@ -131,19 +131,21 @@ _TERMINALS = {
 }
 
 _SCORE = re.compile(
-    rf"The score \(after (?P<games>{NUMBER}) games?\) is: (?P<n0>.+?) (?P<s0>{NUMBER}), "
-    rf"(?P<n1>.+) (?P<s1>{NUMBER})"
-    rf"(?: \(match to (?P<length>{NUMBER}) points?\)(?P<flags>(?:, Crawford game|, post-Crawford play)*))?"
+    # Atomic: when the rest fails after the first 'name score, ' it fails after any later one.
+    r"The score \(after (?P<games>[0-9]{1,9}) games?\) is: (?>(?P<n0>.+?) (?P<s0>[0-9]{1,9}), )"
+    r"(?P<n1>.+) (?P<s1>[0-9]{1,9})"
+    r"(?: \(match to (?P<length>[0-9]{1,9}) points?\)(?P<flags>(?:, Crawford game|, post-Crawford play)*))?"
     r"\.?[ \t]*"
 )
-_HEADER = re.compile(rf"Move number (?P<number>{NUMBER}):[ \t]+(?P<rest>.*?)[ \t]*")
+_HEADER = re.compile(r"Move number (?P<number>[0-9]{1,9}):[ \t]+(?P<rest>(?:.*[^ \t])?)[ \t]*")
 _POSITION_ID = re.compile(r"[ \t]*GNU Backgammon[ \t]+Position ID[ \t]*:[ \t]*(?P<id>[A-Za-z0-9+/]{14})[ \t]*")
 _MATCH_ID = re.compile(r"[ \t]*Match ID[ \t]*:[ \t]*(?P<id>[A-Za-z0-9+/]{12})[ \t]*")
 _TO_PLAY = re.compile(f" to play {dice()}")
 _DOUBLES_TO = re.compile(f" doubles to (?P<value>{NUMBER})")
 _RESIGNS = re.compile(f" resigns (?P<value>{NUMBER}) points?")
 _ON_ROLL = " on roll, cube decision?"
-_RESULT = re.compile(rf"(?P<name>.+?)[ \t]+wins[ \t]+(?P<value>{NUMBER})[ \t]+points?(?P<rest>.*)")
+# The look-behind keeps the lazy name linear on long runs of blanks.
+_RESULT = re.compile(r"(?P<name>.+?)(?<![ \t])[ \t]+wins[ \t]+(?P<value>[0-9]+)[ \t]+points?(?P<rest>.*)")
 _ACTION_WORDS = re.compile(r"\* .*? (?:moves .*|cannot move|doubles|accepts|rejects)")
 _RATING = re.compile(r"(?P<name>.+)'s rating: (?P<rating>.*)")
 _INFO_HEADERS = {"Event": "Event", "Round": "Round", "Place": "Site", "Annotator": "Transcriber", "Date": "Date"}
@@ -615,7 +617,10 @@ class _GameState:
         assert isinstance(token, Token)
         line = _line(token)
         found = _RESULT.fullmatch(line)
-        assert found is not None  # the grammar's RESULT has this form
+        if found is None:
+            raise self.r.fail("cannot read the result line: expected 'Name wins N points'", token)
+        if len(found.group("value")) > 9:
+            raise self.r.fail(f"{found.group('value')[:20]}... points is too large a win", token)
         player, rest = self.name_player(line, token, 1)
         if not rest.lstrip().startswith("wins"):
             raise self.r.fail(f"{found.group('name')!r} is not one of the players", token)

@@ -49,6 +49,8 @@ SCHEMA = f"{SCHEMA_NAME}/1"
 """The schema (and version) this module reads."""
 
 _SIGNATURE = re.compile(r'"schema"\s*:\s*"tabla-match/')
+MAX_INT = 999_999_999
+"""The largest integer a document may hold (the text formats read at most nine digits)."""
 _KINDS = {kind.value: kind for kind in ActionKind}
 _T = TypeVar("_T")
 
@@ -94,6 +96,9 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
                                     context.rstrip()) from None
     except RecursionError:
         raise TranscriptSyntaxError("not valid JSON: nested too deeply", Location(path)) from None
+    except ValueError:  # an integer of more digits than int() converts
+        raise TranscriptSyntaxError(f"a number has more digits than tabla reads (at most {len(str(MAX_INT))})",
+                                    Location(path)) from None
     reader = _Reader(path, on_error)
     if not isinstance(document, dict):
         raise reader.error("the document", "must be an object")
@@ -124,6 +129,8 @@ class _Reader:
         value = obj[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise self.error(f"{where}.{key}", f"must be an integer, not {json.dumps(value)[:40]}")
+        if kind is int and not 0 <= value <= MAX_INT:
+            raise self.error(f"{where}.{key}", f"must be a whole number from 0 to {MAX_INT}, not {_number(value)}")
         if not isinstance(value, kind):
             raise self.error(f"{where}.{key}", f"must be {_NAMES.get(kind, kind.__name__)}, "
                              f"not {json.dumps(value)[:40]}")
@@ -134,7 +141,7 @@ class _Reader:
         if value is None:
             return Location(self.source)
         if (not isinstance(value, list) or len(value) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_INT for v in value)):
             raise self.error(f"{where}.location", "must be [line, column]")
         return Location(self.source, value[0], value[1])
 
@@ -148,6 +155,8 @@ class _Reader:
             raise self.error(f"{where}.{key}", f"must be a list of two {_NAMES.get(kind, kind.__name__)} values")
         if kind is int and any(isinstance(v, bool) or not isinstance(v, int) for v in value):
             raise self.error(f"{where}.{key}", "must be a list of two integers")
+        if kind is int and not all(0 <= v <= MAX_INT for v in value):
+            raise self.error(f"{where}.{key}", f"must be two whole numbers from 0 to {MAX_INT}")
         return value[0], value[1]
 
     def match(self, data: Any, where: str) -> Match:
@@ -261,11 +270,18 @@ class _Reader:
         steps = self.field(data, "steps", list, where, [])
         out = []
         for i, step in enumerate(steps):
-            if (not isinstance(step, list) or len(step) != 3 or not all(isinstance(v, int) for v in step[:2])
+            if (not isinstance(step, list) or len(step) != 3
+                    or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 25 for v in step[:2])
                     or not isinstance(step[2], bool)):
                 raise self.error(f"{where}.steps[{i}]", "must be [from, to, hit]")
             out.append(f"{step[0]}/{step[1]}{'*' if step[2] else ''}")
         return " ".join(out)
+
+
+def _number(value: int) -> str:
+    """``value`` for a message, shortened when it is long."""
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:12]}... ({len(text)} digits)"
 
 
 _NAMES: dict[type, str] = {str: "a string", int: "an integer", bool: "true or false", list: "a list",

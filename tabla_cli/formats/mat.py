@@ -165,11 +165,14 @@ _MOVE_NUMBER = re.compile(rf"[ \t]*({_NUMBER})\)")
 _LENGTH = re.compile(rf"[ \t]*({_NUMBER})[ \t]+point[ \t]+match\b", re.IGNORECASE)
 _LENGTH_LINE = re.compile(r"[0-9]+[ \t]+point[ \t]+match\b", re.IGNORECASE)
 _GAME = re.compile(rf"[ \t]*game[ \t]+({_NUMBER})", re.IGNORECASE)
+# Linear on any line: a lazy name stops only after a non-blank (the
+# look-behinds), and the first 'name : score' is final (atomic: when the rest
+# of the line fails after it, it fails after any later one).
 _SCORE = re.compile(
-    rf"[ \t]*(?P<n0>[^ \t].*?)[ \t]*:[ \t]*(?P<s0>{_NUMBER})"
-    rf"[ \t]+(?P<n1>[^ \t].*?)[ \t]*:[ \t]*(?P<s1>{_NUMBER})[ \t]*$"
+    rf"[ \t]*(?>(?P<n0>[^ \t].*?)(?<![ \t])[ \t]*:[ \t]*(?P<s0>{_NUMBER})[ \t]+(?=[^ \t]))"
+    rf"(?P<n1>.+?)(?<![ \t])[ \t]*:[ \t]*(?P<s1>{_NUMBER})[ \t]*$"
 )
-_RATED = re.compile(r"(?P<name>.*?)[ \t]*,[ \t]*(?P<rating>[0-9]+)$")
+_RATED = re.compile(r"(?P<name>.*?)(?<![ \t])[ \t]*,[ \t]*(?P<rating>[0-9]+)$")
 _HEADER = re.compile(
     r'[ \t]*[;#][ \t]*\[[ \t]*(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\][ \t]*$'
 )
@@ -372,7 +375,10 @@ def _variant(value: str | None) -> str:
     """
     if value is None:
         return ""
-    name = re.sub(r"\s*\(.*\)\s*$", "", value).strip().casefold()
+    name = value.rstrip()
+    if name.endswith(")") and "(" in name:
+        name = name[: name.index("(")]
+    name = name.strip().casefold()
     return "" if name in ("", "backgammon", "standard") else name
 
 

@@ -34,7 +34,7 @@ from tabla_cli.variants.parallel import GulbaraPosition
 from tabla_cli.variants.plakoto import PlakotoPosition
 
 CHECKERS = 15
-_ITEM = re.compile(r"^(?P<point>\d{1,2}|off):(?P<count>\d{1,2})(?P<pin>p?)$", re.IGNORECASE)
+_ITEM = re.compile(r"^(?P<point>[0-9]{1,2}|off):(?P<count>[0-9]{1,2})(?P<pin>p?)$", re.IGNORECASE)
 _DICE = re.compile(r"^[1-6](?:,[1-6])*$")
 
 
@@ -134,7 +134,7 @@ def parse_position(cls: type[VariantPosition], text: str) -> VariantPosition:
         return PlakotoPosition(tuple(mover), tuple(opponent), pin_bits[0], pin_bits[1])
     if issubclass(cls, GulbaraPosition):
         rolls = extras.get("rolls", "0,0")
-        found = re.fullmatch(r"(\d{1,3}),(\d{1,3})", rolls)
+        found = re.fullmatch(r"([0-9]{1,3}),([0-9]{1,3})", rolls)
         if found is None:
             raise _fail(text, f"rolls={rolls!r}: write rolls=M,O (the side on roll first)")
         return GulbaraPosition(

@@ -1,0 +1,194 @@
+"""Long lines and deep nesting take time in proportion to their size.
+
+Each case puts a run of 10 KB, 100 KB and 1 MB (blanks, or junk) into a real
+transcript where one of the readers' patterns reads it, and checks that ten
+times the input takes well under 25 times as long. A pattern that backtracks
+(``\\s+\\(`` tried at every blank of a run, a lazy ``.*?`` before ``[ \\t]*``)
+takes 100 times as long, or minutes. The times are compared with each other,
+never with a fixed limit; the smaller one counts as at least 10 ms, below
+which the timer and memory allocation dominate. The larger inputs run in a
+child process, stopped when the bound is passed.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import random
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+
+from fuzz.mutations import SEEDS
+from tabla_cli.check import check_text
+from tabla_cli.errors import InputError, TablaError
+from tabla_cli.ids import parse_ids
+from tabla_cli.notation import parse_play
+from tabla_cli.reader import READERS
+
+SIZES = (10_000, 100_000, 1_000_000)
+RATIO = 25
+FLOOR = 0.01
+
+_JUNK_ALPHABET = "abcwinsXO0123456789:;()[]/\\*-.,'\"{}# \t\u00e9\u0663"
+JUNK = "".join(random.Random(12).choice(_JUNK_ALPHABET) for _ in range(997))
+UNITS = {"blanks": " ", "junk": JUNK}
+
+SEED_FILES = {
+    "mat": "mat-spec-3pt-gnubg.mat",
+    "sgf": "sgf-three-point-match.sgf",
+    "gnubg-text": "gnubg-text-bglab-match967143.txt",
+    "fibs": "fibs-match3.txt",
+    "json": "json-three-point-match.json",
+}
+
+# (reader, the first line matching this pattern, where the run goes in it)
+CASES = [
+    ("mat", r"point match", "end"),
+    ("mat", r"^\s*Game", "end"),
+    ("mat", r"^\s*\S.*:\s*[0-9]+\s+\S.*:\s*[0-9]+\s*$", "after-first"),
+    ("mat", r"^\s*[0-9]+\)", "middle"),
+    ("mat", r"Wins", "after-first"),
+    ("sgf", r"^\(;", "middle"),
+    ("sgf", r"^;[WB]\[[0-9]", "after-first"),
+    ("gnubg-text", r"^The score", "middle"),
+    ("gnubg-text", r"^Move number", "middle"),
+    ("gnubg-text", r"wins", "after-first"),
+    ("fibs", r"^Score is", "end"),
+    ("fibs", r" is [XO] ", "middle"),
+    ("fibs", r"^[XO]: \(", "middle"),
+    ("fibs", r"wins", "end"),
+    ("json", r'"players"', "middle"),
+    ("json", r'"play"', "middle"),
+]
+
+
+def _seconds(run: Callable[[], object], repeat: int = 1) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _seconds_within(run: Callable[[], object], limit: float) -> float:
+    """The time ``run`` takes in a child process, which is stopped after ``limit`` seconds.
+
+    A backtracking pattern cannot be interrupted inside the regex engine, so
+    the larger inputs run in a child: a regression fails after ``limit``
+    instead of running for hours.
+    """
+    child = multiprocessing.get_context("fork").Process(target=run)
+    start = time.perf_counter()
+    child.start()
+    child.join(limit)
+    took = time.perf_counter() - start
+    if child.is_alive():
+        child.kill()
+        child.join()
+        return float("inf")
+    assert child.exitcode == 0, f"the child failed (exit code {child.exitcode})"
+    return took
+
+
+def _assert_linear(make: Callable[[int], Callable[[], object]], sizes: tuple[int, ...] = SIZES) -> None:
+    """``make(n)`` gives the work for ``n`` characters; each size in turn must take less than
+    :data:`RATIO` times the size before (itself counted as at least :data:`FLOOR`)."""
+    make(sizes[0] // 10)()  # warm up: grammars are built on first use
+    before = _seconds(make(sizes[0]), repeat=2)
+    for smaller, size in zip(sizes, sizes[1:]):
+        limit = RATIO * max(before, FLOOR)
+        took = _seconds_within(make(size), limit)
+        assert took < limit, f"{smaller:,}: {before:.3f} s, {size:,}: more than {limit:.3f} s"
+        before = took
+
+
+def _with_run(reader: str, pattern: str, where: str, unit: str, size: int) -> str:
+    lines = (SEEDS / SEED_FILES[reader]).read_text(encoding="utf-8").split("\n")
+    index = next(i for i, line in enumerate(lines) if re.search(pattern, line))
+    line, run = lines[index], (unit * (size // len(unit) + 1))[:size]
+    if where == "end":
+        lines[index] = line + run
+    elif where == "middle":
+        lines[index] = line[: len(line) // 2] + run + line[len(line) // 2:]
+    else:
+        cut = len(line) - len(line.lstrip()) + 1
+        lines[index] = line[:cut] + run + line[cut:]
+    return "\n".join(lines)
+
+
+def _check(text: str, reader: str) -> Callable[[], object]:
+    """Check ``text`` and, whatever the detection says, read it with ``reader`` too."""
+
+    def run() -> None:
+        check_text(text, "long")
+        try:
+            for _ in READERS[reader](io.StringIO(text), "long", lambda error: None):
+                pass
+        except TablaError:
+            pass
+
+    return run
+
+
+@pytest.mark.parametrize("unit", UNITS)
+@pytest.mark.parametrize(("reader", "pattern", "where"), CASES)
+def test_a_long_run_in_a_line_takes_linear_time(reader: str, pattern: str, where: str, unit: str) -> None:
+    _assert_linear(lambda n: _check(_with_run(reader, pattern, where, UNITS[unit], n), reader))
+
+
+@pytest.mark.parametrize("unit", UNITS)
+@pytest.mark.parametrize("reader", SEED_FILES)
+def test_a_long_line_of_its_own_takes_linear_time(reader: str, unit: str) -> None:
+    def make(n: int) -> Callable[[], object]:
+        lines = (SEEDS / SEED_FILES[reader]).read_text(encoding="utf-8").split("\n")
+        lines.insert(len(lines) // 2, (UNITS[unit] * (n // len(UNITS[unit]) + 1))[:n])
+        return _check("\n".join(lines), reader)
+
+    _assert_linear(make)
+
+
+@pytest.mark.parametrize("unit", [" ", "\t", JUNK, " (", "13/7", "a "])
+def test_parse_play_takes_linear_time(unit: str) -> None:
+    def make(n: int) -> Callable[[], object]:
+        text = "8/5 " + (unit * (n // len(unit) + 1))[:n] + "6/5"
+
+        def run() -> None:
+            parse_play.cache_clear()
+            try:
+                parse_play(text)
+            except InputError:
+                pass
+
+        return run
+
+    _assert_linear(make)
+
+
+@pytest.mark.parametrize("unit", [" ", JUNK, "x:", "4HPwATDgc/ABMA "])
+def test_the_id_parser_takes_linear_time(unit: str) -> None:
+    def make(n: int) -> Callable[[], object]:
+        text = "4HPwATDgc/ABMA:" + (unit * (n // len(unit) + 1))[:n] + " cAkAAAAAAAAA"
+
+        def run() -> None:
+            try:
+                parse_ids(text)
+            except InputError:
+                pass
+
+        return run
+
+    _assert_linear(make)
+
+
+def test_a_deeply_nested_sgf_is_read_in_linear_time_without_recursion_error() -> None:
+    head = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]"
+
+    def make(depth: int) -> Callable[[], object]:
+        text = head + "(;" * depth + ")" * (depth + 1)
+        return lambda: check_text(text, "deep.sgf")
+
+    _assert_linear(make, (2_000, 20_000, 200_000))
