@@ -21,7 +21,7 @@ EXAMPLES = ROOT / "examples"
 REGRESSIONS = ROOT / "tests" / "data" / "fuzz"
 
 READERS = ("mat", "sgf", "gnubg-text", "fibs", "json")
-"""The readers, named as :data:`tabla_cli.reader.READERS` names them."""
+"""The readers, named as the format registry (:mod:`tabla_cli.formats`) names them."""
 
 _SUFFIX = {"mat": ".mat", "sgf": ".sgf", "gnubg-text": ".txt", "fibs": ".txt", "json": ".json"}
 

@@ -26,7 +26,7 @@ from tabla_cli.check import check_text
 from tabla_cli.errors import InputError, TablaError
 from tabla_cli.ids import parse_ids
 from tabla_cli.notation import parse_play
-from tabla_cli.reader import READERS
+from tabla_cli.formats import get as get_format
 
 SIZES = (10_000, 100_000, 1_000_000)
 RATIO = 25
@@ -126,7 +126,7 @@ def _check(text: str, reader: str) -> Callable[[], object]:
     def run() -> None:
         check_text(text, "long")
         try:
-            for _ in READERS[reader](io.StringIO(text), "long", lambda error: None):
+            for _ in get_format(reader).read(io.StringIO(text), "long", lambda error: None):
                 pass
         except TablaError:
             pass
