@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,8 +55,14 @@ def check_match(match: Match, report: FileReport) -> FileReport:
     return replay(match, CheckVisitor(report))
 
 
-def check_text(text: str, path: str) -> FileReport:
-    """Check every match in ``text``; never raises for bad input."""
+def check_text(text: str, path: str, *,
+               visitor: Callable[[FileReport], CheckVisitor] = CheckVisitor) -> FileReport:
+    """Check every match in ``text``; never raises for bad input.
+
+    Args:
+        visitor: makes the visitor of each match (a :class:`CheckVisitor`,
+            or one that also collects more, such as the analysis).
+    """
     report = FileReport(path)
 
     def syntax(exc: TranscriptSyntaxError) -> None:
@@ -64,7 +70,7 @@ def check_text(text: str, path: str) -> FileReport:
 
     try:
         for match in read_text_matches(text, path, syntax):
-            check_match(match, report)
+            replay(match, visitor(report))
     except InputError as exc:
         code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
         report.findings.append(Finding(code, exc.message, exc.location or Location(path)))
@@ -78,8 +84,13 @@ def check_file(path: str) -> FileReport:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        return FileReport(path, findings=[Finding("unreadable-file", exc.strerror or str(exc), Location(path))])
+        return unreadable(path, exc)
     return check_text(decode(data), path)
+
+
+def unreadable(path: str, exc: OSError) -> FileReport:
+    """The report of a file that cannot be read."""
+    return FileReport(path, findings=[Finding("unreadable-file", exc.strerror or str(exc), Location(path))])
 
 
 def check_paths(paths: list[str], jobs: int = 1) -> Iterator[FileReport]:

@@ -416,9 +416,11 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Any, fmt: str) -> No
 
 
 def _register() -> None:
+    from tabla_cli.cli_analyze import analyze
     from tabla_cli.cli_convert import convert
     from tabla_cli.cli_report import report
 
+    main.add_command(analyze)
     main.add_command(convert)
     main.add_command(report)
 

@@ -17,7 +17,8 @@ from tabla_cli.analysis.recorded import (
     evaluation_from_recorded,
     parse_gnubg_text_analysis,
 )
-from tabla_cli.analysis.stats import DECISION_COLUMNS, decisions_frame, player_stats, recorded_decisions
+from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
+from tabla_cli.analysis.stats import DECISION_COLUMNS, decisions_frame, player_stats
 from tabla_cli.analysis.types import CubeAction, DecisionKind
 from tabla_cli.formats import gnubg_text, sgf
 from tabla_cli.model import ActionKind
@@ -26,6 +27,7 @@ from helpers import CORPUS
 
 DATA = CORPUS / "txt"
 EXPORTS = sorted(DATA.glob("*.txt"))
+RECORDED = AnalysisOptions(cache=False)
 
 COUNTS = {
     "Total moves": "checker_decisions",
@@ -79,7 +81,7 @@ def test_statistics_equal_what_gnubg_printed(path: Path) -> None:
     text = path.read_text()
     [export] = gnubg_text.parse_exports(text, path=str(path))
     match = export.match
-    stats = player_stats(decisions_frame(recorded_decisions(match))).set_index("player")
+    stats = player_stats(decisions_frame(analyse_text(text, str(path), RECORDED).rows)).set_index("player")
     printed = printed_statistics(text)
     for side, name in enumerate(match.players):
         row = stats.loc[name]
@@ -188,7 +190,7 @@ def test_sgf_move_analysis() -> None:
     assert evaluation is not None
     assert (evaluation.rank, evaluation.best, evaluation.source) == (2, "13/9 8/7", "recorded gnubg 0-ply")
     assert evaluation.error == pytest.approx(0.065)
-    frame = decisions_frame(recorded_decisions(match))
+    frame = decisions_frame(analyse_text(SGF, "hand.sgf", RECORDED).rows)
     assert [str(frame[c.name].dtype) for c in DECISION_COLUMNS] == [c.dtype for c in DECISION_COLUMNS]
     stats = player_stats(frame).set_index("player")
     assert stats.loc["Bob", "error_rate"] == pytest.approx(65.0)

@@ -50,7 +50,6 @@ __all__ = [
     "decisions_frame",
     "player_stats",
     "rating_word",
-    "recorded_decisions",
 ]
 
 
@@ -73,9 +72,12 @@ DECISION_COLUMNS: tuple[Column, ...] = (
     Column("match", "string", "the match key (path, or path#n for the n-th match of a file)"),
     Column("game", "int64", "game number as written"),
     Column("move", "Int64", "printed move number"),
+    Column("file", "string", "the file the match was read from"),
     Column("player", "string", "who decides (the taker for a take)"),
+    Column("opponent", "string", "the other player"),
     Column("side", "int64", "0 or 1: the player's column"),
     Column("kind", "category", "checker, double (the doubler's decision: double or not) or take"),
+    Column("dice", "string", "the roll, e.g. 64 (checker decisions)"),
     Column("action", "string", "the play made (checker) or the cube action made"),
     Column("best", "string", "the best play or cube action"),
     Column("equity", "Float64", "equity of the action made (normalised, cubeful)"),
@@ -189,23 +191,23 @@ def decision_row(
     Returns:
         A dict keyed by the names of :data:`DECISION_COLUMNS`.
     """
-    ev = evaluation
-    return {
+    row: dict[str, Any] = {
         "match": match, "game": game, "move": move, "player": player, "side": side, "kind": kind.value,
-        "action": action,
-        "best": ev.best if ev is not None else None,
-        "equity": ev.equity if ev is not None else None,
-        "best_equity": ev.best_equity if ev is not None else None,
-        "error": ev.error if ev is not None else error,
-        "error_mwc": ev.error_mwc if ev is not None else None,
-        "rank": ev.rank if ev is not None else None,
-        "options": ev.options if ev is not None else 1,
-        "forced": ev.forced if ev is not None else forced,
-        "close": ev.close if ev is not None else close,
-        "luck": ev.luck if ev is not None else None,
-        "skill": ev.skill if ev is not None else None,
-        "source": ev.source if ev is not None else None,
-        "cube": cube, "position_id": position_id, "match_id": match_id,
+        "file": None, "opponent": None, "dice": None, "action": action, "best": None, "equity": None, "best_equity": None, "error": error,
+        "error_mwc": None, "rank": None, "options": 1, "forced": forced, "close": close, "luck": None,
+        "skill": None, "source": None, "cube": cube, "position_id": position_id, "match_id": match_id,
+    }
+    if evaluation is not None:
+        row.update(evaluation_fields(evaluation))
+    return row
+
+
+def evaluation_fields(ev: Evaluation) -> dict[str, Any]:
+    """The columns of a decision row that come from its :class:`Evaluation`."""
+    return {
+        "best": ev.best, "equity": ev.equity, "best_equity": ev.best_equity, "error": ev.error,
+        "error_mwc": ev.error_mwc, "rank": ev.rank, "options": ev.options, "forced": ev.forced,
+        "close": ev.close, "luck": ev.luck, "skill": ev.skill, "source": ev.source,
     }
 
 
@@ -214,49 +216,6 @@ def decisions_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(list(rows), columns=[c.name for c in DECISION_COLUMNS])
     kinds = pd.CategoricalDtype([k.value for k in DecisionKind])
     return frame.astype({c.name: kinds if c.dtype == "category" else c.dtype for c in DECISION_COLUMNS})
-
-
-def recorded_decisions(match: Match, key: str | None = None) -> Iterator[dict[str, Any]]:
-    """The decision rows of a match read with its recorded analysis.
-
-    Every roll gives a checker row (without numbers when it was not analysed:
-    GNU Backgammon counts it among the total moves); a roll whose analysis
-    has a cube analysis gives a ``double`` row first (the decision not to
-    double); a double gives a ``double`` row and its answer a ``take`` row.
-
-    Args:
-        match: the match (actions with :attr:`~tabla_cli.model.Action.analysis`).
-        key: the match key of the rows (default: the match's path).
-    """
-    key = key if key is not None else match.path
-    for game in match.games:
-        cube = game.start_cube[0] if game.start_cube is not None else 1
-        for action in game.actions:
-            side = int(action.player)
-            name = match.players[side]
-            recorded = action.analysis
-            if action.kind is ActionKind.ROLL and not action.resigned:
-                if recorded is not None and recorded.cube is not None:
-                    yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.DOUBLE,
-                                       evaluation=evaluation_from_recorded(recorded, DecisionKind.DOUBLE),
-                                       action=CubeAction.NO_DOUBLE.value, cube=cube)
-                evaluation = evaluation_from_recorded(recorded, DecisionKind.CHECKER) if recorded else None
-                yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.CHECKER,
-                                   evaluation=evaluation, action=action.play_text, cube=cube,
-                                   forced=evaluation is None)
-            elif action.kind is ActionKind.DOUBLE:
-                if recorded is not None and recorded.cube is not None:
-                    yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.DOUBLE,
-                                       evaluation=evaluation_from_recorded(recorded, DecisionKind.DOUBLE),
-                                       action=CubeAction.DOUBLE.value, cube=cube)
-            elif action.kind in (ActionKind.TAKE, ActionKind.DROP):
-                made = CubeAction.TAKE if action.kind is ActionKind.TAKE else CubeAction.PASS
-                if recorded is not None and recorded.cube is not None:
-                    yield decision_row(key, game.number, action.move_number, name, side, DecisionKind.TAKE,
-                                       evaluation=evaluation_from_recorded(recorded, DecisionKind.TAKE),
-                                       action=made.value, cube=cube)
-            if action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON) and action.value:
-                cube = action.value
 
 
 def rating_word(error_rate: float) -> str:

@@ -244,6 +244,8 @@ _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 p.meta { color: #555; }
+figure.board { display: inline-block; width: 370px; margin: 0.5em; vertical-align: top; }
+figure.board svg { width: 360px; height: auto; }
 table { border-collapse: collapse; font-size: 0.85em; }
 th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; white-space: nowrap; }
 th { background: #f3f3f3; text-align: left; position: sticky; top: 0; }
@@ -271,8 +273,10 @@ def html_table(df: pd.DataFrame) -> str:
 
 
 def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[str, bytes] = {},
-                title: str = "tabla report", summary: str = "") -> str:
-    """One self-contained page: the ``(heading, frame)`` tables, then the PNG plots inline (base64)."""
+                title: str = "tabla report", summary: str = "",
+                sections: Sequence[tuple[str, str]] = ()) -> str:
+    """One self-contained page: the ``(heading, frame)`` tables, the PNG plots inline (base64), then
+    the ``(heading, HTML fragment)`` sections."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -297,6 +301,8 @@ def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[st
             parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
                          f"<figcaption>{html.escape(caption)}</figcaption></figure>")
         parts.append("</section>")
+    for heading, fragment in sections:
+        parts.append(f"<section><h2>{html.escape(heading)}</h2>\n{fragment}\n</section>")
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
 

@@ -1,0 +1,236 @@
+"""The decisions of a match, from the replay's visitor stream, with their evaluations.
+
+:class:`DecisionsVisitor` is a replay visitor (it tracks no game state of its
+own): at each roll it notes the cube decision the roller had before rolling
+(double or not, when the roller may double) and the checker play; at each
+double its answer. Each decision is evaluated from the analysis the file
+records for that action (analysed GNU Backgammon exports and SGF) or, where
+there is none, by the bgsage engine: all of a file's engine decisions go to
+the engine in one batch (:func:`tabla_cli.analysis.cache.analyse_cached`).
+
+An illegal play is still analysed from the position the players saw; the
+check's findings come with the decisions (:attr:`FileAnalysis.report`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabla_cli.analysis.cache import analyse_cached
+from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
+from tabla_cli.analysis.recorded import evaluation_from_recorded
+from tabla_cli.analysis.stats import decision_row, evaluation_fields
+from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.board import Play, Player, Position
+from tabla_cli.check import CheckVisitor, FileReport, check_text, unreadable
+from tabla_cli.model import Action, ActionKind, Match
+from tabla_cli.notation import format_play
+from tabla_cli.source import read_path_text
+from tabla_cli.visitor import DecisionState
+
+_ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisOptions:
+    """How to analyse.
+
+    Attributes:
+        level: the engine level (``1ply``, ``2ply``, ``3ply``).
+        recorded: use the analysis a file records where it has one (else
+            every decision goes to the engine).
+        cache: use the persistent evaluation cache.
+        threads: threads of the engine's core.
+        luck: compute the luck of each roll.
+    """
+
+    level: str = "2ply"
+    recorded: bool = True
+    cache: bool = True
+    threads: int = 1
+    luck: bool = True
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A decision waiting for its evaluation."""
+
+    row: dict[str, Any]
+    decision: DecisionInput | None = None
+    evaluation: Evaluation | None = None
+
+
+@dataclass(slots=True)
+class FileAnalysis:
+    """One file's decisions (rows of the decisions frame) and its check report."""
+
+    report: FileReport
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> int:
+        """How many decisions the file holds."""
+        return len(self.rows)
+
+
+def _may_double(state: DecisionState) -> bool:
+    """Whether the side on roll may double before rolling (GNU Backgammon's rule)."""
+    if state.cube_owner is not None and state.cube_owner != state.on_roll:
+        return False
+    if state.crawford or state.cube * 2 > state.cube_limit:
+        return False
+    if state.length:
+        away = state.length - state.score[state.on_roll]
+        return state.cube < away
+    return True
+
+
+class DecisionsVisitor(CheckVisitor):
+    """Collects every decision of a match, and the check's findings.
+
+    A match that carries recorded analysis is taken as its source analysed it:
+    its decisions are the ones the analysis lists (a roll without analysis
+    counts as a checker decision with no numbers, as GNU Backgammon counts
+    it), and nothing goes to the engine. Other matches go to the engine whole.
+
+    Args:
+        report: the file's check report (findings and counts are added).
+        options: how to evaluate.
+        key: the match key written in each row.
+    """
+
+    def __init__(self, report: FileReport, options: AnalysisOptions, key: str) -> None:
+        super().__init__(report)
+        self.options = options
+        self.key = key
+        self.match: Match | None = None
+        self.pending: list[_Pending] = []
+        self.doubled = False
+        self.use_recorded = False
+
+    def begin_match(self, match: Match) -> None:
+        self.match = match
+        self.use_recorded = self.options.recorded and any(
+            action.analysis is not None for game in match.games for action in game.actions)
+
+    def _away(self, state: DecisionState) -> tuple[int, int]:
+        if not state.length:
+            return (0, 0)
+        return (state.length - state.score[0], state.length - state.score[1])
+
+    def _row(self, state: DecisionState, action: Action, kind: DecisionKind, made: str | None,
+             dice: str | None, *, match_id: str | None) -> dict[str, Any]:
+        assert self.match is not None
+        actor = state.actor
+        ids = state.has_ids
+        row = decision_row(
+            self.key, state.game, action.move_number, self.match.players[actor], int(actor), kind,
+            action=made, cube=state.cube,
+            position_id=state.position_id() if ids else None, match_id=match_id if ids else None,
+        )
+        row["file"] = self.match.path
+        row["opponent"] = self.match.players[actor.other]
+        row["dice"] = dice
+        return row
+
+    def _input(self, state: DecisionState, kind: DecisionKind, **extra: Any) -> DecisionInput:
+        return DecisionInput(
+            kind=kind, position=state.position, on_roll=state.on_roll, actor=state.actor,
+            cube=state.cube, cube_owner=state.cube_owner, away=self._away(state),
+            crawford=state.crawford, jacoby=state.jacoby, beavers=state.beavers,
+            variant=state.variant.name, **extra,
+        )
+
+    def _add(self, row: dict[str, Any], decision: DecisionInput, recorded: Evaluation | None) -> None:
+        if self.use_recorded:
+            if recorded is not None:
+                self.pending.append(_Pending(row, evaluation=recorded))
+            elif decision.kind is DecisionKind.CHECKER:
+                row["forced"] = True
+                self.pending.append(_Pending(row))
+        else:
+            self.pending.append(_Pending(row, decision=decision))
+
+    def _cube_recorded(self, action: Action, kind: DecisionKind) -> Evaluation | None:
+        recorded = action.analysis
+        if recorded is None or recorded.cube is None:
+            return None
+        return evaluation_from_recorded(recorded, kind)
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
+            return
+        cube = self._cube_recorded(action, DecisionKind.DOUBLE)
+        may_double = cube is not None if self.use_recorded else not self.doubled and _may_double(state)
+        if may_double:
+            row = self._row(state, action, DecisionKind.DOUBLE, CubeAction.NO_DOUBLE.value, None,
+                            match_id=state.match_id() if state.has_ids else None)
+            self._add(row, self._input(state, DecisionKind.DOUBLE, cube_action=CubeAction.NO_DOUBLE), cube)
+        self.doubled = False
+        dice = action.dice
+        assert dice is not None
+        text = format_play(state.position, play) if play is not None else (action.play_text or "")
+        row = self._row(state, action, DecisionKind.CHECKER, text, f"{dice[0]}{dice[1]}",
+                        match_id=state.match_id(dice) if state.has_ids else None)
+        recorded = action.analysis
+        checker = evaluation_from_recorded(recorded, DecisionKind.CHECKER) if recorded is not None else None
+        self._add(row, self._input(state, DecisionKind.CHECKER, dice=dice, played=after), checker)
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        if action.kind is ActionKind.DOUBLE:
+            self.doubled = True
+            kind, made = DecisionKind.DOUBLE, CubeAction.DOUBLE
+        elif action.kind in _ANSWERS:
+            kind, made = DecisionKind.TAKE, _ANSWERS[action.kind]
+        else:
+            return
+        if state.variant.name not in ANALYSABLE_VARIANTS and not self.use_recorded:
+            return
+        row = self._row(state, action, kind, made.value, None,
+                        match_id=state.match_id() if state.has_ids else None)
+        self._add(row, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
+
+    def end_game(self, game_result: Any) -> None:
+        self.doubled = False
+
+
+def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str, Any]]:
+    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch."""
+    wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
+    if wanted:
+        results = analyse_cached([p.decision for p in wanted if p.decision is not None], options.level,
+                                 options.threads, luck=options.luck, use_cache=options.cache)
+        for item, evaluation in zip(wanted, results):
+            item.evaluation = evaluation
+    for item in pending:
+        if item.evaluation is not None:
+            item.row.update(evaluation_fields(item.evaluation))
+    return [item.row for item in pending]
+
+
+def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis:
+    """Check and analyse every match in ``text``; never raises for bad input."""
+    pending: list[_Pending] = []
+    count = 0
+
+    def visitor(report: FileReport) -> CheckVisitor:
+        nonlocal count
+        count += 1
+        key = path if count == 1 else f"{path}#{count}"
+        v = DecisionsVisitor(report, options, key)
+        v.pending = pending
+        return v
+
+    report = check_text(text, path, visitor=visitor)
+    return FileAnalysis(report, evaluate(pending, options))
+
+
+def analyse_file(path: str, options: AnalysisOptions) -> FileAnalysis:
+    """Check and analyse the file at ``path``; an unreadable file becomes a finding."""
+    try:
+        text = read_path_text(path)
+    except OSError as exc:
+        return FileAnalysis(unreadable(path, exc))
+    return analyse_text(text, path, options)

@@ -1,0 +1,122 @@
+"""Tables, a plot and the "worst decisions" section made from a decisions frame.
+
+The tables are :func:`tabla_cli.analysis.stats.player_stats` per player or per
+match and player, or the decisions themselves. The HTML section draws the
+position before each of the costliest decisions as an SVG board
+(:func:`tabla_cli.svg.board_svg`) with the play made, the best play and the
+equity lost.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pandas as pd
+
+from tabla_cli.analysis.stats import player_stats
+
+BY_CHOICES = ("match", "player", "decision")
+"""The tables ``tabla analyze --by`` offers."""
+
+WORST = 20
+"""How many decisions the "worst decisions" section shows."""
+
+_FIRST_COLUMNS = ("file", "match", "player", "opponent", "decisions", "error_rate", "pr", "blunders", "luck_rate",
+                  "rating")
+
+
+def analysis_table(decisions: pd.DataFrame, by: str) -> pd.DataFrame:
+    """The ``by`` table of ``decisions``: per ``match`` and player, per ``player``, or every ``decision``.
+
+    Raises:
+        ValueError: ``by`` is not one of :data:`BY_CHOICES`.
+    """
+    if by == "decision":
+        return decisions.reset_index(drop=True)
+    if by == "player":
+        return player_stats(decisions)
+    if by != "match":
+        raise ValueError(f"unknown table {by!r}: choose one of {', '.join(BY_CHOICES)}")
+    stats = player_stats(decisions, by_match=True)
+    keys = decisions[["match", "player", "file", "opponent"]].drop_duplicates(["match", "player"])
+    out = stats.merge(keys.astype("string"), on=["match", "player"], how="left")
+    number = [_number_in_file(key, path) for key, path in zip(out["match"], out["file"])]
+    out["match"] = pd.array(number, dtype="int64")
+    first = [c for c in _FIRST_COLUMNS if c in out.columns]
+    return out[first + [c for c in out.columns if c not in first]]
+
+
+def _number_in_file(key: str, path: str) -> int:
+    """The match's number in its file, from its key (``path`` or ``path#n``)."""
+    suffix = key[len(path):]
+    return int(suffix[1:]) if suffix.startswith("#") and suffix[1:].isascii() and suffix[1:].isdigit() else 1
+
+
+def plot_error_rates(stats: pd.DataFrame, top: int = 20) -> bytes:
+    """Horizontal bars: the error rate (mEMG) of the players with the most decisions, checker and cube apart."""
+    from tabla_cli.reports.render import _figure, _png
+
+    shown = stats.sort_values("decisions", ascending=False, kind="stable").head(top).iloc[::-1]
+    fig = _figure(max(2.5, 0.9 + 0.4 * len(shown)))
+    ax = fig.add_subplot()
+    names = [str(p) for p in shown["player"]]
+    y = range(len(shown))
+    ax.barh([v - 0.2 for v in y], shown["checker_error_rate"].fillna(0.0), height=0.4, label="checker")
+    ax.barh([v + 0.2 for v in y], shown["cube_error_rate"].fillna(0.0), height=0.4, label="cube")
+    ax.plot(shown["error_rate"].fillna(0.0), list(y), "k|", markersize=14, label="overall")
+    ax.set_yticks(list(y), names)
+    ax.set_xlabel("error rate (mEMG, lower is better)")
+    ax.legend(loc="lower right")
+    return _png(fig)
+
+
+def worst_decisions(decisions: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
+    """The ``n`` decisions that gave away the most equity, costliest first."""
+    analysed = decisions[decisions["error"].notna() & (decisions["error"] > 0)]
+    return analysed.sort_values("error", ascending=False, kind="stable").head(n)
+
+
+def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
+    """An HTML fragment: each of the :func:`worst_decisions` with a board of the position before it."""
+    rows = worst_decisions(decisions, n)
+    if rows.empty:
+        return "<p>No analysed decision lost equity.</p>"
+    parts = ['<div class="boards">']
+    for row in rows.to_dict("records"):
+        caption = (f"{row['player']}, game {row['game']} move {_text(row['move'])}: "
+                   f"played {_text(row['action']) or '(no move)'}, best {_text(row['best'])}, "
+                   f"lost {row['error']:.3f}")
+        board = _board(row, caption)
+        parts.append(f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
+                     f"({html.escape(str(row['source']))}; {html.escape(str(row['match']))})"
+                     "</figcaption></figure>")
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def _text(value: object) -> str:
+    return "" if value is None or value is pd.NA or value != value else str(value)
+
+
+def _board(row: dict[Any, Any], caption: str) -> str:
+    """The SVG of a decision's position, or a note when its IDs are missing or unreadable."""
+    from tabla_cli.board import Position
+    from tabla_cli.errors import TablaError
+    from tabla_cli.ids import decode_match_id
+    from tabla_cli.svg import board_svg
+
+    position_id, match_id = _text(row["position_id"]), _text(row["match_id"])
+    if not position_id or not match_id:
+        return "<p>(no board: the variant has no Position ID)</p>"
+    try:
+        position = Position.from_id(position_id)
+        state = decode_match_id(match_id, strict=False)
+        side = int(str(row["side"]))
+        names = (str(row["player"]), str(row["opponent"])) if side == 0 else (str(row["opponent"]),
+                                                                            str(row["player"]))
+        return board_svg(position, on_roll=state.dice_owner, dice=state.dice, cube=state.cube,
+                         cube_owner=state.cube_owner, score=state.score, length=state.length,
+                         crawford=state.crawford, names=names, title=caption, size=360)
+    except (TablaError, ValueError):
+        return "<p>(no board: the IDs cannot be read)</p>"

@@ -1,0 +1,152 @@
+"""``tabla analyze``: players' skill errors, PR and luck, from bgsage or the analysis a file records.
+
+A thin layer: it parses options, runs :mod:`tabla_cli.analysis` over the
+files (one task per file, in worker processes with ``--jobs``) and renders
+the tables as ``tabla report`` does. Register it with
+``main.add_command(analyze)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from tabla_cli.analysis.report import BY_CHOICES
+from tabla_cli.cli_report import FORMAT_CHOICES, _reports_errors, _resolve_format, _write_atomic
+from tabla_cli.output import refuse_existing
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
+
+LEVELS = ("1ply", "2ply", "3ply")
+
+
+@contextmanager
+def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (files, decisions/s and ETA), only on a terminal."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda decisions: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("analysing", total=total, rate="")
+    start = time.perf_counter()
+    done = 0
+
+    def advance(decisions: int) -> None:
+        nonlocal done
+        done += decisions
+        seconds = time.perf_counter() - start
+        bar.update(task, advance=1, rate=f"{done / seconds:.0f} decisions/s" if seconds else "")
+
+    with bar:
+        yield advance
+
+
+def _work(options: AnalysisOptions, path: str) -> FileAnalysis:
+    from tabla_cli.analysis.decisions import analyse_file
+
+    return analyse_file(path, options)
+
+
+@click.command("analyze")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--level", type=click.Choice(LEVELS), default="2ply", show_default=True,
+              help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply).")
+@click.option("--by", type=click.Choice(BY_CHOICES), default="match", show_default=True,
+              help="One row per match and player, per player, or per decision.")
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+              help="Output format.  [default: from -o's suffix, else table]")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the table to FILE (through a temporary file) instead of stdout.")
+@click.option("--recorded/--no-recorded", default=True, show_default=True,
+              help="Use the analysis an analysed file records (gnubg text export, SGF) where it has one.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the evaluation cache.")
+@click.option("--no-luck", is_flag=True, help="Skip the luck of each roll (faster).")
+@click.option("--threads", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Engine threads per process (0 = every core).")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes to use (default: all cores); the output does not depend on it.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar, findings or summary line.")
+@_reports_errors
+def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output: str | None, recorded: bool,
+            no_cache: bool, no_luck: bool, threads: int, force: bool, jobs: int | None, quiet: bool) -> None:
+    """Skill errors of the players of every match in PATHS (files or directories).
+
+    Every checker play and cube decision is evaluated by the bgsage engine at
+    --level (or taken from the analysis the file records), and summed up as
+    GNU Backgammon's error rate (mEMG), eXtreme Gammon's PR, blunder counts
+    and luck. The check's errors go to stderr first. Exit 0 when done, 1 when
+    a file has errors or could not be read, 2 on usage errors.
+    """
+    from tabla_cli.analysis.decisions import AnalysisOptions
+    from tabla_cli.analysis.stats import decisions_frame
+    from tabla_cli.findings import Severity
+    from tabla_cli.source import collect_paths, map_in_order
+
+    start = time.perf_counter()
+    fmt = _resolve_format(fmt, output)
+    refuse_existing([Path(output)] if output else [], force)
+    options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
+                              luck=not no_luck)
+    names = collect_paths(paths)
+    rows: list[dict[str, Any]] = []
+    errors = 0
+    with _progress(len(names), quiet) as advance:
+        for result in map_in_order(functools.partial(_work, options), names, jobs or os.cpu_count() or 1,
+                                   per_job=2, max_chunk=1):
+            rows += result.rows
+            for finding in result.report.findings:
+                if finding.severity is Severity.ERROR:
+                    errors += 1
+                    if not quiet:
+                        click.echo(finding.render(), err=True)
+            advance(result.decisions)
+    decisions = decisions_frame(rows)
+    _emit(decisions, by, fmt, output)
+    if not quiet:
+        seconds = time.perf_counter() - start
+        rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
+        click.echo(f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, {len(rows)} decisions "
+                   f"at {level} in {seconds:.2f} s{rate}", err=True)
+    if errors:
+        sys.exit(1)
+
+
+def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None) -> None:
+    from tabla_cli.analysis.report import analysis_table, plot_error_rates, worst_decisions_html
+    from tabla_cli.analysis.stats import player_stats
+    from tabla_cli.reports.render import render, render_html
+
+    table = analysis_table(decisions, by)
+    data: str | bytes
+    if fmt == "html":
+        stats = player_stats(decisions)
+        data = render_html(
+            [(f"Skill by {by}", table)], plots={"error_rates": plot_error_rates(stats)},
+            title="tabla analysis", summary=f"{len(decisions)} decisions",
+            sections=[("Worst decisions", worst_decisions_html(decisions))],
+        )
+    else:
+        data = render(table, fmt)
+    if output is not None:
+        _write_atomic(Path(output), data)
+    elif data:
+        if isinstance(data, bytes):
+            raise click.UsageError("this format writes a binary file: give -o FILE")
+        click.echo(data, nl=False)
