@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import json
 import os
@@ -48,11 +49,33 @@ def format_option(*choices: str, default: str) -> Callable[[F], F]:
     )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="tabla")
+class _TablaGroup(click.Group):
+    """The ``tabla`` group: ``--help`` lists every command's summary in full, never cut short.
+
+    A command's summary is its ``short_help``, else the first paragraph of its help.
+    """
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                first = inspect.cleandoc(command.help or "").split("\n\n")[0]
+                rows.append((name, " ".join((command.short_help or first).split())))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=_TablaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="tabla")
 @click.option("-v", "--verbose", is_flag=True, help="Show tracebacks for errors.")
 def main(verbose: bool) -> None:
-    """Check, convert and summarise backgammon (tabla) match transcripts."""
+    """Check, convert and summarise backgammon (tabla) match transcripts.
+
+    Shell completion: see the README (bash, zsh and fish, through
+    _TABLA_COMPLETE).
+    """
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
@@ -174,23 +197,33 @@ _ID_LIKE = re.compile(r"(?:XGID=.*|[A-Za-z0-9+/]{14}(?::[A-Za-z0-9+/]{12})?|[-a-
 
 
 def _read_position(variant: Any, text: str) -> tuple[Any, Any]:
-    """``(position, match state)`` for POSITION: ``start``, an ID, or (variants) our position text."""
+    """``(position, match state)`` for POSITION: ``start``, an ID, or (variants) our position text.
+
+    Raises:
+        InvalidIdError: the text cannot be read, or names a position no game
+            of the variant can reach (the message quotes the text).
+    """
+    from tabla_cli.errors import InvalidIdError
     from tabla_cli.ids import MatchState, parse_ids
     from tabla_cli.variant import Backgammon
 
+    game: Any = variant or Backgammon
     if text.strip().casefold() == "start":
-        game = variant or Backgammon
         return game.start_position(), MatchState() if game.has_gnubg_ids else None
-    if variant is None or variant.has_gnubg_ids:
-        position, state = parse_ids(text)
-        return position, state or MatchState()
-    from tabla_cli.errors import InvalidIdError
-    from tabla_cli.variants.common import NO_IDS
+    if game.has_gnubg_ids:
+        position, state = parse_ids(text, checkers=game.checkers)
+        state = state or MatchState()
+    else:
+        from tabla_cli.variants.common import NO_IDS
 
-    if _ID_LIKE.fullmatch(text.strip()):
-        raise InvalidIdError(f"{NO_IDS}, not for {variant.name}: write a {variant.name} position as text, "
-                             f"e.g. '24:14 18:1 / 24:15' (see the README), or 'start'")
-    return variant.position_class.from_text(text), None
+        if _ID_LIKE.fullmatch(text.strip()):
+            raise InvalidIdError(f"{NO_IDS}, not for {game.name}: write a {game.name} position as text, "
+                                 f"e.g. '24:14 18:1 / 24:15' (see the README), or 'start'")
+        position, state = game.position_class.from_text(text), None
+    problem = game.position_problem(position)
+    if problem:
+        raise InvalidIdError(f"{text.strip()!r} is not a position any game of {game.name} can reach: {problem}")
+    return position, state
 
 
 def _variant_data(variant: Any, position: Any) -> dict[str, Any]:
@@ -272,23 +305,29 @@ def _position_data(position: Any, state: Any) -> dict[str, Any]:
     }
 
 
-def _show_text(data: dict[str, Any], position: Any) -> list[str]:
-    from tabla_cli.render import board_lines
+def _show_text(data: dict[str, Any], position: Any, state: Any) -> list[str]:
+    from tabla_cli.board import Player
+    from tabla_cli.render import gnubg_board, gnubg_legend
 
-    owner = {None: "centred", 0: "player 0 (O)", 1: "player 1 (X)"}[data["cube_owner"]]
-    score = "money game" if not data["length"] else (
-        f"{data['score'][0]}-{data['score'][1]} in a {data['length']}-point match"
-        + (" (Crawford game)" if data["crawford"] else "")
-    )
-    dice = "-".join(map(str, data["dice"])) if data["dice"] else "not rolled"
+    over = sum(position.mover) in (data["on_roll"]["off"], data["opponent"]["off"])
+    by_side = {"O": data["on_roll"], "X": data["opponent"]}
     roller = "X" if data["player_on_roll"] == 1 else "O"
+    if roller == "X":
+        by_side = {"O": data["opponent"], "X": data["on_roll"]}
+    owner = {None: "centred", 0: "owned by O", 1: "owned by X"}[data["cube_owner"]]
+    score = f"Score: O {data['score'][0]}, X {data['score'][1]}"
+    if data["length"]:
+        score += f" in a {data['length']}-point match" + (" (Crawford game)" if data["crawford"] else "")
+    else:
+        score = "Score: money game"
+    dice = "-".join(map(str, data["dice"])) if data["dice"] else "not rolled"
     lines = [
         f"Position ID: {data['position_id']}   Match ID: {data['match_id']}",
         data["xgid"] or "XGID: (not expressible)",
-        *board_lines(position, bottom="X" if roller == "X" else "O", top="O" if roller == "X" else "X"),
-        f"Pip count  {roller} (on roll): {data['on_roll']['pips']}  other: {data['opponent']['pips']}",
-        f"Borne off  {roller} (on roll): {data['on_roll']['off']}  other: {data['opponent']['off']}",
-        f"Cube: {data['cube']} ({owner})   Score: {score}   Dice: {dice}",
+        *gnubg_board(position, Player(data["player_on_roll"]), gnubg_legend(state, over=over)),
+        f"Pip counts: O {by_side['O']['pips']}, X {by_side['X']['pips']}",
+        f"Borne off: O {by_side['O']['off']}, X {by_side['X']['off']}",
+        f"{score}   Cube: {data['cube']}, {owner}   On roll: {roller}, dice {dice}",
     ]
     if data["doubled"]:
         lines.append("A double is offered and not yet answered.")
@@ -298,7 +337,7 @@ def _show_text(data: dict[str, Any], position: Any) -> list[str]:
 _SHOW_SUFFIXES = {".svg": "svg", ".json": "json", ".txt": "text"}
 
 
-@main.command()
+@main.command(short_help="Draw positions given as IDs, with pips, cube, score by side and dice.")
 @click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
 @variant_option
 @format_option("text", "json", "svg", default="text")
@@ -343,7 +382,7 @@ def show(ids: tuple[str, ...], variant: Any, fmt: str, output: str | None, force
             lines = _variant_text(data, position)
         else:
             data = _position_data(position, state)
-            lines = _show_text(data, position)
+            lines = _show_text(data, position, state)
         if fmt == "json":
             shown.append(data)
         elif fmt == "svg":
@@ -368,36 +407,83 @@ def _show_svg(position: Any, state: Any) -> str:
     )
 
 
-@main.command()
+def _play_order(game: Any, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """gnubg's order of a play: the points moved from, highest first, then the points reached."""
+    if not text:
+        return (), ()
+    moves = sorted(((src, dst) for src, dst, _ in game.parse_play(text)), reverse=True)
+    return tuple(src for src, _ in moves), tuple(dst for _, dst in moves)
+
+
+def _ranked(game: Any, position: Any, state: Any, roll: Any, level: str) -> list[dict[str, Any]]:
+    """The legal plays ranked by the engine at ``level``, best first, with equity and loss."""
+    from tabla_cli.analysis.engine import rank_plays
+    from tabla_cli.analysis.types import DecisionInput, DecisionKind
+
+    if game.name not in ("backgammon", "nackgammon"):
+        raise click.UsageError(f"--level ranks backgammon and nackgammon plays, not {game.name}")
+    length, score = state.length, state.score
+    decision = DecisionInput(
+        DecisionKind.CHECKER, position, state.dice_owner, state.dice_owner, state.cube, state.cube_owner,
+        (length - score[0], length - score[1]) if length else (0, 0), crawford=state.crawford,
+        jacoby=state.jacoby and not length, beavers=state.beaver, dice=roll, variant=game.name,
+    )
+    ranked = rank_plays(decision, level)
+    best = ranked[0].equity
+    return [
+        {"rank": rank, "play": r.text, "equity": round(r.equity, 6), "loss": round(best - r.equity, 6),
+         "level": r.level, "position_id": r.position.position_id(), "pips": list(r.position.pips()),
+         "dice_used": len(r.play)}
+        for rank, r in enumerate(ranked, 1)
+    ]
+
+
+@main.command(short_help="List the legal plays for a roll, or rank them by equity (--level).")
 @click.argument("position_id", metavar="POSITION")
 @click.argument("dice", nargs=-1, required=True)
 @variant_option
 @format_option("text", "json", default="text")
+@click.option("--level", type=click.Choice(["1ply", "2ply", "3ply"]), default=None,
+              help="Rank the plays with the bgsage engine at this depth (1ply = gnubg's 0-ply).")
 @reports_errors
-def plays(position_id: str, dice: tuple[str, ...], variant: Any, fmt: str) -> None:
+def plays(position_id: str, dice: tuple[str, ...], variant: Any, fmt: str, level: str | None) -> None:
     """List every legal play for DICE in POSITION (the side on roll moves).
 
     POSITION is a Position ID (or any ID 'tabla show' reads) or 'start'; with
     --variant for a game gnubg cannot encode, our position text or 'start'.
     DICE is written 64, 6-4 or 6 4. Plays are printed one per line in GNU
-    Backgammon's notation; --format json adds the Position ID (or, for those
-    variants, the position text) after each play (seen from the side that
-    moved) and the pip counts.
+    Backgammon's notation and order (by the highest point moved from, then
+    the next); --format json adds the Position ID (or, for those variants,
+    the position text) after each play (seen from the side that moved) and
+    the pip counts. With --level the plays are ranked by cubeful equity
+    (normalised, from the side that moves), best first, with each play's
+    loss against the best, as GNU Backgammon's hint shows them.
     """
-    from tabla_cli.errors import InvalidDiceError
+    from tabla_cli.board import OFF
+    from tabla_cli.errors import InvalidDiceError, InvalidIdError
     from tabla_cli.notation import parse_dice
     from tabla_cli.variant import Backgammon
 
-    game = variant or Backgammon
+    game: Any = variant or Backgammon
     position, state = _read_position(variant, position_id)
+    if game.checkers in (position.mover[OFF], position.opponent[OFF]):
+        raise InvalidIdError(f"{position_id.strip()!r}: the game is over (a side has borne off all its "
+                             f"checkers), there is nothing to play")
     try:
         roll = parse_dice(" ".join(dice))
     except TablaError as exc:
         raise InvalidDiceError(str(exc)) from exc
-    found = sorted(
-        game.legal_plays(position, roll).items(),
-        key=lambda item: (-len(item[1]), game.format_play(position, item[1])),
-    )
+    if level is not None:
+        rows = _ranked(game, position, state, roll, level)
+        if fmt == "json":
+            click.echo(json.dumps(rows, indent=2))
+            return
+        width = max(len(row["play"]) for row in rows)
+        for row in rows:
+            loss = f" ({-row['loss']:+.3f})" if row["rank"] > 1 else ""
+            click.echo(f"{row['rank']:>4}. {row['level']:<4}  {row['play'] or '(no legal play)':<{width}}  "
+                       f"Eq.: {row['equity']:+.3f}{loss}")
+        return
     key = "position_id" if state is not None else "position"
     rows = [
         {
@@ -406,8 +492,9 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Any, fmt: str) -> No
             "pips": list(after.pips()),
             "dice_used": len(play),
         }
-        for after, play in found
+        for after, play in game.legal_plays(position, roll).items()
     ]
+    rows.sort(key=lambda row: _play_order(game, row["play"]), reverse=True)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
     else:

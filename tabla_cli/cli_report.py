@@ -158,7 +158,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
                 builder.add(rows)
                 advance()
         frames = builder.frames()
-        _emit(frames, by, fmt, output, plots_dir)
+        if len(frames.matches) or not frames.errors["code"].isin(READ_FAILURES).any():
+            _emit(frames, by, fmt, output, plots_dir)
         if sink is not None and frames_dir is not None:
             for name in FRAME_NAMES:
                 os.replace(Path(sink) / f"{name}.parquet", Path(frames_dir) / f"{name}.parquet")

@@ -11,6 +11,7 @@ from tabla_cli.analysis import engine
 from tabla_cli.analysis.engine import UnknownLevelError, analyse, to_board
 from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.board import Player, Position, Step, legal_plays
+from tabla_cli.errors import TablaError
 
 START = Position.start()
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -188,3 +189,24 @@ def test_cache_sends_only_misses_to_the_engine(tmp_path: Any, monkeypatch: pytes
     both = analysis_cache.analyse_cached([old, new], "1ply", luck=False)
     assert asked == [[new]]
     assert both[1].best == "8/4 6/4"
+
+
+@pytest.mark.parametrize("level", ["1ply", "2ply"])
+def test_rank_plays_agrees_with_analyse(level: str) -> None:
+    ranked = engine.rank_plays(checker(START, (6, 5)), level)
+    assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
+    assert {r.position for r in ranked} == set(legal_plays(START, (6, 5)))
+    assert ranked[0].text == "24/13" and ranked[0].level == level
+    for r in (ranked[0], ranked[-1]):
+        evaluation, = analyse([checker(START, (6, 5), r.position)], level, luck=False)
+        assert evaluation.best_equity == pytest.approx(ranked[0].equity)
+        assert evaluation.equity == pytest.approx(r.equity)
+
+
+def test_rank_plays_of_a_dance_and_of_another_game() -> None:
+    (dance,) = engine.rank_plays(checker(ON_BAR, (5, 5)), "1ply")
+    assert dance.play == () and dance.text == "" and dance.equity < 0
+    with pytest.raises(TablaError):
+        engine.rank_plays(checker(START, (6, 5), variant="plakoto"), "1ply")
+    with pytest.raises(UnknownLevelError):
+        engine.rank_plays(checker(START, (6, 5)), "4ply")

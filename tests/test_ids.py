@@ -517,14 +517,15 @@ def test_parse_ids_rejects(text: str, match: str) -> None:
     rejects(parse_ids, text, match=match)
 
 
-def test_parse_ids_error_location() -> None:
+def test_parse_ids_errors_say_where_in_words() -> None:
     with pytest.raises(InvalidIdError) as caught:
         parse_ids("Position ID: 4HPwATDgc/ABMA\nMatch ID: cImnAAAAAAAA")
-    assert caught.value.location is not None
-    assert (caught.value.location.line, caught.value.location.column) == (2, 11)
+    assert caught.value.location is None
+    assert str(caught.value).endswith("(line 2 of the pasted text)")
     with pytest.raises(InvalidIdError) as caught:
         parse_ids("4HPwATDgc/ABMA cAkAAAAAAAAA cAkAAAAAAAAA")
-    assert caught.value.location is not None and caught.value.location.column == 29
+    assert caught.value.location is None
+    assert str(caught.value).endswith("(at column 29 of '4HPwATDgc/ABMA cAkAAAAAAAAA cAkAAAAAAAAA')")
     assert "^" in caught.value.context
 
 
@@ -535,7 +536,7 @@ def test_parse_ids_error_location() -> None:
 def test_syntax_labels(label: str, example: str) -> None:
     with pytest.raises(InvalidIdError) as caught:
         parse_ids(example)
-    assert caught.value.message == label
+    assert caught.value.message.startswith(label)
 
 
 def test_grammar_builds_strict() -> None:

@@ -312,6 +312,74 @@ def analyse(
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class RankedPlay:
+    """One legal play with its equity, as :func:`rank_plays` returns it.
+
+    Attributes:
+        play: the play (its moves).
+        text: the play in GNU Backgammon notation.
+        position: the position after the play, seen from the side that moved.
+        equity: cubeful equity after the play, from the side that moved,
+            normalised like :attr:`Evaluation.equity`.
+        level: the level the equity comes from: the one asked for, or
+            ``1ply`` for a play the move filter left at the raw net (as
+            gnubg's hint shows such plays at 0-ply).
+    """
+
+    play: Play
+    text: str
+    position: Position
+    equity: float
+    level: str
+
+
+def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -> list[RankedPlay]:
+    """Every legal play of one checker decision with its equity, best first.
+
+    The plays are scored as :func:`analyse` scores a checker decision (all at
+    1ply, the best few again at ``level``; a play the filter dropped is
+    rescored at ``level`` when its 1ply figure would put it first). Ties keep
+    the engine's order.
+
+    Args:
+        decision: a checker decision (``dice`` set; ``played`` is ignored).
+        level: ``1ply``, ``2ply`` or ``3ply``.
+        threads: threads of the engine's C++ core (0 = every core).
+
+    Returns:
+        One :class:`RankedPlay` per distinct legal result; a roll that cannot
+        be played gives the one empty play.
+
+    Raises:
+        UnknownLevelError: ``level`` is not offered.
+        TablaError: the decision has no dice or is of a variant the engine
+            cannot evaluate.
+    """
+    check_level(level)
+    if decision.variant not in ANALYSABLE_VARIANTS:
+        raise TablaError(f"the engine evaluates backgammon and nackgammon, not {decision.variant}")
+    if decision.dice is None:
+        raise TablaError("a checker play needs dice")
+    state = _State.of(decision)
+    plays = {tuple(to_board(after)): (after, play)
+             for after, play in legal_plays(decision.position, decision.dice).items()}
+    (moves,) = _checker_batch([state.checker_input(to_board(decision.position), decision.dice)],
+                              level, threads, state.jacoby)
+    scored = {board: (equity, "1ply" if stale else level) for board, equity, stale in moves}
+    deep_best = max((e for e, depth in scored.values() if depth == level), default=float("-inf"))
+    for board, (equity, depth) in scored.items():
+        if depth != level and equity > deep_best and not bgbot_cpp.check_game_over(list(board)):
+            scored[board] = (_deep_play(board, state, level, threads), level)
+    _clear_caches(level)
+    ranked = [
+        RankedPlay(play, format_play(decision.position, play), after, *scored[board])
+        for board, (after, play) in plays.items() if board in scored
+    ]
+    ranked.sort(key=lambda r: -r.equity)
+    return ranked
+
+
 @dataclass(slots=True)
 class _Checker:
     index: int

@@ -20,7 +20,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from tabla_cli.board import CHECKERS, Position
-from tabla_cli.errors import InvalidIdError, Location
+from tabla_cli.errors import InvalidIdError
 from tabla_cli.grammar import load_grammar
 from tabla_cli.ids.match import MatchState, decode_match_id
 from tabla_cli.ids.position import decode_position_id
@@ -88,13 +88,21 @@ class _Collect(Transformer[Token, list[_Found]]):
         return [self._found("xgid", tokens[0])]
 
 
+def _where(text: str, line: int, column: int) -> str:
+    """Where in the pasted ``text`` something is, in words (no synthetic file name)."""
+    if "\n" in text.strip("\n"):
+        return f"line {line}, column {column} of the pasted text"
+    return f"column {column} of {text.strip()!r}"
+
+
 def _syntax_error(text: str, error: UnexpectedInput) -> InvalidIdError:
     label = None
     if error.state is not None:
         label = error.match_examples(_parser().parse, SYNTAX_EXAMPLES, use_accepts=True)
-    where = Location("<ids>", error.line, error.column) if error.line > 0 else None
     message = label or "not a Position ID, Match ID or XGID"
-    return InvalidIdError(message, where, error.get_context(text).rstrip("\n"))
+    if error.line > 0:
+        message = f"{message} (at {_where(text, error.line, error.column)})"
+    return InvalidIdError(message, context=error.get_context(text).rstrip("\n"))
 
 
 def _find(text: str) -> list[_Found]:
@@ -115,7 +123,7 @@ def _find(text: str) -> list[_Found]:
 _KIND_NAMES = {"position": "Position ID", "match": "Match ID", "xgid": "XGID"}
 
 
-def _only(found: list[_Found], kind: str) -> _Found | None:
+def _only(found: list[_Found], kind: str, text: str) -> _Found | None:
     """The one ID of ``kind`` in ``found``, or None.
 
     Raises:
@@ -123,17 +131,19 @@ def _only(found: list[_Found], kind: str) -> _Found | None:
     """
     matches = [item for item in found if item.kind == kind]
     if len(matches) > 1:
-        again = Location("<ids>", matches[1].line, matches[1].column)
-        raise InvalidIdError(f"more than one {_KIND_NAMES[kind]} given", again)
+        again = _where(text, matches[1].line, matches[1].column)
+        raise InvalidIdError(f"more than one {_KIND_NAMES[kind]} given (the second at {again})")
     return matches[0] if matches else None
 
 
-def _at(item: _Found, decode: Callable[[str], _T]) -> _T:
-    """Decode one found ID, adding where it was found to any error."""
+def _at(item: _Found, decode: Callable[[str], _T], text: str) -> _T:
+    """Decode one found ID; the error names the ID, and its line when the paste has several."""
     try:
         return decode(item.text)
     except InvalidIdError as error:
-        raise InvalidIdError(error.message, Location("<ids>", item.line, item.column)) from None
+        if "\n" not in text.strip("\n"):
+            raise
+        raise InvalidIdError(f"{error.message} (line {item.line} of the pasted text)") from None
 
 
 def _comparable(state: MatchState, xgid: MatchState) -> MatchState:
@@ -180,15 +190,16 @@ def parse_ids(text: str, *, strict: bool = True, checkers: int = CHECKERS) -> tu
     >>> parse_ids(" Position-ID: 4HPwATDgc/ABMA    Match-ID: cAkAAAAAAAAA")[1].turn
     <Player.ONE: 1>
     """
-    found = _find(text.lstrip("\ufeff"))
-    position_item, match_item, xgid_item = (_only(found, kind) for kind in ("position", "match", "xgid"))
-    xgid = _at(xgid_item, functools.partial(parse_xgid, checkers=checkers)) if xgid_item else None
+    text = text.lstrip("\ufeff")
+    found = _find(text)
+    position_item, match_item, xgid_item = (_only(found, kind, text) for kind in ("position", "match", "xgid"))
+    xgid = _at(xgid_item, functools.partial(parse_xgid, checkers=checkers), text) if xgid_item else None
     if position_item is None:
         if xgid is None or match_item is not None:
             raise InvalidIdError("a Match ID was given without a Position ID")
         return xgid
-    position = _at(position_item, functools.partial(decode_position_id, strict=strict, checkers=checkers))
-    state = _at(match_item, functools.partial(decode_match_id, strict=strict)) if match_item else None
+    position = _at(position_item, functools.partial(decode_position_id, strict=strict, checkers=checkers), text)
+    state = _at(match_item, functools.partial(decode_match_id, strict=strict), text) if match_item else None
     if xgid is None:
         return position, state
     _agree((position, state), xgid)

@@ -404,6 +404,18 @@ class ParallelGame(TablaVariant):
         return ParallelPosition(me, position.opponent)
 
     @classmethod
+    def position_problem(cls, position: Position) -> str | None:
+        """Also, under the Nardy prime rule: a six-point prime no opposing checker is past."""
+        problem = super().position_problem(position)
+        if problem is None and cls.options.prime_rule == "no_prime_in_front_of_all":
+            for name, side, other in (("the side on roll", position.mover, position.opponent),
+                                      ("the other side", position.opponent, position.mover)):
+                starts = prime_starts(occupied_mask(side))
+                if starts and lowest_point(other) >= (starts & -starts).bit_length() - 1:
+                    return f"{name} holds a six-point prime with no opposing checker past it, which {cls.name} forbids"
+        return problem
+
+    @classmethod
     def judges_plays(cls, position: Position) -> bool:
         return cls.options.prime_rule == "must_open_trapping_prime" and is_trapping(position.mover, position.opponent)
 

@@ -258,6 +258,17 @@ class Plakoto(TablaVariant):
         return cls.options.opening_reroll or game_number > 1
 
     @classmethod
+    def position_problem(cls, position: Position) -> str | None:
+        """Also: the side on roll has already lost by the mother-checker rule."""
+        problem = super().position_problem(position)
+        if problem is None and isinstance(position, PlakotoPosition):
+            other = PlakotoPosition(position.opponent, position.mover, position.opponent_pins, position.mover_pins)
+            if cls._mother(other) == 2:
+                problem = ("the side on roll has already lost by the mother-checker rule "
+                           "(its last checker on its 24-point is pinned, the other side has none left on its own)")
+        return problem
+
+    @classmethod
     def is_over(cls, position: Position) -> bool:
         """All borne off, both mother checkers pinned (a draw), or a mother-checker win."""
         if position.mover[OFF] == cls.checkers:

@@ -81,6 +81,20 @@ class Backgammon:
         return False
 
     @classmethod
+    def position_problem(cls, position: Position) -> str | None:
+        """Why no game of this variant reaches ``position`` with ``mover`` to play, or None.
+
+        >>> Backgammon.position_problem(Position.from_points({}, {}))
+        'both sides have borne off all 15 checkers'
+        """
+        for name, side in (("the side on roll", position.mover), ("the other side", position.opponent)):
+            if sum(side) != cls.checkers:
+                return f"{name} has {sum(side)} checkers, not {cls.checkers}"
+        if position.mover[OFF] == position.opponent[OFF] == cls.checkers:
+            return f"both sides have borne off all {cls.checkers} checkers"
+        return None
+
+    @classmethod
     def is_over(cls, position: Position) -> bool:
         """True when the side that just moved (``mover``) has borne off all."""
         return position.mover[OFF] == cls.checkers
