@@ -138,7 +138,9 @@ def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
             raise NotRegularFileError(kind)
         if info.st_size > max_size:
             raise TooLargeError(info.st_size, max_size)
-        data = handle.read(max_size + 1)
+        data = handle.read(info.st_size + 1)
+        if len(data) > info.st_size:  # it grew, or its size is not known ahead (a /proc file)
+            data += handle.read(max_size + 1 - len(data))
     if len(data) > max_size:
         raise TooLargeError(len(data), max_size)
     return data
