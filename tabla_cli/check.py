@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Finding, Severity
 from tabla_cli.model import Match
-from tabla_cli.reader import read_text_matches
+from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, run
 from tabla_cli.replay import MatchResult, replay
-from tabla_cli.source import collect_paths, decode, map_in_order
-from tabla_cli.visitor import BaseVisitor
+from tabla_cli.source import Source, collect_paths, map_in_order
 
 __all__ = ["CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths"]
 
@@ -31,7 +29,7 @@ class FileReport:
         return sum(1 for f in self.findings if f.severity is severity)
 
 
-class CheckVisitor(BaseVisitor[FileReport]):
+class CheckVisitor(FileVisitor[FileReport]):
     """Adds a match's findings and counts to a :class:`FileReport`."""
 
     def __init__(self, report: FileReport) -> None:
@@ -55,44 +53,17 @@ def check_match(match: Match, report: FileReport) -> FileReport:
     return replay(match, CheckVisitor(report))
 
 
-def check_text(text: str, path: str, *,
-               visitor: Callable[[FileReport], CheckVisitor] = CheckVisitor) -> FileReport:
-    """Check every match in ``text``; never raises for bad input.
-
-    Args:
-        visitor: makes the visitor of each match (a :class:`CheckVisitor`,
-            or one that also collects more, such as the analysis).
-    """
-    report = FileReport(path)
-
-    def syntax(exc: TranscriptSyntaxError) -> None:
-        report.findings.append(Finding("syntax-error", exc.message, exc.location or Location(path)))
-
-    try:
-        for match in read_text_matches(text, path, syntax):
-            replay(match, visitor(report))
-    except InputError as exc:
-        code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
-        report.findings.append(Finding(code, exc.message, exc.location or Location(path)))
-    except TablaError as exc:
-        report.findings.append(Finding("unreadable-file", str(exc), Location(path)))
-    return report
+def check_text(text: str, path: str) -> FileReport:
+    """Check every match in ``text``; never raises for bad input."""
+    return run(path, CheckVisitor(FileReport(path)), text=text)
 
 
-def check_file(path: str) -> FileReport:
-    """Check the file at ``path``; an unreadable file becomes a finding."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return unreadable(path, exc)
-    return check_text(decode(data), path)
+def check_file(source: Source | str, options: ReadOptions = ReadOptions()) -> FileReport:
+    """Check the file at ``source``; whatever goes wrong becomes a finding."""
+    src = as_source(source)
+    return run(src, CheckVisitor(FileReport(src.path)), options)
 
 
-def unreadable(path: str, exc: OSError) -> FileReport:
-    """The report of a file that cannot be read."""
-    return FileReport(path, findings=[Finding("unreadable-file", exc.strerror or str(exc), Location(path))])
-
-
-def check_paths(paths: list[str], jobs: int = 1) -> Iterator[FileReport]:
+def check_paths(paths: Iterable[Source | str], jobs: int = 1, options: ReadOptions = ReadOptions()) -> Iterator[FileReport]:
     """Check files in order, with ``jobs`` processes; results come in input order."""
-    return map_in_order(check_file, paths, jobs)
+    return map_in_order(functools.partial(check_file, options=options), paths, jobs)

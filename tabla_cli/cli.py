@@ -12,42 +12,22 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Iterable
+from typing import Any
 
 import click
 
 from tabla_cli import __version__
+from tabla_cli.cli_common import (
+    encoding_option,
+    format_option,
+    max_size_option,
+    progress,
+    read_options,
+    reports_errors,
+    stdin_source,
+)
 from tabla_cli.errors import TablaError
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def reports_errors(func: F) -> F:
-    """Turn every :class:`TablaError` into a one-line message and exit 1."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except TablaError as exc:
-            if click.get_current_context().find_root().params.get("verbose"):
-                raise
-            raise click.ClickException(str(exc)) from exc
-        except BrokenPipeError:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def format_option(*choices: str, default: str) -> Callable[[F], F]:
-    return click.option(
-        "--format", "fmt", type=click.Choice(choices), default=default, show_default=True,
-        help="Output format.",
-    )
-
 
 class _TablaGroup(click.Group):
     """The ``tabla`` group: ``--help`` lists every command's summary in full, never cut short.
@@ -90,26 +70,31 @@ def main(verbose: bool) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@encoding_option
+@max_size_option
 @reports_errors
-def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quiet: bool) -> None:
+def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quiet: bool, encoding: str | None,
+          max_size: int) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
     Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
     stdout as JSON with --format json/jsonl). Exit 0 when no errors, 1 when
     any error (or warning with --strict), 2 on usage errors.
     """
-    from tabla_cli.check import FileReport, check_paths, check_text, collect_paths
+    from tabla_cli.check import FileReport, check_file, check_paths
     from tabla_cli.findings import Severity
+    from tabla_cli.source import collect_sources
 
     start = time.perf_counter()
     reports: list[FileReport] = []
-    names = collect_paths(p for p in paths if p != "-")
-    stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1)
+    options = read_options(encoding, max_size)
+    names = collect_sources(p for p in paths if p != "-")
+    stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options)
     if "-" in paths:
-        stream = itertools.chain([check_text(sys.stdin.read(), "<stdin>")], stream)
+        stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
     as_json = fmt == "json"
     out: list[dict[str, Any]] = []
-    with _progress(len(names), quiet) as advance:
+    with progress(len(names), quiet, "checking") as advance:
         for report in stream:
             reports.append(report)
             for finding in report.findings:
@@ -129,30 +114,6 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quie
         _summary(reports, counts, time.perf_counter() - start)
     if errors or (strict and warnings):
         sys.exit(1)
-
-
-class _progress:
-    """A rich progress bar on stderr, shown only on a terminal and for long runs."""
-
-    def __init__(self, total: int, quiet: bool) -> None:
-        self.total = total
-        self.show = not quiet and total > 20 and sys.stderr.isatty()
-        self.bar: Any = None
-
-    def __enter__(self) -> Callable[[], None]:
-        if not self.show:
-            return lambda: None
-        from rich.console import Console
-        from rich.progress import Progress
-
-        self.bar = Progress(console=Console(stderr=True), transient=True)
-        self.bar.start()
-        task = self.bar.add_task("checking", total=self.total)
-        return lambda: self.bar.advance(task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
 
 
 def _summary(reports: list[Any], counts: Counter[str], seconds: float) -> None:
@@ -355,17 +316,16 @@ def show(ids: tuple[str, ...], variant: Any, fmt: str, output: str | None, force
     POSITION is our position text ('24:14 18:1 / 24:15', see the README) or
     'start'. --format svg draws one position as an SVG diagram.
     """
-    from pathlib import Path
-
     from tabla_cli.output import refuse_existing, write_atomic
+    from tabla_cli.writers import format_for_suffix
 
     target = None if output in (None, "-") else output
     source = click.get_current_context().get_parameter_source("fmt")
     if target is not None and source is click.core.ParameterSource.DEFAULT:
-        suffix = Path(target).suffix.lower()
-        if suffix not in _SHOW_SUFFIXES:
+        implied = format_for_suffix(target, _SHOW_SUFFIXES)
+        if implied is None:
             raise click.UsageError(f"cannot tell the format of {target!r} from its suffix: give --format")
-        fmt = _SHOW_SUFFIXES[suffix]
+        fmt = implied
     if fmt == "svg" and len(ids) > 1:
         raise click.UsageError("--format svg draws one position: give one POSITION at a time")
     if fmt == "svg" and variant is not None and not variant.has_gnubg_ids:

@@ -20,13 +20,16 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.analysis.report import BY_CHOICES
-from tabla_cli.cli_report import FORMAT_CHOICES, _reports_errors, _resolve_format, _write_atomic
+from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors
+from tabla_cli.cli_report import FORMAT_CHOICES, _resolve_format, _write_atomic
 from tabla_cli.output import refuse_existing
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
+    from tabla_cli.pipeline import ReadOptions
+    from tabla_cli.source import Source
 
 LEVELS = ("1ply", "2ply", "3ply")
 
@@ -57,10 +60,10 @@ def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
         yield advance
 
 
-def _work(options: AnalysisOptions, path: str) -> FileAnalysis:
-    from tabla_cli.analysis.decisions import analyse_file
+def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
+    from tabla_cli.analysis.decisions import analyse_source
 
-    return analyse_file(path, options)
+    return analyse_source(source, options, read)
 
 
 @click.command("analyze")
@@ -83,9 +86,12 @@ def _work(options: AnalysisOptions, path: str) -> FileAnalysis:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, findings or summary line.")
-@_reports_errors
+@encoding_option
+@max_size_option
+@reports_errors
 def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output: str | None, recorded: bool,
-            no_cache: bool, no_luck: bool, threads: int, force: bool, jobs: int | None, quiet: bool) -> None:
+            no_cache: bool, no_luck: bool, threads: int, force: bool, jobs: int | None, quiet: bool,
+            encoding: str | None, max_size: int) -> None:
     """Skill errors of the players of every match in PATHS (files or directories).
 
     Every checker play and cube decision is evaluated by the bgsage engine at
@@ -97,22 +103,23 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
     from tabla_cli.findings import Severity
-    from tabla_cli.source import collect_paths, map_in_order
+    from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
     refuse_existing([Path(output)] if output else [], force)
     options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
                               luck=not no_luck)
-    names = collect_paths(paths)
+    names = collect_sources(paths)
     rows: list[dict[str, Any]] = []
     errors = 0
     with _progress(len(names), quiet) as advance:
-        for result in map_in_order(functools.partial(_work, options), names, jobs or os.cpu_count() or 1,
+        work = functools.partial(_work, options, read_options(encoding, max_size))
+        for result in map_in_order(work, names, jobs or os.cpu_count() or 1,
                                    per_job=2, max_chunk=1):
             rows += result.rows
             for finding in result.report.findings:
-                if finding.severity is Severity.ERROR:
+                if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
                     if not quiet:
                         click.echo(finding.render(), err=True)

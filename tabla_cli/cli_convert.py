@@ -7,43 +7,33 @@ Register it on the ``tabla`` group with ``main.add_command(convert)``.
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.convert import FORMATS, OUTPUT_SUFFIXES, SUFFIXES, format_for_path
-from tabla_cli.errors import Location
+from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors, stdin_source
+from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get
 
-F = TypeVar("F", bound=Callable[..., Any])
+if TYPE_CHECKING:
+    from tabla_cli.pipeline import ReadOptions
+    from tabla_cli.source import Source
 
 STDIO = "-"
 
 
-def _reports_errors(func: F) -> F:
-    """Apply :func:`tabla_cli.cli.reports_errors` at call time (no import cycle with cli.py)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from tabla_cli.cli import reports_errors
-
-        return reports_errors(func)(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
 @dataclass(frozen=True, slots=True)
 class _Job:
-    """One input and where its conversion goes (``-`` = stdin / stdout)."""
+    """One input and where its conversion goes (``-`` = stdin / stdout); ``found``: in a directory given."""
 
     source: str
     target: str
+    found: bool = False
 
 
 def _resolve_format(to: str | None, output: str | None, out_dir: str | None) -> str:
@@ -80,8 +70,9 @@ def _resolve_format(to: str | None, output: str | None, out_dir: str | None) -> 
 
 def _jobs(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str) -> list[_Job]:
     """Each input file with its output; directories are walked and mirrored under ``out_dir``."""
-    from tabla_cli.check import collect_paths
+    from tabla_cli.source import collect_paths
 
+    suffix = get(to).suffix
     jobs: list[_Job] = []
     for name in inputs:
         if name == STDIO:
@@ -93,13 +84,13 @@ def _jobs(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: 
         if path.is_dir():
             for found in collect_paths([name]):
                 relative = Path(found).relative_to(path)
-                jobs.append(_Job(found, str(Path(out_dir or ".") / relative.with_suffix(OUTPUT_SUFFIXES[to]))))
+                jobs.append(_Job(found, str(Path(out_dir or ".") / relative.with_suffix(suffix)), found=True))
         else:
-            jobs.append(_Job(name, str(Path(out_dir or ".") / Path(path.name).with_suffix(OUTPUT_SUFFIXES[to]))))
+            jobs.append(_Job(name, str(Path(out_dir or ".") / Path(path.name).with_suffix(suffix))))
     if output is not None:
         if len(jobs) != 1:
             raise click.UsageError(f"{len(jobs)} inputs: -o takes one; use --out-dir DIR (with --to) for several")
-        jobs = [_Job(jobs[0].source, output)]
+        jobs = [_Job(jobs[0].source, output, jobs[0].found)]
     return jobs
 
 
@@ -118,9 +109,11 @@ def _say(message: str) -> None:
 @click.option("--force", is_flag=True, help="Replace outputs that exist (never an input).")
 @click.option("--no-check", is_flag=True, help="Convert transcripts even when the replay finds errors in them.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
-@_reports_errors
+@encoding_option
+@max_size_option
+@reports_errors
 def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str | None, force: bool,
-            no_check: bool, quiet: bool) -> None:
+            no_check: bool, quiet: bool, encoding: str | None, max_size: int) -> None:
     """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
 
     Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
@@ -142,8 +135,9 @@ def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to
     sources = _Inputs(j.source for j in jobs if j.source != STDIO)
     failed = converted = matches = 0
     written: dict[Path, str] = {}
+    options = read_options(encoding, max_size, lenient=False)
     for job in jobs:
-        result = _convert_one(job, fmt, sources, written, force=force, check=not no_check)
+        result = _convert_one(job, fmt, sources, written, options, force=force, check=not no_check)
         if result is None:
             failed += 1
         else:
@@ -164,7 +158,7 @@ class _Inputs:
         self.resolved: set[Path] = set()
         self.files: set[tuple[int, int]] = set()
         for path in paths:
-            self.resolved.add(Path(path).resolve())
+            self.resolved.add(_resolved(path))
             try:
                 info = os.stat(path)
             except OSError:
@@ -173,7 +167,7 @@ class _Inputs:
 
     def __contains__(self, path: object) -> bool:
         assert isinstance(path, Path)
-        if path.resolve() in self.resolved:
+        if _resolved(path) in self.resolved:
             return True
         try:
             info = os.stat(path)
@@ -182,14 +176,18 @@ class _Inputs:
         return (info.st_dev, info.st_ino) in self.files
 
 
-def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str], *,
+def _resolved(path: str | Path) -> Path:
+    """``path`` made absolute with its links resolved as far as they go (a link loop is left as it is)."""
+    return Path(os.path.realpath(path))
+
+
+def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str], options: ReadOptions, *,
                  force: bool, check: bool) -> int | None:
     """Convert one input; report any problem on stderr. The number of matches, or None on failure."""
-    from tabla_cli.convert import convert_text
-    from tabla_cli.errors import InputError, InvalidPlayError, TablaError
-    from tabla_cli.findings import Finding, Severity
+    from tabla_cli.convert import convert_source
+    from tabla_cli.findings import Severity
     from tabla_cli.output import write_atomic
-    from tabla_cli.reader import decode
+    from tabla_cli.source import Source
 
     name = "<stdin>" if job.source == STDIO else job.source
     target = job.target
@@ -198,31 +196,17 @@ def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str]
         if path in sources:
             _say(f"{target}: error: is an input; not writing over it")
             return None
-        if path.resolve() in written:
-            _say(f"{target}: error: already written from {written[path.resolve()]} in this run; not replacing it")
+        if _resolved(path) in written:
+            _say(f"{target}: error: already written from {written[_resolved(path)]} in this run; not replacing it")
             return None
         if path.exists() and not force:
             _say(f"{target}: error: exists; use --force to replace it")
             return None
-    try:
-        if job.source == STDIO:
-            text = sys.stdin.read()
-        else:
-            text = decode(Path(job.source).read_bytes())
-    except OSError as exc:
-        _say(Finding("unreadable-file", exc.strerror or str(exc), Location(name)).render())
-        return None
-    try:
-        done = convert_text(text, name, fmt, check=check)
-    except InvalidPlayError as exc:  # --no-check, SGF: a play that cannot even be read
-        _say(Finding("invalid-play", exc.message, exc.location or Location(name)).render())
-        return None
-    except InputError as exc:
-        code = "syntax-error" if exc.location is not None and exc.location.line else "unreadable-file"
-        _say(Finding(code, exc.message, exc.location or Location(name)).render())
-        return None
-    except TablaError as exc:
-        _say(Finding("unreadable-file", str(exc), Location(name)).render())
+    source: Source = stdin_source(options.max_size) if job.source == STDIO else Source(job.source, found=job.found)
+    done = convert_source(source, fmt, check=check, options=options)
+    for finding in done.file_findings:
+        _say(finding.render())
+    if done.failed:
         return None
     if done.output is None:
         for finding in done.findings:
@@ -241,5 +225,5 @@ def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str]
     except OSError as exc:
         _say(f"{target}: error: cannot write: {exc.strerror or exc}")
         return None
-    written[path.resolve()] = name
+    written[_resolved(path)] = name
     return done.matches

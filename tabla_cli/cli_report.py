@@ -7,59 +7,28 @@ A thin layer like the rest of the CLI: it parses options, calls
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
+from tabla_cli.cli_common import encoding_option, max_size_option, progress, read_options, reports_errors, stdin_source
 from tabla_cli.output import refuse_existing, write_atomic
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 BY_CHOICES = ("player", "match", "game", "cube", "errors")
 FORMAT_CHOICES = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
 IN_MEMORY = ("matches", "games", "cube", "errors")
-READ_FAILURES = ("unreadable-file", "syntax-error")
+READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
-
-
-def _reports_errors(func: F) -> F:
-    """Apply :func:`tabla_cli.cli.reports_errors` at call time (no import cycle with cli.py)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from tabla_cli.cli import reports_errors
-
-        return reports_errors(func)(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-@contextmanager
-def _progress(total: int, quiet: bool) -> Iterator[Callable[[], None]]:
-    """A rich progress bar on stderr, only on a terminal and for more than 20 files."""
-    if quiet or total <= 20 or not sys.stderr.isatty():
-        yield lambda: None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    bar = Progress(console=Console(stderr=True), transient=True)
-    task = bar.add_task("reading", total=total)
-    with bar:
-        yield lambda: bar.advance(task)
 
 
 def _write_atomic(path: Path, data: str | bytes) -> None:
@@ -120,9 +89,12 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
-@_reports_errors
+@encoding_option
+@max_size_option
+@reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
-           plots_dir: str | None, alias_file: str | None, force: bool, jobs: int | None, quiet: bool) -> None:
+           plots_dir: str | None, alias_file: str | None, force: bool, jobs: int | None, quiet: bool,
+           encoding: str | None, max_size: int) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action, or
@@ -131,16 +103,17 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     (needs -o). Exit 0 when done, 1 when a file could not be read (or only
     in part) or an output exists (without --force), 2 on usage errors.
     """
-    from tabla_cli.check import collect_paths
-    from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, iter_file_rows, text_rows
+    from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows
     from tabla_cli.reports.render import records
     from tabla_cli.reports.summaries import read_aliases
+    from tabla_cli.source import collect_sources
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
     refuse_existing(_targets(output, frames_dir, plots_dir), force)
     aliases = read_aliases(alias_file) if alias_file else {}
-    names = collect_paths(p for p in paths if p != "-")
+    names = collect_sources(p for p in paths if p != "-")
+    options = read_options(encoding, max_size)
     include = FRAME_NAMES if frames_dir is not None else IN_MEMORY
     try:
         for directory in (frames_dir, plots_dir):
@@ -152,9 +125,9 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     try:
         builder = FrameBuilder(include, keep=IN_MEMORY, aliases=aliases, sink=sink)
         if "-" in paths:
-            builder.add(text_rows(sys.stdin.read(), "<stdin>", include=include))
-        with _progress(len(names), quiet) as advance:
-            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include):
+            builder.add(file_rows(stdin_source(max_size), include=include, options=options))
+        with progress(len(names), quiet, "reading") as advance:
+            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options):
                 builder.add(rows)
                 advance()
         frames = builder.frames()

@@ -18,25 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from tabla_cli.findings import Finding, Severity
-from tabla_cli.model import Match
-from tabla_cli.reader import read_text_matches
-from tabla_cli.replay import MatchResult, replay_match
+from tabla_cli.board import Play, Player, Position
+from tabla_cli.errors import InvalidPlayError, Location
+from tabla_cli.findings import Code, Finding, Severity
+from tabla_cli.model import Action, Game, Match
+from tabla_cli.pipeline import FileVisitor, ReadOptions, Source, as_source, internal_error, run
+from tabla_cli.replay import Decision, GameResult, MatchResult, replay
+from tabla_cli.visitor import DecisionState
+from tabla_cli.writers import FORMATS, Replayed, Writer, format_for_path, get
+from tabla_cli.writers.positions import PositionRow, PositionsVisitor
 
-__all__ = ["FORMATS", "OUTPUT_SUFFIXES", "SUFFIXES", "Conversion", "convert_matches", "convert_text",
-           "format_for_path", "format_matches"]
-
-FORMATS: tuple[str, ...] = ("mat", "sgf", "json", "positions", "txt")
-"""The output formats (``--to``)."""
-
-SUFFIXES: dict[str, str] = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".csv": "positions"}
-"""Output suffixes (lower case) that name a format; ``.txt`` is not one: it may be either
-a ``.mat`` transcript or ASCII boards."""
-
-OUTPUT_SUFFIXES: dict[str, str] = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "positions": ".csv", "txt": ".txt"}
-"""The suffix of the files ``--out-dir`` writes, per format."""
+__all__ = ["FORMATS", "Conversion", "ConvertVisitor", "convert_matches", "convert_source", "convert_text",
+           "convert_visitor", "format_for_path", "format_matches"]
 
 Pairs = Sequence[tuple[Match, MatchResult | None]]
 
@@ -46,30 +40,129 @@ class Conversion:
     """What converting one input gave.
 
     Attributes:
-        output: the converted text; None when the check refused it.
+        output: the converted text; None when the input could not be read,
+            or the check refused it.
         matches: matches read.
         games: games read.
         findings: everything the replay found (all severities).
+        file_findings: what reading (or writing) the input as a whole found:
+            it could not be read, a guessed encoding, a play that cannot be
+            written, an internal error.
     """
 
     output: str | None
     matches: int = 0
     games: int = 0
     findings: list[Finding] = field(default_factory=list)
+    file_findings: list[Finding] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
         """Findings of severity error."""
-        return sum(1 for f in self.findings if f.severity is Severity.ERROR)
+        return sum(1 for f in (*self.file_findings, *self.findings) if f.severity is Severity.ERROR)
+
+    @property
+    def failed(self) -> bool:
+        """The input could not be read or written at all (an error about the whole file)."""
+        return any(f.severity is Severity.ERROR for f in self.file_findings)
 
 
-def format_for_path(path: str | Path) -> str | None:
-    """The format an output file's suffix names (None for ``.txt`` and unknown suffixes).
+class ConvertVisitor(FileVisitor[Conversion]):
+    """Replays each match of a file once for ``writer`` (use :func:`convert_visitor` to make one).
 
-    >>> format_for_path("out/m.SGF"), format_for_path("m.txt"), format_for_path("m.xg")
-    ('sgf', None, None)
+    It keeps every roll's decision, which every writer needs.
+
+    Args:
+        writer: the output format.
     """
-    return SUFFIXES.get(Path(path).suffix.lower())
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+        self.done = Conversion(None)
+        self.replayed: list[Replayed] = []
+        self.decisions: list[Decision] = []
+
+    def visit_file_finding(self, finding: Finding) -> None:
+        self.done.file_findings.append(finding)
+
+    def visit_read_finding(self, finding: Finding) -> None:
+        self.done.file_findings.append(finding)
+
+    def visit_finding(self, finding: Finding) -> None:
+        self.done.findings.append(finding)
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.decisions.append(Decision(action, state.position, state.cube, state.cube_owner, play))
+
+    def end_game(self, game_result: GameResult) -> None:
+        game_result.decisions = self.decisions
+        self.decisions = []
+
+    def end_match(self, match_result: MatchResult) -> None:
+        match = match_result.match
+        self.replayed.append(Replayed(match, match_result, self.rows()))
+        self.done.matches += 1
+        self.done.games += len(match.games)
+
+    def rows(self) -> list[PositionRow] | None:
+        """The positions' rows of the match just replayed, for the writers that need them."""
+        return None
+
+    def result(self) -> Conversion:
+        return self.done
+
+    def write(self, *, check: bool = True) -> Conversion:
+        """The conversion, with its output unless reading failed or (with ``check``) an error was found."""
+        done = self.done
+        if done.failed or (check and done.errors):
+            return done
+        path = self.replayed[0].match.path if self.replayed else ""
+        try:
+            done.output = self.writer.write(self.replayed)
+        except InvalidPlayError as exc:  # --no-check, SGF: a play that cannot even be read
+            done.file_findings.append(Finding(Code.INVALID_PLAY, exc.message, exc.location or Location(path)))
+        except Exception as exc:  # one file's bug must not stop a run over many
+            done.file_findings.append(internal_error(exc, path))
+        return done
+
+
+class _PositionsConvertVisitor(ConvertVisitor):
+    """A :class:`ConvertVisitor` that also makes each match's rows with a :class:`PositionsVisitor`."""
+
+    positions: PositionsVisitor
+
+    def begin_match(self, match: Match) -> None:
+        self.positions = PositionsVisitor(match, len(self.replayed) + 1)
+
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        self.positions.begin_game(game, state)
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        super().visit_roll(state, action, play, after)
+        self.positions.visit_roll(state, action, play, after)
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        self.positions.visit_cube(state, action, cube_before, cube_after, owner)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        self.positions.visit_resign(state, action)
+
+    def visit_unchecked(self, action: Action) -> None:
+        self.positions.visit_unchecked(action)
+
+    def rows(self) -> list[PositionRow]:
+        return self.positions.result()
+
+
+def convert_visitor(to: str | Writer) -> ConvertVisitor:
+    """A fresh :class:`ConvertVisitor` for the output format ``to``.
+
+    Raises:
+        ValueError: ``to`` is not one of :data:`FORMATS`.
+    """
+    writer = get(to) if isinstance(to, str) else to
+    return _PositionsConvertVisitor(writer) if writer.positions else ConvertVisitor(writer)
 
 
 def format_matches(to: str, matches: Pairs) -> str:
@@ -79,46 +172,41 @@ def format_matches(to: str, matches: Pairs) -> str:
         ValueError: ``to`` is not one of :data:`FORMATS`.
         InvalidPlayError: SGF only: a play that cannot even be read.
     """
-    if to == "mat":
-        from tabla_cli.writers.mat import format_mats
-
-        return format_mats(matches)
-    if to == "sgf":
-        from tabla_cli.writers.sgf import format_sgf
-
-        return "".join(format_sgf(m, replayed=r) for m, r in matches)
-    if to == "json":
-        from tabla_cli.writers.json import format_json
-
-        return format_json(matches)
-    if to == "positions":
-        from tabla_cli.writers.positions import format_positions
-
-        return format_positions(matches)
-    if to == "txt":
-        from tabla_cli.writers.text import format_text
-
-        return format_text(matches)
-    raise ValueError(f"unknown output format {to!r}; choose from {', '.join(FORMATS)}")
+    return get(to).write([Replayed(m, r) for m, r in matches])
 
 
 def convert_matches(matches: list[Match], to: str, *, check: bool = True) -> Conversion:
     """Replay ``matches`` and write them as ``to``; with ``check``, not when an error is found."""
-    replayed = [replay_match(m, collect=True) for m in matches]
-    done = Conversion(None, len(matches), sum(len(m.games) for m in matches),
-                      [f for r in replayed for f in r.findings])
-    if check and done.errors:
-        return done
-    done.output = format_matches(to, list(zip(matches, replayed)))
-    return done
+    visitor = convert_visitor(to)
+    for match in matches:
+        replay(match, visitor)
+    return visitor.write(check=check)
+
+
+def convert_source(source: Source | str, to: str, *, check: bool = True,
+                   options: ReadOptions = ReadOptions(lenient=False)) -> Conversion:
+    """Read ``source`` (a file, or a :class:`Source` with its bytes) and convert it to ``to``.
+
+    Never raises for anything in the input: what goes wrong is in the
+    :class:`Conversion`'s findings, and its output is None.
+
+    Raises:
+        ValueError: ``to`` is not one of :data:`FORMATS`.
+    """
+    visitor = convert_visitor(to)
+    run(as_source(source), visitor, options)
+    return visitor.write(check=check)
 
 
 def convert_text(text: str, path: str, to: str, *, check: bool = True) -> Conversion:
     """Read every match of ``text`` (any format, detected by content) and convert it to ``to``.
 
+    A text that cannot be read (not a transcript, a syntax error) gives a
+    :class:`Conversion` without output whose ``file_findings`` say why.
+
     Raises:
-        TablaError: the text cannot be read (:class:`UnsupportedFormatError`,
-            :class:`TranscriptSyntaxError`, ...), or, SGF only, a play cannot
-            be written.
+        ValueError: ``to`` is not one of :data:`FORMATS`.
     """
-    return convert_matches(list(read_text_matches(text, path)), to, check=check)
+    visitor = convert_visitor(to)
+    run(path, visitor, ReadOptions(lenient=False), text=text)
+    return visitor.write(check=check)

@@ -29,6 +29,10 @@ class Code(StrEnum):
     """The stable finding codes; a member compares equal to its text (``Code.ILLEGAL_PLAY == "illegal-play"``)."""
 
     UNREADABLE_FILE = "unreadable-file"
+    FILE_TOO_LARGE = "file-too-large"
+    INTERNAL_ERROR = "internal-error"
+    SPECIAL_FILE = "special-file"
+    GUESSED_ENCODING = "guessed-encoding"
     SYNTAX_ERROR = "syntax-error"
     INVALID_PLAY = "invalid-play"
     INVALID_DICE = "invalid-dice"
@@ -67,6 +71,10 @@ E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
 
 _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.UNREADABLE_FILE: (E, "the file cannot be read, or its format is not recognised"),
+    Code.FILE_TOO_LARGE: (E, "a file larger than the size limit (`--max-size`): not read"),
+    Code.INTERNAL_ERROR: (E, "tabla failed on this file (a bug; the message names the exception): please report it"),
+    Code.SPECIAL_FILE: (N, "a named pipe, device or socket found in a directory: skipped, never opened"),
+    Code.GUESSED_ENCODING: (N, "a file neither UTF-8 nor UTF-16: read in the legacy code page named, a guess (`--encoding` sets it)"),
     Code.SYNTAX_ERROR: (E, "the text does not follow the transcript format"),
     Code.INVALID_PLAY: (E, "a play that cannot be read as checker moves"),
     Code.INVALID_DICE: (E, "dice that are not two values from 1 to 6"),

@@ -10,7 +10,7 @@ from tabla_cli.errors import UnsupportedFormatError
 from tabla_cli.formats import detect, get
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Match
-from tabla_cli.source import collect_paths, decode
+from tabla_cli.source import collect_paths, decode, read_source
 
 __all__ = ["decode", "detect_format", "read_match", "read_matches", "read_path_matches", "read_text_matches"]
 
@@ -43,12 +43,12 @@ def read_path_matches(path: str | Path) -> Iterator[Match]:
     """Every match in the file at ``path``.
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read (or is not a regular file, or is
+            larger than :data:`~tabla_cli.source.MAX_SIZE`).
         UnsupportedFormatError: its format is not recognised.
         TranscriptSyntaxError: it does not follow its format.
     """
-    data = Path(path).read_bytes()
-    return read_text_matches(decode(data), str(path))
+    return read_text_matches(decode(read_source(path)), str(path))
 
 
 def read_match(path: str | Path) -> Match:

@@ -1,31 +1,57 @@
 """One way in: bytes to text, paths to files, files to worker processes.
 
-Every command reads its input through here: :func:`decode_bytes` (byte-order
-marks, UTF-8, UTF-16 with or without a BOM, Latin-1 as the last resort; the
-encoding chosen is kept), :func:`collect_paths` (files named and the files
-below directories, in a stable order) and :func:`map_in_order` (a process
-pool whose results come back in input order).
+Every command reads its input through here: :func:`read_source` (regular
+files only, never more than a size limit), :func:`decode_bytes` (a byte-order
+mark, else UTF-8, else UTF-16 without a BOM, else a guessed legacy code page;
+the encoding chosen is kept), :func:`collect_paths` (files named and the
+files below directories, in a stable order) and :func:`map_in_order` (a
+process pool whose results come back in input order).
 
 >>> decode_bytes("1 point match".encode("utf-16-le")).encoding
 'utf-16-le'
+>>> decode_bytes("Пётр".encode("cp1251"), "cp1251")
+Decoded(text='Пётр', encoding='cp1251', guessed=False)
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+import re
+import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["Decoded", "collect_paths", "decode", "decode_bytes", "map_in_order", "read_path_text"]
+__all__ = [
+    "MAX_SIZE", "Decoded", "NotRegularFileError", "Source", "TooLargeError", "check_encoding", "collect_paths",
+    "collect_sources", "decode", "decode_bytes", "map_in_order", "read_path_text", "read_source",
+]
 
 A = TypeVar("A")
 R = TypeVar("R")
 
 _SAMPLE = 512
+_LEGACY_SAMPLE = 1 << 16
+
+_CODE_PAGES = ("cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp1257", "koi8_r", "cp866", "cp932", "gb18030",
+               "big5", "cp949")
+"""Legacy code pages tried first, the commonest first (Windows Western, Central European, Cyrillic,
+Greek, Turkish, Baltic; KOI8-R and DOS Cyrillic; Japanese, Chinese, Korean)."""
+
+_WORD = re.compile(r"[^\x00-\x40\x5b-\x60\x7b-\x7f]+")
+"""A word: letters, and any non-ASCII character."""
+
+_SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HALFWIDTH": "CJK", "FULLWIDTH": "CJK", "IDEOGRAPHIC": "CJK"}
+
+MAX_SIZE = 256 * 1024 * 1024
+"""The default largest file read (``--max-size``), in bytes."""
+
+_KINDS = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +61,98 @@ class Decoded:
     Attributes:
         text: the text, without a byte-order mark; line ends as in the input.
         encoding: ``utf-8``, ``utf-8-sig``, ``utf-16``, ``utf-16-le``,
-            ``utf-16-be`` or ``latin-1``.
+            ``utf-16-be``, the one forced, or a legacy code page guessed
+            (``cp1251``, ``cp1252``, ...; ``latin-1`` when no guess fits).
+        guessed: the encoding is a guess (neither Unicode nor forced).
     """
 
     text: str
     encoding: str
+    guessed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One input of a command.
+
+    Attributes:
+        path: the file's path, or a name for ``data`` (``<stdin>``).
+        found: found while walking a directory, not named (a special file
+            there is skipped with a note rather than an error).
+        data: the bytes, when already read (standard input).
+    """
+
+    path: str
+    found: bool = False
+    data: bytes | None = None
+
+
+class NotRegularFileError(OSError):
+    """A path that is not a regular file (a named pipe, device, socket, directory): never opened for reading."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"{kind}, not a regular file")
+        self.kind = kind
+
+
+class TooLargeError(OSError):
+    """A file larger than the size limit: not read."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"{_megabytes(size)}, more than the limit of {_megabytes(limit)} (--max-size); not read")
+        self.size = size
+        self.limit = limit
+
+
+def _megabytes(size: int) -> str:
+    return f"{size} bytes" if size < 1024 * 1024 else f"{size / (1024 * 1024):.1f} MiB"
+
+
+def _kind(mode: int) -> str | None:
+    """What a file of ``mode`` is, when it is not a regular file."""
+    for test, kind in _KINDS:
+        if test(mode):
+            return kind
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
+    """The bytes of the regular file at ``path``, never more than ``max_size``.
+
+    Nothing but a regular file is opened (a named pipe would block, a device
+    never end), and the file is checked again once open.
+
+    Raises:
+        NotRegularFileError: ``path`` is a named pipe, device, socket or directory.
+        TooLargeError: the file has more than ``max_size`` bytes.
+        OSError: the file cannot be read.
+    """
+    kind = _kind(os.stat(path).st_mode)
+    if kind is not None:
+        raise NotRegularFileError(kind)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        kind = _kind(info.st_mode)
+        if kind is not None:
+            raise NotRegularFileError(kind)
+        if info.st_size > max_size:
+            raise TooLargeError(info.st_size, max_size)
+        data = handle.read(info.st_size + 1)
+        if len(data) > info.st_size:  # it grew, or its size is not known ahead (a /proc file)
+            data += handle.read(max_size + 1 - len(data))
+    if len(data) > max_size:
+        raise TooLargeError(len(data), max_size)
+    return data
+
+
+def check_encoding(name: str) -> str:
+    """The normal name of the encoding ``name``.
+
+    Raises:
+        LookupError: Python knows no encoding of that name.
+    """
+    return codecs.lookup(name).name
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -56,8 +169,85 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
-def decode_bytes(data: bytes) -> Decoded:
-    """Bytes to text: a BOM decides; else UTF-16 if it looks like it, UTF-8, then Latin-1."""
+def _implausible(text: str) -> int:
+    """How many words of ``text`` no legacy text would hold: a non-ASCII character that is not a
+    letter, letters of two scripts, a capital after a small letter at a non-ASCII one, or
+    :func:`_odd_mix`."""
+    bad = 0
+    for word in _WORD.findall(text):
+        if word.isascii():
+            continue
+        scripts = set()
+        for index, char in enumerate(word):
+            if not char.isalpha():
+                bad += 1
+                break
+            if index and char.isupper() and word[index - 1].islower() and not (char + word[index - 1]).isascii():
+                bad += 1
+                break
+            if not char.isascii():
+                script = unicodedata.name(char, "?").split(" ", 1)[0]
+                scripts.add(_SCRIPT_GROUPS.get(script, script))
+        else:
+            bad += len(scripts) > 1 or _odd_mix(word, scripts)
+    return bad
+
+
+def _odd_mix(word: str, scripts: set[str]) -> bool:
+    """A word of a non-Latin script with ASCII letters in it, or a Latin one of mostly accented letters."""
+    ascii_letters = sum(char.isascii() for char in word)
+    if "LATIN" in scripts:
+        return len(word) > 3 and ascii_letters * 2 < len(word)
+    return bool(scripts) and ascii_letters > 0
+
+
+def _legacy(data: bytes) -> Decoded:
+    """``data`` in the legacy code page it most likely is; Latin-1 when nothing fits.
+
+    Only the lines with bytes above 127 are looked at (the rest is ASCII in
+    every candidate). The common code pages of :data:`_CODE_PAGES` come
+    first, in order: the first in which every word is plausible (one
+    script, letters only, no capital after a small letter) wins; a
+    transcript has few such words (names, comments), too few for a
+    statistical guess alone. When none fits, ``charset-normalizer`` decides.
+    """
+    lines = [line for line in data.splitlines() if max(line, default=0) > 127]
+    sample = b"\n".join(lines)[:_LEGACY_SAMPLE]
+    for encoding in _CODE_PAGES:
+        try:
+            text = sample.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if not _implausible(text):
+            try:
+                return Decoded(data.decode(encoding), encoding, guessed=True)
+            except UnicodeDecodeError:
+                continue
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(sample).best()
+    if best is not None:
+        try:
+            return Decoded(data.decode(best.encoding), best.encoding, guessed=True)
+        except (UnicodeDecodeError, LookupError):
+            pass
+    return Decoded(data.decode("latin-1"), "latin-1", guessed=True)
+
+
+def decode_bytes(data: bytes, encoding: str | None = None) -> Decoded:
+    """Bytes to text: a BOM decides; else UTF-8; else UTF-16 if it looks like it; else a legacy code page, guessed.
+
+    Args:
+        data: the bytes.
+        encoding: decode with this encoding, whatever the bytes look like
+            (a BOM of it is dropped).
+
+    Raises:
+        UnicodeDecodeError: ``data`` is not text in the ``encoding`` given.
+        LookupError: ``encoding`` is not an encoding.
+    """
+    if encoding is not None:
+        return Decoded(data.decode(encoding).removeprefix("\ufeff"), check_encoding(encoding))
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return Decoded(data.decode("utf-16").lstrip("\ufeff"), "utf-16")
@@ -67,7 +257,12 @@ def decode_bytes(data: bytes) -> Decoded:
         try:
             return Decoded(data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig")
         except UnicodeDecodeError:
-            return Decoded(data[len(codecs.BOM_UTF8):].decode("latin-1"), "latin-1")
+            return _legacy(data[len(codecs.BOM_UTF8):])
+    if b"\x00" not in data:
+        try:
+            return Decoded(data.decode("utf-8"), "utf-8")
+        except UnicodeDecodeError:
+            return _legacy(data)
     guess = _utf16_without_bom(data)
     if guess is not None:
         try:
@@ -77,7 +272,7 @@ def decode_bytes(data: bytes) -> Decoded:
     try:
         return Decoded(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
-        return Decoded(data.decode("latin-1"), "latin-1")
+        return _legacy(data)
 
 
 def decode(data: bytes) -> str:
@@ -89,9 +284,9 @@ def read_path_text(path: str | Path) -> str:
     """The decoded text of the file at ``path``.
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read (or is not a regular file, or is too large).
     """
-    return decode(Path(path).read_bytes())
+    return decode(read_source(path))
 
 
 def collect_paths(paths: Iterable[str]) -> list[str]:
@@ -105,6 +300,15 @@ def collect_paths(paths: Iterable[str]) -> list[str]:
                 out.extend(os.path.join(root, f) for f in sorted(files) if not f.startswith("."))
         else:
             out.append(name)
+    return out
+
+
+def collect_sources(paths: Iterable[str]) -> list[Source]:
+    """:func:`collect_paths` as :class:`Source` values that say whether each was found in a directory."""
+    out: list[Source] = []
+    for name in paths:
+        found = Path(name).is_dir()
+        out.extend(Source(path, found=found) for path in collect_paths([name]))
     return out
 
 

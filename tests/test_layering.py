@@ -24,7 +24,6 @@ ENGINE = ["tabla_cli.board", "tabla_cli.variant", "tabla_cli.notation", "tabla_c
 HEAVY = ["lark", "pandas", "click"]
 
 KNOWN_DEFERRED_CYCLES_TO_REMOVE: set[frozenset[str]] = {
-    frozenset({"tabla_cli.cli", "tabla_cli.cli_convert", "tabla_cli.cli_report"}),
     frozenset({
         "tabla_cli.variants.common", "tabla_cli.variants.parallel", "tabla_cli.variants.plakoto",
         "tabla_cli.variants.position_text",

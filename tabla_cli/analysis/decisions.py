@@ -23,10 +23,11 @@ from tabla_cli.analysis.recorded import evaluation_from_recorded
 from tabla_cli.analysis.stats import decision_row, evaluation_fields
 from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import Play, Player, Position
-from tabla_cli.check import CheckVisitor, FileReport, check_text, unreadable
+from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.notation import format_play
-from tabla_cli.source import read_path_text
+from tabla_cli.pipeline import ReadOptions, as_source, run
+from tabla_cli.source import Source
 from tabla_cli.visitor import DecisionState
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
@@ -97,20 +98,23 @@ class DecisionsVisitor(CheckVisitor):
     Args:
         report: the file's check report (findings and counts are added).
         options: how to evaluate.
-        key: the match key written in each row.
     """
 
-    def __init__(self, report: FileReport, options: AnalysisOptions, key: str) -> None:
+    def __init__(self, report: FileReport, options: AnalysisOptions) -> None:
         super().__init__(report)
         self.options = options
-        self.key = key
+        self.key = report.path
+        self.matches = 0
         self.match: Match | None = None
         self.pending: list[_Pending] = []
         self.doubled = False
         self.use_recorded = False
 
     def begin_match(self, match: Match) -> None:
+        super().begin_match(match)
         self.match = match
+        self.matches += 1
+        self.key = match.path if self.matches == 1 else f"{match.path}#{self.matches}"
         self.use_recorded = self.options.recorded and any(
             action.analysis is not None for game in match.games for action in game.actions)
 
@@ -210,27 +214,27 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
     return [item.row for item in pending]
 
 
+def analyse_source(source: Source | str, options: AnalysisOptions, read: ReadOptions = ReadOptions(), *,
+                   text: str | None = None) -> FileAnalysis:
+    """Check and analyse every match of ``source``; never raises for bad input.
+
+    Args:
+        source: the file (a path, or a :class:`~tabla_cli.source.Source`).
+        options: how to evaluate.
+        read: how to read the file (encoding, size limit).
+        text: the file's text, when already at hand.
+    """
+    path = as_source(source).path
+    visitor = DecisionsVisitor(FileReport(path), options)
+    report = run(source, visitor, read, text=text)
+    return FileAnalysis(report, evaluate(visitor.pending, options))
+
+
 def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis:
-    """Check and analyse every match in ``text``; never raises for bad input."""
-    pending: list[_Pending] = []
-    count = 0
-
-    def visitor(report: FileReport) -> CheckVisitor:
-        nonlocal count
-        count += 1
-        key = path if count == 1 else f"{path}#{count}"
-        v = DecisionsVisitor(report, options, key)
-        v.pending = pending
-        return v
-
-    report = check_text(text, path, visitor=visitor)
-    return FileAnalysis(report, evaluate(pending, options))
+    """Check and analyse every match in ``text`` (read from ``path``)."""
+    return analyse_source(path, options, text=text)
 
 
-def analyse_file(path: str, options: AnalysisOptions) -> FileAnalysis:
+def analyse_file(path: str, options: AnalysisOptions, read: ReadOptions = ReadOptions()) -> FileAnalysis:
     """Check and analyse the file at ``path``; an unreadable file becomes a finding."""
-    try:
-        text = read_path_text(path)
-    except OSError as exc:
-        return FileAnalysis(unreadable(path, exc))
-    return analyse_text(text, path, options)
+    return analyse_source(path, options, read)

@@ -29,7 +29,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from tabla_cli.model import Match
 from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows, text_rows
-from tabla_cli.source import collect_paths
+from tabla_cli.source import collect_sources
 from tabla_cli.reports.schema import (
     CUBE_ACTIONS,
     ENDINGS,
@@ -275,7 +275,7 @@ def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterabl
         progress: called once per file read.
     """
     builder = FrameBuilder(include, keep=keep, aliases=aliases, sink=sink)
-    names = collect_paths(str(p) for p in paths)
+    names = collect_sources(str(p) for p in paths)
     for rows in iter_file_rows(names, jobs=jobs, include=builder.include):
         builder.add(rows)
         if progress is not None:

@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from tabla_cli.reports.frames import Frames
+from tabla_cli.writers import format_for_suffix
 
 FORMATS: tuple[str, ...] = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
 """The ``--format`` values of ``tabla report``."""
@@ -43,7 +44,8 @@ SUFFIXES: dict[str, str] = {
     ".parquet": "parquet",
     ".pq": "parquet",
 }
-"""Output file suffixes (lower case) and the format each one implies."""
+"""Output file suffixes (lower case) and the report format each one implies (not the same
+formats as ``tabla convert``'s: a ``.csv`` report is a table, not positions)."""
 
 TITLES: dict[str, str] = {
     "player": "Players",
@@ -68,7 +70,7 @@ def format_for_path(path: str | Path) -> str | None:
     >>> format_for_path("out/report.CSV"), format_for_path("report.xlsx")
     ('csv', None)
     """
-    return SUFFIXES.get(Path(path).suffix.lower())
+    return format_for_suffix(path, SUFFIXES)
 
 
 # --- cells ----------------------------------------------------------------------

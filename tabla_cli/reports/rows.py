@@ -11,19 +11,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tabla_cli.board import BAR, Play, Player, Position
-from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.notation import format_play
-from tabla_cli.reader import read_text_matches
+from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, run
 from tabla_cli.replay import MatchResult, replay
 from tabla_cli.reports.schema import FRAME_NAMES
-from tabla_cli.source import decode, map_in_order
-from tabla_cli.visitor import BaseVisitor, DecisionState
+from tabla_cli.source import Source, map_in_order
+from tabla_cli.visitor import DecisionState
 
 __all__ = ["FileRows", "RowsVisitor", "file_rows", "iter_file_rows", "text_rows"]
 
@@ -59,20 +57,21 @@ class FileRows:
         ``read`` are findings of reading the match (syntax errors inside a
         game, after which the reader went on); they come first.
         """
-        replay(match, RowsVisitor(self, list(read)))
+        replay(match, RowsVisitor(self, read))
 
 
-class RowsVisitor(BaseVisitor[None]):
-    """Adds the rows of one replayed match to a :class:`FileRows`.
+class RowsVisitor(FileVisitor[FileRows]):
+    """Adds the rows of each replayed match of a file to a :class:`FileRows`.
 
     Args:
         out: the file's rows.
-        read: findings of reading the match, recorded before the replay's.
+        read: findings of reading the next match, recorded before the replay's.
     """
 
-    def __init__(self, out: FileRows, read: list[Finding]) -> None:
+    def __init__(self, out: FileRows, read: Iterable[Finding] = ()) -> None:
         self.out = out
-        self.read = read
+        self.pending = list(read)
+        self.read: list[Finding] = []
         self.local = out.matches
         self.plays = out.rows["plays"] if "plays" in out.include else None
         self.cubes = out.rows["cube"] if "cube" in out.include else None
@@ -80,9 +79,18 @@ class RowsVisitor(BaseVisitor[None]):
         self.errors = 0
         self.names: tuple[str, str] = ("", "")
 
+    def visit_read_finding(self, finding: Finding) -> None:
+        self.pending.append(finding)
+
+    def visit_file_finding(self, finding: Finding) -> None:
+        self.out.add_finding(finding, None)
+
     def begin_match(self, match: Match) -> None:
+        self.local = self.out.matches
         self.names = match.players
         self.out.matches += 1
+        self.read, self.pending = self.pending, []
+        self.findings = self.errors = 0
         for finding in self.read:
             self.out.add_finding(finding, self.local)
 
@@ -163,8 +171,12 @@ class RowsVisitor(BaseVisitor[None]):
                 res.result, res.ended_by, res.crawford, res.post_crawford, res.rolls,
             ))
 
-    def result(self) -> None:
-        return None
+    def result(self) -> FileRows:
+        """The file's rows; syntax errors read after the last match are the file's."""
+        for finding in self.pending:
+            self.out.add_finding(finding, None)
+        self.pending = []
+        return self.out
 
 
 def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
@@ -174,39 +186,18 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> 
     ``unreadable-file`` or ``syntax-error`` row in ``errors`` (the matches
     before the bad spot are kept), as ``tabla check`` reports it.
     """
-    rows = FileRows(path, frozenset(include))
-    syntax: list[Finding] = []
-
-    def on_error(exc: TranscriptSyntaxError) -> None:
-        syntax.append(Finding("syntax-error", exc.message, exc.location or Location(path)))
-
-    try:
-        for match in read_text_matches(text, path, on_error):
-            rows.add_match(match, syntax)
-            syntax.clear()
-    except InputError as exc:
-        code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
-        rows.add_finding(Finding(code, exc.message, exc.location or Location(path)), None)
-    except TablaError as exc:
-        rows.add_finding(Finding("unreadable-file", str(exc), Location(path)), None)
-    for finding in syntax:
-        rows.add_finding(finding, None)
-    return rows
+    return run(path, RowsVisitor(FileRows(path, frozenset(include))), text=text)
 
 
-def file_rows(path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
-    """The rows of every match in the file at ``path``; never raises for bad input."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        rows = FileRows(path, frozenset(include))
-        rows.add_finding(Finding("unreadable-file", exc.strerror or str(exc), Location(path)), None)
-        return rows
-    return text_rows(decode(data), path, include=include)
+def file_rows(source: Source | str, *, include: Iterable[str] = FRAME_NAMES,
+              options: ReadOptions = ReadOptions()) -> FileRows:
+    """The rows of every match in the file at ``source``; never raises for bad input."""
+    src = as_source(source)
+    return run(src, RowsVisitor(FileRows(src.path, frozenset(include))), options)
 
 
-def iter_file_rows(paths: Iterable[str], *, jobs: int = 1,
-                   include: Iterable[str] = FRAME_NAMES) -> Iterator[FileRows]:
+def iter_file_rows(paths: Iterable[Source | str], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
+                   options: ReadOptions = ReadOptions()) -> Iterator[FileRows]:
     """:class:`FileRows` of each file, in input order, with ``jobs`` processes."""
-    work = functools.partial(file_rows, include=frozenset(include))
+    work = functools.partial(file_rows, include=frozenset(include), options=options)
     return map_in_order(work, paths, jobs, per_job=8, max_chunk=8)

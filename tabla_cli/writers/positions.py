@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TextIO
 
@@ -122,17 +122,19 @@ def write_positions(matches: Iterable[tuple[Match, MatchResult | None]], handle:
     handle.write(format_positions(matches))
 
 
-def format_positions(matches: Iterable[tuple[Match, MatchResult | None]]) -> str:
+def format_positions(matches: Iterable[tuple[Match, MatchResult | None]], *,
+                     rows: Sequence[list[PositionRow]] | None = None) -> str:
     """The CSV text (LF line ends) of every decision of ``matches``, numbered 1, 2, ... in order.
 
     Each match is replayed with a :class:`PositionsVisitor` (a replay without
-    one, the second of each pair, does not carry the cube actions' states).
+    one, the second of each pair, does not carry the cube actions' states),
+    unless ``rows`` gives each match's rows, made by such a replay already.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for index, (match, _) in enumerate(matches, start=1):
-        for row in position_rows(match, index=index):
+        for row in rows[index - 1] if rows is not None else position_rows(match, index=index):
             writer.writerow(row.values())
     return out.getvalue()
 

@@ -41,7 +41,7 @@ from tabla_cli.notation import parse_play
 from tabla_cli.replay import GameResult, MatchResult, replay_match
 from tabla_cli.variant import find_variant
 
-__all__ = ["APPLICATION", "format_sgf", "write_sgf"]
+__all__ = ["APPLICATION", "format_sgf", "format_sgfs", "write_sgf"]
 
 APPLICATION = f"tabla:{__version__}"
 """Written in ``AP[...]``."""
@@ -71,6 +71,11 @@ def write_sgf(match: Match, handle: TextIO, *, replayed: MatchResult | None = No
             even be read (it cannot be written as letter pairs).
     """
     handle.write(format_sgf(match, replayed=replayed, application=application))
+
+
+def format_sgfs(matches: Iterable[tuple[Match, MatchResult | None]], *, application: str = APPLICATION) -> str:
+    """Several matches, one SGF game tree after another (gnubg reads them back one by one)."""
+    return "".join(format_sgf(m, replayed=r, application=application) for m, r in matches)
 
 
 def format_sgf(match: Match, *, replayed: MatchResult | None = None, application: str = APPLICATION) -> str:

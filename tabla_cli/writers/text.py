@@ -45,7 +45,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from tabla_cli.board import Player
@@ -64,13 +64,14 @@ def write_text(matches: Iterable[tuple[Match, MatchResult | None]], handle: Text
     handle.write(format_text(matches))
 
 
-def format_text(matches: Iterable[tuple[Match, MatchResult | None]]) -> str:
-    """The text of :func:`write_text`."""
+def format_text(matches: Iterable[tuple[Match, MatchResult | None]], *,
+                rows: Sequence[list[PositionRow]] | None = None) -> str:
+    """The text of :func:`write_text`; ``rows``: each match's :func:`position_rows`, when made already."""
     out: list[str] = []
     for index, (match, _) in enumerate(matches, start=1):
         if index > 1:
             out.append("")
-        out += _match(match, index)
+        out += _match(match, rows[index - 1] if rows is not None else position_rows(match, index=index))
     return "\n".join(out) + "\n"
 
 
@@ -78,11 +79,10 @@ def _who(match: Match, player: Player) -> str:
     return f"{match.players[player]} ({_MARK[player]})"
 
 
-def _match(match: Match, index: int) -> list[str]:
+def _match(match: Match, rows: list[PositionRow]) -> list[str]:
     length = f"{match.length}-point match" if match.length else "money session"
     lines = [f"{_who(match, Player.ZERO)} - {_who(match, Player.ONE)}, {length}"]
     lines += [f"{key}: {value}" for key, value in match.headers]
-    rows = position_rows(match, index=index)
     by_game: dict[int, list[PositionRow]] = {}
     for row in rows:
         by_game.setdefault(id(row.source), []).append(row)

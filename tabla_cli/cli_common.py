@@ -1,0 +1,133 @@
+"""What the ``tabla`` commands share: error reporting, the options of reading inputs, the progress bar.
+
+:mod:`tabla_cli.cli`, :mod:`tabla_cli.cli_convert` and
+:mod:`tabla_cli.cli_report` import this module; it imports none of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from tabla_cli.errors import TablaError
+
+if TYPE_CHECKING:
+    from tabla_cli.pipeline import ReadOptions
+    from tabla_cli.source import Source
+
+__all__ = ["encoding_option", "format_option", "max_size_option", "parse_size", "progress", "read_options",
+           "reports_errors", "stdin_source"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_SIZE = re.compile(r"([0-9]+)\s*([KMG]?)(?:i?B)?", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def reports_errors(func: F) -> F:
+    """Turn every :class:`TablaError` into a one-line message and exit 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except TablaError as exc:
+            if click.get_current_context().find_root().params.get("verbose"):
+                raise
+            raise click.ClickException(str(exc)) from exc
+        except BrokenPipeError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def format_option(*choices: str, default: str) -> Callable[[F], F]:
+    """``--format`` with ``choices``."""
+    return click.option(
+        "--format", "fmt", type=click.Choice(choices), default=default, show_default=True,
+        help="Output format.",
+    )
+
+
+def parse_size(text: str) -> int:
+    """A size in bytes from ``1000``, ``64K``, ``256M`` or ``1G`` (powers of 1024).
+
+    >>> parse_size("256M"), parse_size("64k"), parse_size("1000")
+    (268435456, 65536, 1000)
+
+    Raises:
+        ValueError: ``text`` is not such a size (or is zero).
+    """
+    found = _SIZE.fullmatch(text.strip())
+    if found is None or int(found.group(1)) == 0:
+        raise ValueError(f"{text!r} is not a size such as 1000, 64K, 256M or 1G")
+    return int(found.group(1)) * _UNITS[found.group(2).upper()]
+
+
+def _check_size(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    try:
+        return parse_size(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _check_encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    from tabla_cli.source import check_encoding
+
+    try:
+        return check_encoding(value)
+    except LookupError:
+        raise click.BadParameter(f"unknown encoding {value!r} (e.g. utf-8, cp1252, cp1251, latin-1)") from None
+
+
+encoding_option = click.option(
+    "--encoding", metavar="NAME", default=None, callback=_check_encoding,
+    help="Read every input in encoding NAME (e.g. cp1251). Default: a byte-order mark, else UTF-8, else UTF-16, "
+         "else a guessed legacy code page (with a note naming it).",
+)
+
+max_size_option = click.option(
+    "--max-size", "max_size", default="256M", show_default=True, metavar="SIZE", callback=_check_size,
+    help="Read no input larger than SIZE (bytes, or with K, M, G); a larger one is a finding.",
+)
+
+
+def read_options(encoding: str | None, max_size: int, *, lenient: bool = True) -> ReadOptions:
+    """The :class:`~tabla_cli.pipeline.ReadOptions` of ``--encoding`` and ``--max-size``."""
+    from tabla_cli.pipeline import ReadOptions
+
+    return ReadOptions(encoding=encoding, max_size=max_size, lenient=lenient)
+
+
+def stdin_source(max_size: int) -> Source:
+    """Standard input as a :class:`~tabla_cli.source.Source` (at most one byte more than ``max_size`` read)."""
+    from tabla_cli.source import Source as Input
+
+    data = sys.stdin.buffer.read(max_size + 1)
+    return Input("<stdin>", data=data)
+
+
+@contextmanager
+def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[], None]]:
+    """A rich progress bar on stderr, only on a terminal and for more than 20 files; yields ``advance``."""
+    if quiet or total <= 20 or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    bar = Progress(console=Console(stderr=True), transient=True)
+    task = bar.add_task(label, total=total)
+    with bar:
+        yield lambda: bar.advance(task)

@@ -1,0 +1,157 @@
+"""Read, replay, result: the one path every file takes in ``check``, ``report`` and ``convert``.
+
+:func:`run` reads one input (a regular file no larger than the limit, or
+bytes or text already in hand), decodes it (:func:`~tabla_cli.source.decode_bytes`),
+reads its matches in whatever format it is in, replays each with the
+command's :class:`FileVisitor` and returns what that visitor made of the file.
+What goes wrong on the way becomes a finding, never an exception: a file
+that cannot be read, is not a regular file, is too large or is not a
+transcript; a syntax error; and, for a bug of tabla's own, an
+``internal-error`` finding with the exception, so that one bad file never
+stops a run over many.
+
+>>> from tabla_cli.check import CheckVisitor, FileReport
+>>> report = run(Source("a.mat", data=b"hello"), CheckVisitor(FileReport("a.mat")))
+>>> [f.code for f in report.findings]
+['unreadable-file']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
+from tabla_cli.findings import Code, Finding
+from tabla_cli.reader import read_text_matches
+from tabla_cli.replay import replay
+from tabla_cli.source import MAX_SIZE, NotRegularFileError, Source, TooLargeError, decode_bytes, read_source
+from tabla_cli.visitor import BaseVisitor
+
+__all__ = ["FileVisitor", "ReadOptions", "Source", "as_source", "internal_error", "run"]
+
+T = TypeVar("T")
+
+_MESSAGE_LIMIT = 300
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How inputs are read (picklable: it travels to worker processes).
+
+    Attributes:
+        encoding: decode every input with this encoding (``--encoding``);
+            None: detect it (:func:`~tabla_cli.source.decode_bytes`).
+        max_size: the largest file read, in bytes (``--max-size``).
+        lenient: a syntax error inside a game is a finding and reading goes
+            on with the next game; False: it ends the reading of the file.
+    """
+
+    encoding: str | None = None
+    max_size: int = MAX_SIZE
+    lenient: bool = True
+
+
+class FileVisitor(BaseVisitor[T]):
+    """A visitor of every match of one file, also told what reading the file found.
+
+    :func:`run` replays each match of the file with the same visitor, and may
+    call :meth:`result` after each match: keep it cheap. Both methods below
+    pass the finding to :meth:`visit_finding` unless overridden.
+    """
+
+    def visit_read_finding(self, finding: Finding) -> None:
+        """A syntax error inside the match being read; that match comes next, unless reading stops."""
+        self.visit_finding(finding)
+
+    def visit_file_finding(self, finding: Finding) -> None:
+        """A finding about the file rather than one match (unreadable, not a transcript, encoding, a bug)."""
+        self.visit_finding(finding)
+
+
+def as_source(source: Source | str) -> Source:
+    """``source``, or a :class:`Source` for the path ``source``."""
+    return Source(source) if isinstance(source, str) else source
+
+
+def internal_error(exc: BaseException, path: str) -> Finding:
+    """The ``internal-error`` finding for an exception tabla did not expect while working on ``path``."""
+    text = f"{type(exc).__name__}: {exc}"
+    if len(text) > _MESSAGE_LIMIT:
+        text = text[:_MESSAGE_LIMIT] + "..."
+    return Finding(Code.INTERNAL_ERROR, f"{text} (a bug in tabla: please report it, with this file if you can)",
+                   Location(path))
+
+
+def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = ReadOptions(), *,
+        text: str | None = None) -> T:
+    """Read ``source``, replay each of its matches with ``visitor``; ``visitor.result()``.
+
+    Never raises for anything in the input, nor for an unexpected exception
+    while working on it (that becomes an ``internal-error`` finding).
+
+    Args:
+        source: the input (a path, or a :class:`Source` with its bytes).
+        visitor: the command's visitor, fresh for this file.
+        options: encoding, size limit, leniency.
+        text: the decoded text, when already at hand (nothing is read).
+    """
+    src = as_source(source)
+    try:
+        if text is None:
+            text = _text(src, visitor, options)
+        if text is not None:
+            _replay(text, src.path, visitor, options)
+    except Exception as exc:  # one file's bug must not stop a run over many
+        visitor.visit_file_finding(internal_error(exc, src.path))
+    return visitor.result()
+
+
+def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str | None:
+    """The decoded text of ``source``; None (and a finding) when it cannot be had."""
+    path = source.path
+    where = Location(path)
+    try:
+        data = read_source(path, options.max_size) if source.data is None else source.data
+        if len(data) > options.max_size:
+            raise TooLargeError(len(data), options.max_size)
+    except NotRegularFileError as exc:
+        if source.found:
+            visitor.visit_file_finding(Finding(Code.SPECIAL_FILE, f"{exc.kind}: skipped", where))
+        else:
+            visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, f"{exc.kind}, not a regular file: not read",
+                                               where))
+        return None
+    except TooLargeError as exc:
+        visitor.visit_file_finding(Finding(Code.FILE_TOO_LARGE, str(exc), where))
+        return None
+    except OSError as exc:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, exc.strerror or str(exc), where))
+        return None
+    try:
+        decoded = decode_bytes(data, options.encoding)
+    except UnicodeDecodeError as exc:
+        visitor.visit_file_finding(Finding(
+            Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))
+        return None
+    if decoded.guessed:
+        visitor.visit_file_finding(Finding(
+            Code.GUESSED_ENCODING,
+            f"neither UTF-8 nor UTF-16: read as {decoded.encoding}, a guess (--encoding sets the encoding)", where))
+    return decoded.text
+
+
+def _replay(text: str, path: str, visitor: FileVisitor[T], options: ReadOptions) -> None:
+    """Read every match of ``text`` and replay it with ``visitor``; reading errors become findings."""
+
+    def on_error(exc: TranscriptSyntaxError) -> None:
+        visitor.visit_read_finding(Finding(Code.SYNTAX_ERROR, exc.message, exc.location or Location(path)))
+
+    try:
+        for match in read_text_matches(text, path, on_error if options.lenient else None):
+            replay(match, visitor)
+    except InputError as exc:
+        code = Code.SYNTAX_ERROR if exc.location is not None and exc.location.line else Code.UNREADABLE_FILE
+        visitor.visit_file_finding(Finding(code, exc.message, exc.location or Location(path)))
+    except TablaError as exc:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, str(exc), Location(path)))
