@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from tabla_cli.reports.frames import FRAME_NAMES, NAME_COLUMNS, Frames
+from tabla_cli.reports.frames import FRAME_NAMES, Frames
 from tabla_cli.reports.summaries import apply_aliases, decision_match_keys, decisions_of
 
 __all__ = ["FilterResult", "ReportFilter", "filter_frames", "fold_case"]
@@ -99,13 +99,12 @@ def fold_case(frames: Frames, prefer: Iterable[str] = ()) -> Frames:
     """``frames`` with names that differ only in case merged into one spelling.
 
     The spelling kept is one of ``prefer`` (the names given on the command
-    line) when one matches, else the most frequent one (ties: the first in
-    sorted order).
+    line) when one matches, else the one in most matches (ties: the first
+    in sorted order).
     """
     counts: Counter[str] = Counter()
-    for name, columns in NAME_COLUMNS.items():
-        for column in columns:
-            counts.update(frames[name][column].dropna().tolist())
+    for column in ("player0", "player1"):
+        counts.update(frames.matches[column].dropna().tolist())
     chosen = {p.casefold(): p for p in prefer}
     for spelling, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         chosen.setdefault(spelling.casefold(), spelling)

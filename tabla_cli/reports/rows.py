@@ -178,6 +178,21 @@ class RowsVisitor(BaseVisitor[None]):
             play is not None and not play and on_bar > 0, opening, True, on_bar, closed, entered,
         ))
 
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        rows = self.plays
+        if rows is None or action.kind is not ActionKind.ROLL or not action.dice:
+            return
+        before = state.position
+        dice = action.dice
+        pips = before.pips()
+        on_bar = before.mover[BAR]
+        closed = sum(1 for point in range(1, 7) if before.opponent[point] >= 2)
+        rows.append((
+            self.local, state.game, action.move_number, self.names[action.player], int(action.player),
+            dice[0], dice[1], f"{dice[0]}{dice[1]}", None, action.play_text or "", False,
+            None, pips[0], None, pips[1], None, False, self._opening(), True, on_bar, closed, None,
+        ))
+
     def visit_unchecked(self, action: Action) -> None:
         rows = self.plays
         if rows is None or action.kind is not ActionKind.ROLL or not action.dice:

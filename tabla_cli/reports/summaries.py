@@ -34,17 +34,16 @@ _RESULT_COLUMNS: tuple[Column, ...] = (
     C("matches_completed", "int64", "completed matches: a side reached the match length"),
     C("match_wins", "int64", "completed matches won"),
     C("match_win_rate", "float64", "match_wins / matches_completed"),
-    C("matches_unfinished", "int64", "matches that end before a side reaches the length (not one-game sessions)"),
-    C("one_game_sessions", "int64", "unfinished matches of a single game (e.g. Galaxy's 16-point one-game "
-                                    "sessions)"),
+    C("matches_unfinished", "int64", "matches that end before a side reaches the length"),
+    C("one_game_sessions", "int64", "Backgammon Galaxy's one-game sessions (a '16 point match' of one game)"),
     C("money_sessions", "int64", "money sessions (length 0)"),
     C("games", "int64", "games played"),
     C("game_wins", "int64", "games won"),
     C("game_losses", "int64", "games lost"),
-    C("points_won", "int64", "points won in matches (not money sessions), as recorded"),
+    C("points_won", "int64", "points won in matches (completed or not), as recorded"),
     C("points_lost", "int64", "points lost in matches, as recorded"),
-    C("money_points_won", "int64", "points won in money sessions"),
-    C("money_points_lost", "int64", "points lost in money sessions"),
+    C("money_points_won", "int64", "points won in money and one-game sessions"),
+    C("money_points_lost", "int64", "points lost in money and one-game sessions"),
     C("gammons_won", "int64", "games won with a gammon (backgammons not included)"),
     C("backgammons_won", "int64", "games won with a backgammon"),
     C("gammons_lost", "int64", "games lost with a gammon"),
@@ -220,16 +219,17 @@ SESSION_KINDS = ("completed", "unfinished", "one-game", "money")
 def session_kinds(matches: pd.DataFrame) -> pd.Series:
     """Each match's kind: completed, unfinished, one-game (session) or money.
 
-    Read from the length, the winner and the number of games: money when the
-    length is 0; completed when a side reached the length; a one-game session
-    when an unfinished match has a single game; else unfinished.
+    Read from the length, the games and the final score: money when the
+    length is 0; a one-game session when a "16 point match" has a single
+    game (Backgammon Galaxy's one-game sessions, scored like money play);
+    completed when a side reached the length; else unfinished.
     """
     money = matches["length"].eq(0)
-    completed = matches["winner_side"].notna() & ~money
-    one_game = ~money & ~completed & matches["games"].eq(1)
+    one_game = matches["length"].eq(16) & matches["games"].eq(1)
+    completed = matches["winner_side"].notna() & ~money & ~one_game
     kind = pd.Series("unfinished", index=matches.index, dtype="string")
-    kind[one_game.to_numpy(dtype=bool)] = "one-game"
     kind[completed.to_numpy(dtype=bool)] = "completed"
+    kind[one_game.to_numpy(dtype=bool)] = "one-game"
     kind[money.to_numpy(dtype=bool)] = "money"
     return kind
 
@@ -259,7 +259,7 @@ def _taken(cube: pd.DataFrame) -> pd.DataFrame:
 
 def _game_sides(frames: Frames) -> pd.DataFrame:
     """One row per game and side, with what the game did for that side."""
-    money = frames.matches.loc[frames.matches["length"].eq(0), "match"]
+    money = frames.matches.loc[session_kinds(frames.matches).isin(("money", "one-game")), "match"]
     games = frames.games.merge(_taken(frames.cube), on=["match", "game"], how="left")
     taken = games["taken"].astype("boolean").fillna(False).astype(bool)
     in_money = games["match"].isin(money)
