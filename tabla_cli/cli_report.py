@@ -24,6 +24,7 @@ import click
 from tabla_cli.output import refuse_existing, write_atomic
 
 if TYPE_CHECKING:
+    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import Frames
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -170,7 +171,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     refuse_existing(_targets(output, frames_dir, plots_dir), force)
     aliases = read_aliases(alias_file) if alias_file else {}
     names = collect_paths(p for p in paths if p != "-")
-    memory = IN_MEMORY + (("plays",) if by == "dice" or (fmt == "html" and players) else ())
+    personal = bool(players) and (fmt == "html" or plots_dir is not None)
+    memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
     include = FRAME_NAMES if frames_dir is not None else memory
     streaming = not (flt.selects or ignore_case)
     try:
@@ -224,7 +226,7 @@ def _day(value: datetime.datetime | None) -> str | None:
     return None if value is None else value.date().isoformat()
 
 
-def _selection(flt: Any, kept: int, total: int, undated: int) -> str:
+def _selection(flt: ReportFilter, kept: int, total: int, undated: int) -> str:
     """The filter in words, with how many matches it kept (and how many of them are undated)."""
     if not flt.selects:
         return ""
