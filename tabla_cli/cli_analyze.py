@@ -138,17 +138,17 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
 def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None) -> None:
     from tabla_cli.analysis.report import analysis_table, plot_error_rates, worst_decisions_html
     from tabla_cli.analysis.stats import player_stats
-    from tabla_cli.reports.render import render, render_html
+    from tabla_cli.reports.render import Section, render, render_page
 
     table = analysis_table(decisions, by)
     data: str | bytes
     if fmt == "html":
         stats = player_stats(decisions)
-        data = render_html(
-            [(f"Skill by {by}", table)], plots={"error_rates": plot_error_rates(stats)},
-            title="tabla analysis", summary=f"{len(decisions)} decisions",
-            sections=[("Worst decisions", worst_decisions_html(decisions))],
-        )
+        data = render_page([
+            Section(f"Skill by {by}", table),
+            Section("Error rates", plots={"error_rates": plot_error_rates(stats)}),
+            Section("Worst decisions", fragment=worst_decisions_html(decisions)),
+        ], title="tabla analysis", summary=f"{len(decisions)} decisions")
     else:
         data = render(table, fmt)
     if output is not None:

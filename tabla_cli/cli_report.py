@@ -7,6 +7,7 @@ A thin layer like the rest of the CLI: it parses options, calls
 
 from __future__ import annotations
 
+import datetime
 import os
 import shutil
 import sys
@@ -21,9 +22,11 @@ from tabla_cli.cli_common import encoding_option, max_size_option, progress, rea
 from tabla_cli.output import refuse_existing, write_atomic
 
 if TYPE_CHECKING:
+    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import Frames
 
-BY_CHOICES = ("player", "match", "game", "cube", "errors")
+BY_CHOICES = ("player", "opponent", "period", "dice", "match", "game", "cube", "errors")
+PLAYER_TABLES = ("opponent", "period")
 FORMAT_CHOICES = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
 IN_MEMORY = ("matches", "games", "cube", "errors")
 READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
@@ -85,6 +88,22 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
               help="Also write the plots as DIR/<name>.png.")
 @click.option("--alias", "alias_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="CSV with a header 'alias,player': count each alias as that player.")
+@click.option("--player", "players", multiple=True, metavar="NAME",
+              help="Only matches of this player (repeatable); the tables and the HTML page are about them.")
+@click.option("--ignore-case", is_flag=True, help="Count names that differ only in case as one player.")
+@click.option("--opponent", "opponents", multiple=True, metavar="NAME",
+              help="Only matches against this opponent (repeatable).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="Only matches on or after this date (undated matches are kept and counted).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="Only matches on or before this date (undated matches are kept and counted).")
+@click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
+@click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
+@click.option("--money", is_flag=True, help="Only money sessions.")
+@click.option("--every", type=click.Choice(("week", "month", "year")), default="month", show_default=True,
+              help="The period of --by period.")
+@click.option("--top", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Rows an HTML table shows at most (the top ones by games).")
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
@@ -93,28 +112,41 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @max_size_option
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
-           plots_dir: str | None, alias_file: str | None, force: bool, jobs: int | None, quiet: bool,
-           encoding: str | None, max_size: int) -> None:
+           plots_dir: str | None, alias_file: str | None, players: tuple[str, ...], ignore_case: bool,
+           opponents: tuple[str, ...], since: datetime.datetime | None, until: datetime.datetime | None,
+           site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
+           jobs: int | None, quiet: bool, encoding: str | None, max_size: int) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action, or
     findings by code, as a terminal table, CSV, JSON (a list of row objects),
     JSON Lines, Markdown, one self-contained HTML page with plots, or Parquet
-    (needs -o). Exit 0 when done, 1 when a file could not be read (or only
+    (needs -o). --player, --opponent, --since, --until, --site, --length and
+    --money choose the matches before every table, frame and plot. Exit 0 when done, 1 when a file could not be read (or only
     in part) or an output exists (without --force), 2 on usage errors.
     """
-    from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows
+    from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
+    from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows, write_frames
     from tabla_cli.reports.render import records
     from tabla_cli.reports.summaries import read_aliases
     from tabla_cli.source import collect_sources
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
+    if by in PLAYER_TABLES and not players:
+        raise click.UsageError(f"--by {by} needs --player NAME")
+    if length is not None and money:
+        raise click.UsageError("--length and --money exclude each other")
+    flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
+                       length=length, money=money)
     refuse_existing(_targets(output, frames_dir, plots_dir), force)
     aliases = read_aliases(alias_file) if alias_file else {}
     names = collect_sources(p for p in paths if p != "-")
     options = read_options(encoding, max_size)
-    include = FRAME_NAMES if frames_dir is not None else IN_MEMORY
+    personal = bool(players) and (fmt == "html" or plots_dir is not None)
+    memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
+    include = FRAME_NAMES if frames_dir is not None else memory
+    streaming = not (flt.selects or ignore_case)
     try:
         for directory in (frames_dir, plots_dir):
             if directory is not None:
@@ -123,16 +155,23 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     except OSError as exc:
         raise click.ClickException(f"cannot create {exc.filename}: {exc.strerror or exc}") from exc
     try:
-        builder = FrameBuilder(include, keep=IN_MEMORY, aliases=aliases, sink=sink)
+        builder = FrameBuilder(include, keep=memory if streaming else include, aliases=aliases,
+                               sink=sink if streaming else None)
         if "-" in paths:
             builder.add(file_rows(stdin_source(max_size), include=include, options=options))
         with progress(len(names), quiet, "reading") as advance:
             for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options):
                 builder.add(rows)
                 advance()
-        frames = builder.frames()
+        everything = builder.frames()
+        frames = fold_case(everything, players) if ignore_case else everything
+        chosen = filter_frames(frames, flt)
+        frames = chosen.frames
+        if sink is not None and not streaming:
+            write_frames(frames, sink)
         if len(frames.matches) or not frames.errors["code"].isin(READ_FAILURES).any():
-            _emit(frames, by, fmt, output, plots_dir)
+            _emit(frames, by, fmt, output, plots_dir, players=players, every=every, top=top,
+                  selection=_selection(flt, chosen.kept, chosen.matches, chosen.undated))
         if sink is not None and frames_dir is not None:
             for name in FRAME_NAMES:
                 os.replace(Path(sink) / f"{name}.parquet", Path(frames_dir) / f"{name}.parquet")
@@ -140,7 +179,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         if sink is not None:
             shutil.rmtree(sink, ignore_errors=True)
 
-    failed = records(frames.errors[frames.errors["code"].isin(READ_FAILURES)])
+    failed = records(everything.errors[everything.errors["code"].isin(READ_FAILURES)])
     for row in failed:
         where = f"{row['file']}:{row['line']}:{row['column'] or 1}" if row["line"] else row["file"]
         click.echo(f"{where}: error[{row['code']}]: {row['message']}", err=True)
@@ -150,30 +189,61 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             f"report: {frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
             f"{len(frames.cube)} cube actions, {len(frames.errors)} findings in {seconds:.2f} s", err=True,
         )
+        if flt.selects:
+            click.echo(f"report: {_selection(flt, chosen.kept, chosen.matches, chosen.undated)}", err=True)
     if failed:
         sys.exit(1)
 
 
-def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None) -> None:
+def _day(value: datetime.datetime | None) -> str | None:
+    return None if value is None else value.date().isoformat()
+
+
+def _selection(flt: ReportFilter, kept: int, total: int, undated: int) -> str:
+    """The filter in words, with how many matches it kept (and how many of them are undated)."""
+    if not flt.selects:
+        return ""
+    text = f"{flt.describe()}: {kept} of {total} matches"
+    if flt.dated:
+        text += f" ({undated} undated, kept)"
+    return text
+
+
+def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, *,
+          players: tuple[str, ...] = (), every: str = "month", top: int = 50, selection: str = "") -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
     import pandas as pd
 
-    from tabla_cli.reports.render import TITLES, make_plots, print_tables, render, render_html, table_renderables
+    from tabla_cli.reports.render import (
+        TITLES,
+        make_plots,
+        player_page,
+        print_tables,
+        render,
+        render_html,
+        table_renderables,
+    )
     from tabla_cli.reports.summaries import findings_by_code, player_summary, summarize
 
-    table = summarize(frames, by)
+    table = summarize(frames, by, players=players, every=every)
     plots: dict[str, bytes] = {}
-    if fmt == "html" or plots_dir is not None:
-        players = table if by == "player" else player_summary(frames)
-        plots = make_plots(frames, players)
+    summary = (f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
+               f"{len(frames.cube)} cube actions, {len(frames.errors)} findings"
+               + (f"; {selection}" if selection else ""))
+    page = ""
+    if players and (fmt == "html" or plots_dir is not None):
+        extra = [] if by in ("player", "opponent", "period", "dice", "errors") else [(TITLES[by], table)]
+        page, plots = player_page(frames, players, every=every, top=top, summary=summary, extra=extra)
+    elif fmt == "html" or plots_dir is not None:
+        plots = make_plots(frames, table if by == "player" else player_summary(frames))
     data: str | bytes
-    if fmt == "html":
+    if fmt == "html" and players:
+        data = page
+    elif fmt == "html":
         tables: list[tuple[str, pd.DataFrame]] = [(TITLES[by], table)]
         if by != "errors":
             tables.append((TITLES["errors"], findings_by_code(frames)))
-        summary = (f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-                   f"{len(frames.cube)} cube actions, {len(frames.errors)} findings")
-        data = render_html(tables, plots=plots, summary=summary)
+        data = render_html(tables, plots=plots, summary=summary, top=top)
     elif fmt == "table" and output is None and sys.stdout.isatty() and len(table) <= RICH_ROWS:
         from rich.console import Console
 

@@ -69,9 +69,9 @@ def test_table(players: pd.DataFrame) -> None:
     result = run(MATCHES, "--jobs", "1")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split()[:4] == ["player", "matches", "match_wins", "games"]
+    assert lines[0].split()[:4] == ["player", "matches", "matches_completed", "match_wins"]
     assert [line.split()[0] for line in lines[2:]] == PLAYERS
-    assert lines[2].split()[:7] == ["Ann", "1", "1", "3", "2", "1", "6"]
+    assert lines[2].split()[:10] == ["Ann", "1", "1", "1", "1.000", "0", "0", "0", "3", "2"]
     assert "0.500" in lines[2]
     assert_summary_only(result)
 
@@ -161,10 +161,10 @@ def test_html() -> None:
     page.close()
     assert page.open == []
     assert page.headings == ["Players", "Findings by code", "Plots"]
-    assert page.header_cells[:3] == ["player", "matches", "match_wins"]
+    assert page.header_cells[:3] == ["player", "matches", "matches_completed"]
     assert "Annie" in page.cells and "illegal-play" in page.cells
     assert "script" not in page.tags and "link" not in page.tags  # self-contained
-    assert [img["alt"] for img in page.images] == list(PLOTS.values())
+    assert [img["alt"] for img in page.images] == [t for n, t in PLOTS.items() if n not in ("trend", "dice")]
     for img in page.images:
         src = img["src"] or ""
         prefix = "data:image/png;base64,"
@@ -242,8 +242,9 @@ def test_plots_and_frames(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("player,")
     assert_summary_only(result)
-    for name in PLOTS:
+    for name in PLOTS.keys() - {"trend", "dice"}:
         decode_png((tmp_path / "plots" / f"{name}.png").read_bytes())
+    assert not (tmp_path / "plots" / "trend.png").exists()
     assert sorted(p.name for p in (tmp_path / "frames").iterdir()) == sorted(f"{n}.parquet" for n in FRAME_NAMES)
     back = read_frames(tmp_path / "frames")
     expected = build_frames([MATCHES])
@@ -258,7 +259,8 @@ def test_alias(players: pd.DataFrame) -> None:
     assert result.exit_code == 0, result.stderr
     back = pd.read_csv(io.StringIO(result.stdout))
     assert back["player"].tolist() == ["Ann", "Bob", "Cy", "Dee", "Eve"]
-    assert back.loc[0, "points_won"] == 18 and back.loc[0, "games"] == 6
+    assert back.loc[0, "points_won"] == 6 and back.loc[0, "money_points_won"] == 12
+    assert back.loc[0, "games"] == 6 and back.loc[0, "money_sessions"] == 1
 
 
 def test_bad_alias_file_exits_1(tmp_path: Path) -> None:

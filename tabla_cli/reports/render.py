@@ -20,6 +20,7 @@ import io
 import json
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,9 @@ formats as ``tabla convert``'s: a ``.csv`` report is a table, not positions)."""
 
 TITLES: dict[str, str] = {
     "player": "Players",
+    "opponent": "Opponents",
+    "period": "Over time",
+    "dice": "Dice",
     "match": "Matches",
     "game": "Games",
     "cube": "Cube actions",
@@ -60,8 +64,14 @@ PLOTS: dict[str, str] = {
     "cube_values": "Cube value at the end of each game",
     "result_types": "Result types",
     "take_drop_by_score": "Take, drop and beaver by match score",
+    "trend": "Over time",
+    "dice": "Rolls observed and expected with fair dice",
 }
-"""The plots (file stem -> title) that ``--plots`` writes and HTML embeds."""
+"""The plots (file stem -> title) that ``--plots`` writes and HTML embeds
+(``trend`` and ``dice`` only in a report with ``--player``)."""
+
+TOP = 50
+"""Rows of a large table an HTML page shows (the top ones by games)."""
 
 
 def format_for_path(path: str | Path) -> str | None:
@@ -274,11 +284,51 @@ def html_table(df: pd.DataFrame) -> str:
             + "\n".join(body) + "\n</tbody>\n</table></div>")
 
 
-def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[str, bytes] = {},
-                title: str = "tabla report", summary: str = "",
-                sections: Sequence[tuple[str, str]] = ()) -> str:
-    """One self-contained page: the ``(heading, frame)`` tables, the PNG plots inline (base64), then
-    the ``(heading, HTML fragment)`` sections."""
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One section of an HTML page.
+
+    Attributes:
+        heading: the section's heading.
+        table: its table, if any.
+        note: a line of text under the heading.
+        plots: PNG plots (name -> bytes) shown after the table.
+        fragment: HTML made elsewhere (e.g. SVG boards), shown last.
+    """
+
+    heading: str
+    table: pd.DataFrame | None = None
+    note: str = ""
+    plots: Mapping[str, bytes] = field(default_factory=dict)
+    fragment: str = ""
+
+
+def limit_rows(df: pd.DataFrame, top: int = TOP, what: str = "rows") -> tuple[pd.DataFrame, str]:
+    """At most ``top`` rows of ``df``: those with the most games (or rolls), else the first ones.
+
+    Returns:
+        The rows, and a note saying what was left out ('' when nothing was).
+    """
+    if len(df) <= top:
+        return df, ""
+    by = next((c for c in ("games", "rolls", "findings") if c in df.columns), None)
+    if by is None:
+        return df.head(top), (f"the first {top} of {len(df):,} {what}; the full table: "
+                              "--format csv, json or parquet, or --frames")
+    ordered = df.sort_values(by, ascending=False, kind="stable").head(top)
+    return ordered, (f"top {top} of {len(df):,} {what} by {by}; the full table: "
+                     "--format csv, json or parquet, or --frames")
+
+
+def _figure_html(name: str, png: bytes) -> str:
+    caption = PLOTS.get(name, name)
+    data = base64.b64encode(png).decode("ascii")
+    return (f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def render_page(sections: Sequence[Section], *, title: str = "tabla report", summary: str = "") -> str:
+    """One self-contained page of ``sections`` (plots inline as base64 PNG)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -291,22 +341,37 @@ def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[st
     ]
     if summary:
         parts.append(f'<p class="meta">{html.escape(summary)}</p>')
-    for heading, df in tables:
-        parts.append(f"<section><h2>{html.escape(heading)}</h2>")
-        parts.append(html_table(df))
+    for section in sections:
+        slug = "".join(ch if ch.isalnum() else "-" for ch in section.heading.lower())
+        parts.append(f'<section id="{html.escape(slug)}"><h2>{html.escape(section.heading)}</h2>')
+        if section.note:
+            parts.append(f'<p class="meta">{html.escape(section.note)}</p>')
+        if section.table is not None:
+            parts.append(html_table(section.table))
+        parts.extend(_figure_html(name, png) for name, png in section.plots.items())
+        if section.fragment:
+            parts.append(section.fragment)
         parts.append("</section>")
-    if plots:
-        parts.append("<section><h2>Plots</h2>")
-        for name, png in plots.items():
-            caption = PLOTS.get(name, name)
-            data = base64.b64encode(png).decode("ascii")
-            parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-                         f"<figcaption>{html.escape(caption)}</figcaption></figure>")
-        parts.append("</section>")
-    for heading, fragment in sections:
-        parts.append(f"<section><h2>{html.escape(heading)}</h2>\n{fragment}\n</section>")
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[str, bytes] = {},
+                title: str = "tabla report", summary: str = "", top: int | None = None) -> str:
+    """One self-contained page: the ``(heading, frame)`` tables, then the PNG plots inline (base64).
+
+    With ``top``, a table longer than that shows its ``top`` rows with the
+    most games (:func:`limit_rows`) and says so.
+    """
+    sections = []
+    for heading, df in tables:
+        note = ""
+        if top is not None:
+            df, note = limit_rows(df, top)
+        sections.append(Section(heading, df, note))
+    if plots:
+        sections.append(Section("Plots", plots=plots))
+    return render_page(sections, title=title, summary=summary)
 
 
 # --- plots ---------------------------------------------------------------------------------
@@ -429,6 +494,71 @@ def plot_take_drop_by_score(cube: pd.DataFrame) -> bytes:
     return _png(fig)
 
 
+def plot_trend(periods: pd.DataFrame) -> bytes:
+    """Lines per player over the dated periods: match win rate and gammon rates, points per game,
+    and the rating and error rate where the frames give them."""
+    dated = periods[periods["period"] != "undated"]
+    panels = [("rate", ["match_win_rate", "gammon_rate_won", "gammon_rate_lost"]),
+              ("points per game", ["points_per_game"])]
+    for column, label in (("rating", "rating"), ("error_rate", "error rate (mEMG)")):
+        if column in dated.columns and dated[column].notna().any():
+            panels.append((label, [column]))
+    fig = _figure(1.0 + 2.2 * len(panels))
+    axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
+    if dated.empty:
+        for ax in axes:
+            _empty(ax, "no dated matches")
+    else:
+        labels = sorted(set(dated["period"]))
+        position = {label: i for i, label in enumerate(labels)}
+        several = dated["player"].nunique() > 1
+        for ax, (ylabel, columns) in zip(axes, panels):
+            for player, own in dated.groupby("player", sort=True):
+                x = [position[p] for p in own["period"]]
+                for column in columns:
+                    y = own[column].astype("float64").to_numpy()
+                    name = f"{player}: {column}" if several else column
+                    ax.plot(x, y, marker="o", markersize=3, label=name)
+            ax.set_ylabel(ylabel)
+            ax.legend(fontsize="small", loc="best")
+        step = max(1, len(labels) // 12)
+        axes[-1].set_xticks(range(0, len(labels), step), labels[::step])
+        axes[-1].tick_params(axis="x", labelrotation=45)
+    axes[0].set_title(PLOTS["trend"])
+    return _png(fig)
+
+
+def plot_dice(plays: pd.DataFrame, players: Sequence[str] = ()) -> bytes:
+    """Bars of the tested rolls (no opening rolls) of ``players`` (default everyone) in ``plays``,
+    each with its fair-dice expectation and 95% range (1.96 binomial standard deviations)."""
+    from tabla_cli.reports.dice import ROLLS, roll_counts, roll_probabilities
+
+    fig = _figure(4.0)
+    ax = fig.add_subplot()
+    rolls = roll_counts(plays)
+    rolls = rolls[~rolls["opening"]]
+    if players:
+        rolls = rolls[rolls["player"].isin(list(players))]
+    n = len(rolls)
+    if n == 0:
+        _empty(ax, "no rolls")
+    else:
+        observed = rolls["roll"].value_counts().reindex(list(ROLLS), fill_value=0)
+        probabilities = roll_probabilities()
+        expected = [probabilities[r] * n for r in ROLLS]
+        spread = [1.96 * math.sqrt(n * probabilities[r] * (1 - probabilities[r])) for r in ROLLS]
+        x = list(range(len(ROLLS)))
+        ax.bar(x, observed.to_numpy(dtype=float), color="#2a7ab9", label=f"observed (n = {n:,})")
+        ax.errorbar(x, expected, yerr=spread, fmt="_", color="#d9653b", markersize=12,
+                    label="fair dice, 95% range")
+        ax.set_xticks(x, list(ROLLS))
+        ax.set_xlabel("roll (opening rolls left out)")
+        ax.set_ylabel("rolls")
+        ax.legend(fontsize="small")
+    ax.set_title(PLOTS["dice"])
+    return _png(fig)
+
+
 def make_plots(frames: Frames, players: pd.DataFrame) -> dict[str, bytes]:
     """Every plot of :data:`PLOTS` as PNG bytes (``players``: the per-player summary)."""
     return {
@@ -437,6 +567,78 @@ def make_plots(frames: Frames, players: pd.DataFrame) -> dict[str, bytes]:
         "result_types": plot_result_types(frames.games),
         "take_drop_by_score": plot_take_drop_by_score(frames.cube),
     }
+
+
+HEADLINE = ("player", "matches", "matches_completed", "match_wins", "match_win_rate", "matches_unfinished",
+            "one_game_sessions", "money_sessions", "games", "game_wins", "game_losses", "points_won",
+            "points_lost", "money_points_won", "money_points_lost", "decisions", "error_rate", "pr")
+"""The columns of the player table in a personal page's headline (the skill ones with analysis)."""
+
+GAMMON_CUBE = ("player", "gammons_won", "backgammons_won", "gammons_lost", "backgammons_lost", "gammon_rate_won",
+               "gammon_rate_lost", "backgammon_rate_won", "backgammon_rate_lost", "doubles", "redoubles",
+               "doubles_received", "takes", "drops", "beavers", "raccoons", "take_rate", "drop_rate",
+               "doubles_dropped", "max_cube", "gammons_won_taken_cube")
+"""The columns of the player table in a personal page's gammon and cube section."""
+
+
+def player_page(frames: Frames, players: Sequence[str], *, every: str = "month", top: int = TOP,
+                summary: str = "", extra: Sequence[tuple[str, pd.DataFrame]] = ()) -> tuple[str, dict[str, bytes]]:
+    """The personal HTML page of ``players`` and its plots.
+
+    Sections: the headline numbers, the opponents, the trend over
+    ``every`` period, the dice, gammons and cube, the skill numbers when
+    the frames hold decisions, then ``extra`` tables and the findings.
+
+    Returns:
+        The page and its plots (name -> PNG).
+    """
+    from tabla_cli.reports.summaries import (
+        decisions_of,
+        findings_by_code,
+        opponent_summary,
+        period_summary,
+        player_summary,
+    )
+    from tabla_cli.reports.dice import dice_summary
+
+    names = tuple(players)
+    table = player_summary(frames, names)
+    opponents, opponents_note = limit_rows(opponent_summary(frames, names), top, "opponents")
+    periods = period_summary(frames, names, every)
+    cube = frames.cube[frames.cube["player"].isin(list(names))]
+    plots = {
+        "trend": plot_trend(periods),
+        "dice": plot_dice(frames.plays, names),
+        "gammon_rates": plot_gammon_rates(table),
+        "cube_values": plot_cube_values(frames.games),
+        "result_types": plot_result_types(frames.games),
+        "take_drop_by_score": plot_take_drop_by_score(cube),
+    }
+    sections = [
+        Section("Headline", table[[c for c in HEADLINE if c in table.columns]],
+                "completed matches only in match_win_rate; unfinished matches, one-game sessions and money "
+                "sessions apart; money points apart from match points"),
+        Section("Opponents", opponents, opponents_note),
+        Section("Over time", periods, f"per {every}", {"trend": plots["trend"]}),
+        Section("Dice", dice_summary(frames, names),
+                "opening rolls left out of the tests; a p-value measures how unusual the counts are for "
+                "fair dice, it is no verdict", {"dice": plots["dice"]}),
+        Section("Gammons and cube", table[list(GAMMON_CUBE)],
+                plots={name: plots[name] for name in ("gammon_rates", "cube_values", "result_types",
+                                                       "take_drop_by_score")}),
+    ]
+    decisions = decisions_of(frames)
+    if decisions is not None:
+        from tabla_cli.analysis.stats import player_stats
+
+        stats = player_stats(decisions[decisions["player"].isin(list(names))])
+        sections.append(Section("Skill", stats))
+    for heading, df in extra:
+        rows, note = limit_rows(df, top)
+        sections.append(Section(heading, rows, note))
+    sections.append(Section(TITLES["errors"], findings_by_code(frames)))
+    title = f"tabla report: {', '.join(names)}"
+    return render_page(sections, title=title, summary=summary), plots
 
 
 def render(df: pd.DataFrame, fmt: str, *, width: int | None = None, keys: int = 1) -> str | bytes:

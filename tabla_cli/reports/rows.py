@@ -8,14 +8,17 @@ packs into Arrow batches. No :class:`~tabla_cli.model.Match` outlives its file.
 
 from __future__ import annotations
 
+import datetime
 import functools
+import re
+from pathlib import Path
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from tabla_cli.board import BAR, Play, Player, Position
 from tabla_cli.findings import Finding
-from tabla_cli.model import Action, ActionKind, Match
+from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, run
 from tabla_cli.replay import MatchResult, replay
@@ -23,7 +26,59 @@ from tabla_cli.reports.schema import FRAME_NAMES
 from tabla_cli.source import Source, map_in_order
 from tabla_cli.visitor import DecisionState
 
-__all__ = ["FileRows", "RowsVisitor", "file_rows", "iter_file_rows", "text_rows"]
+__all__ = ["FileRows", "RowsVisitor", "file_rows", "iter_file_rows", "match_date", "match_ratings", "parse_date",
+           "parse_rating", "text_rows"]
+
+_DATE = re.compile(r"(\d{4})\s*[-./]\s*(\d{1,2})\s*[-./]\s*(\d{1,2})")
+_RATING = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
+
+
+def parse_date(text: str | None) -> str | None:
+    """A header's date as ``YYYY-MM-DD``; None when it holds no valid year-month-day date.
+
+    >>> parse_date("2024.08.04"), parse_date("2023-8-9 18:11"), parse_date("04.08.2024")
+    ('2024-08-04', '2023-08-09', None)
+    """
+    found = _DATE.search(text or "")
+    if found is None:
+        return None
+    try:
+        return datetime.date(*(int(part) for part in found.groups())).isoformat()
+    except ValueError:
+        return None
+
+
+_NAME_DATE = re.compile(r"(?<![0-9])((?:19|20)[0-9][0-9])[-_.]([0-9][0-9])[-_.]([0-9][0-9])(?![0-9])")
+
+
+def match_date(match: Match) -> str | None:
+    """The match's date (``YYYY-MM-DD``): its EventDate header, else its Date header, else a
+    ``YYYY_MM_DD`` (or ``-``, ``.``) date in its file's name (as Backgammon Studio names files)."""
+    for key in ("EventDate", "Date"):
+        found = parse_date(match.header(key))
+        if found is not None:
+            return found
+    named = _NAME_DATE.search(Path(match.path).name)
+    return None if named is None else parse_date("-".join(named.groups()))
+
+
+def parse_rating(text: str | None) -> float | None:
+    """The rating a header or score line gives (the first number; a decimal comma is read as a point).
+
+    >>> parse_rating("1623,40/1210"), parse_rating("1600.00/0"), parse_rating("n/a")
+    (1623.4, 1600.0, None)
+    """
+    found = _RATING.search(text or "")
+    return None if found is None else float(found.group().replace(",", "."))
+
+
+def match_ratings(match: Match) -> tuple[float | None, float | None]:
+    """Each player's rating: the ``Player N Elo`` header (Backgammon Galaxy), else the score line's."""
+    out = []
+    for side in (0, 1):
+        rating = parse_rating(match.header(f"Player {side + 1} Elo"))
+        out.append(rating if rating is not None else parse_rating(match.ratings[side]))
+    return out[0], out[1]
 
 
 @dataclass(slots=True)
@@ -78,6 +133,8 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.findings = 0
         self.errors = 0
         self.names: tuple[str, str] = ("", "")
+        self.game = 0
+        self.rolled = False
 
     def visit_read_finding(self, finding: Finding) -> None:
         self.pending.append(finding)
@@ -99,21 +156,61 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.errors += finding.severity.value == "error"
         self.out.add_finding(finding, self.local)
 
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        self.game = game.number
+        self.rolled = False
+
+    def _opening(self) -> bool:
+        """Whether the roll now visited is the game's first (and note that one was seen)."""
+        first = not self.rolled
+        self.rolled = True
+        return first
+
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         rows = self.plays
         if rows is None:
             return
+        opening = self._opening()
         before = state.position
         dice = action.dice or (0, 0)
         pips = before.pips()
         pips_after: tuple[int | None, int | None] = after.pips() if after is not None else (None, None)
         hits = after.opponent[BAR] - before.opponent[BAR] if after is not None else None
+        on_bar = before.mover[BAR]
+        closed = sum(1 for point in range(1, 7) if before.opponent[point] >= 2)
+        entered = None if not on_bar or after is None else after.mover[BAR] < on_bar
         rows.append((
             self.local, state.game, action.move_number, self.names[action.player],
             int(action.player), dice[0], dice[1], f"{dice[0]}{dice[1]}",
             None if play is None else format_play(before, play), action.play_text or "", play is not None,
             hits, pips[0], pips_after[0], pips[1], pips_after[1],
-            play is not None and not play and before.mover[BAR] > 0,
+            play is not None and not play and on_bar > 0, opening, True, on_bar, closed, entered,
+        ))
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        rows = self.plays
+        if rows is None or action.kind is not ActionKind.ROLL or not action.dice:
+            return
+        before = state.position
+        dice = action.dice
+        pips = before.pips()
+        on_bar = before.mover[BAR]
+        closed = sum(1 for point in range(1, 7) if before.opponent[point] >= 2)
+        rows.append((
+            self.local, state.game, action.move_number, self.names[action.player], int(action.player),
+            dice[0], dice[1], f"{dice[0]}{dice[1]}", None, action.play_text or "", False,
+            None, pips[0], None, pips[1], None, False, self._opening(), True, on_bar, closed, None,
+        ))
+
+    def visit_unchecked(self, action: Action) -> None:
+        rows = self.plays
+        if rows is None or action.kind is not ActionKind.ROLL or not action.dice:
+            return
+        dice = action.dice
+        rows.append((
+            self.local, self.game, action.move_number, self.names[action.player], int(action.player),
+            dice[0], dice[1], f"{dice[0]}{dice[1]}", None, action.play_text or "", False,
+            None, None, None, None, None, False, self._opening(), False, None, None, None,
         ))
 
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
@@ -152,9 +249,10 @@ class RowsVisitor(FileVisitor[FileRows]):
         games = match_result.games
         if "matches" in out.include:
             crawford = next((g.number for g in games if g.crawford), None)
+            ratings = match_ratings(match)
             out.rows["matches"].append((
                 local, out.path, local + 1, match.players[0], match.players[1], length,
-                match.variant or None, match.header("EventDate"),
+                match.variant or None, match_date(match), match.header("Site"), ratings[0], ratings[1],
                 None if winner is None else match.players[winner], None if winner is None else int(winner),
                 score[0], score[1], len(games), crawford, findings, errors,
             ))

@@ -30,7 +30,7 @@ class Column:
     Attributes:
         name: the column name (snake_case, stable).
         dtype: the pandas dtype name: ``int64`` and ``bool`` never missing,
-            ``Int64`` and ``Float64`` nullable, ``float64`` (NaN where a rate
+            ``Int64``, ``Float64`` and ``boolean`` nullable, ``float64`` (NaN where a rate
             is undefined), ``string`` (``pd.NA`` when missing) or
             ``category`` (fixed ``categories``).
         doc: what the column holds.
@@ -58,7 +58,7 @@ class Column:
             return pa.int64()
         if self.dtype in ("float64", "Float64"):
             return pa.float64()
-        if self.dtype == "bool":
+        if self.dtype in ("bool", "boolean"):
             return pa.bool_()
         return pa.string()
 
@@ -75,7 +75,12 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("player1", "string", "the second player (right column)"),
         C("length", "int64", "match length in points; 0 = money session"),
         C("variant", "string", "the variant (nackgammon, hypergammon, ...); missing = standard backgammon"),
-        C("date", "string", "the EventDate header as written, if any"),
+        C("date", "string", "the match date as YYYY-MM-DD, from the EventDate header (else Date); missing = "
+                            "undated"),
+        C("site", "string", "the Site header, if any"),
+        C("rating0", "Float64", "player0's rating as the transcript gives it (Galaxy's Player 1 Elo, a "
+                                "rating after the name), if any"),
+        C("rating1", "Float64", "player1's rating, if any"),
         C("winner", "string", "the player who reached the match length; missing for money sessions and "
                               "incomplete matches"),
         C("winner_side", "Int64", "0 or 1: the side of the winner"),
@@ -137,11 +142,17 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("written", "string", "the play as the transcript writes it"),
         C("legal", "bool", "the written play is legal for the dice"),
         C("hits", "Int64", "opponent checkers sent to the bar"),
-        C("pips_before", "int64", "the mover's pip count before the play"),
+        C("pips_before", "Int64", "the mover's pip count before the play (missing: not replayed)"),
         C("pips_after", "Int64", "the mover's pip count after it"),
-        C("opponent_pips_before", "int64", "the opponent's pip count before the play"),
+        C("opponent_pips_before", "Int64", "the opponent's pip count before the play"),
         C("opponent_pips_after", "Int64", "the opponent's pip count after it (grows with hits)"),
         C("dance", "bool", "the mover had a checker on the bar and could not move"),
+        C("opening", "bool", "the first roll of the game (never a double in the standard rules)"),
+        C("replayed", "bool", "the replay followed the roll (false after a play it could not apply, or "
+                              "after the game's end: only the dice are known)"),
+        C("on_bar", "Int64", "the mover's checkers on the bar before the roll"),
+        C("closed", "Int64", "points the opponent holds (2+ checkers) in the mover's entry board"),
+        C("entered", "boolean", "a checker on the bar came in (missing when none was on the bar)"),
     ),
     "errors": (
         C("file", "string", "the file"),

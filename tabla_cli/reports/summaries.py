@@ -24,25 +24,37 @@ import pandas as pd
 
 from tabla_cli.errors import InputError, Location
 from tabla_cli.findings import CODES
+from tabla_cli.reports.dice import DICE_COLUMNS, dice_summary
 from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Column, Frames
 
 C = Column
 
-PLAYER_COLUMNS: tuple[Column, ...] = (
-    C("player", "string", "the player's name (after --alias)"),
-    C("matches", "int64", "matches played"),
-    C("match_wins", "int64", "matches won (reached the match length first)"),
+_RESULT_COLUMNS: tuple[Column, ...] = (
+    C("matches", "int64", "matches and sessions played (every kind)"),
+    C("matches_completed", "int64", "completed matches: a side reached the match length"),
+    C("match_wins", "int64", "completed matches won"),
+    C("match_win_rate", "float64", "match_wins / matches_completed"),
+    C("matches_unfinished", "int64", "matches that end before a side reaches the length"),
+    C("one_game_sessions", "int64", "Backgammon Galaxy's one-game sessions (a '16 point match' of one game)"),
+    C("money_sessions", "int64", "money sessions (length 0)"),
     C("games", "int64", "games played"),
     C("game_wins", "int64", "games won"),
     C("game_losses", "int64", "games lost"),
-    C("points_won", "int64", "points won, as recorded"),
-    C("points_lost", "int64", "points lost, as recorded"),
+    C("points_won", "int64", "points won in matches (completed or not), as recorded"),
+    C("points_lost", "int64", "points lost in matches, as recorded"),
+    C("money_points_won", "int64", "points won in money and one-game sessions"),
+    C("money_points_lost", "int64", "points lost in money and one-game sessions"),
     C("gammons_won", "int64", "games won with a gammon (backgammons not included)"),
     C("backgammons_won", "int64", "games won with a backgammon"),
     C("gammons_lost", "int64", "games lost with a gammon"),
     C("backgammons_lost", "int64", "games lost with a backgammon"),
     C("gammon_rate_won", "float64", "(gammons_won + backgammons_won) / game_wins"),
     C("gammon_rate_lost", "float64", "(gammons_lost + backgammons_lost) / game_losses"),
+)
+
+PLAYER_COLUMNS: tuple[Column, ...] = (
+    C("player", "string", "the player's name (after --alias)"),
+    *_RESULT_COLUMNS,
     C("backgammon_rate_won", "float64", "backgammons_won / game_wins"),
     C("backgammon_rate_lost", "float64", "backgammons_lost / game_losses"),
     C("doubles", "int64", "initial doubles offered (cube centred)"),
@@ -60,8 +72,47 @@ PLAYER_COLUMNS: tuple[Column, ...] = (
                                          "taken (or beavered)"),
 )
 
+SKILL_COLUMNS: tuple[Column, ...] = (
+    C("decisions", "int64", "analysed decisions counted (unforced plays + close or actual cube decisions)"),
+    C("error_rate", "float64", "1000 x total error / decisions, mEMG (GNU Backgammon's error rate)"),
+    C("pr", "float64", "500 x total error / decisions (eXtreme Gammon's Performance Rating)"),
+)
+"""Added to the player, opponent and period tables when the frames hold a ``decisions`` frame."""
+
+OPPONENT_COLUMNS: tuple[Column, ...] = (
+    C("player", "string", "the player (--player)"),
+    C("opponent", "string", "the opponent"),
+    *_RESULT_COLUMNS,
+    C("doubles", "int64", "the player's initial doubles"),
+    C("redoubles", "int64", "the player's redoubles"),
+    C("takes", "int64", "the player's takes"),
+    C("drops", "int64", "the player's drops"),
+    C("opponent_doubles", "int64", "the opponent's initial doubles"),
+    C("opponent_redoubles", "int64", "the opponent's redoubles"),
+    C("opponent_takes", "int64", "the opponent's takes"),
+    C("opponent_drops", "int64", "the opponent's drops"),
+)
+"""``--by opponent``: one row per player and opponent (with analysis, also the
+skill columns and ``opponent_error_rate``, ``opponent_pr``)."""
+
+OPPONENT_SKILL_COLUMNS: tuple[Column, ...] = (
+    C("opponent_error_rate", "float64", "the opponent's error_rate in these matches"),
+    C("opponent_pr", "float64", "the opponent's pr in these matches"),
+)
+
+PERIOD_COLUMNS: tuple[Column, ...] = (
+    C("player", "string", "the player (--player)"),
+    C("period", "string", "2024 (year), 2024-08 (month) or 2024-W31 (ISO week) of the match date; "
+                          "'undated' for matches without one"),
+    *_RESULT_COLUMNS,
+    C("points_per_game", "float64", "(points won - points lost, match and money) / games"),
+    C("rating", "Float64", "the player's rating in the period's last match that gives one"),
+)
+"""``--by period``: one row per player and period, oldest first, undated last
+(with analysis, also the skill columns)."""
+
 MATCH_COLUMNS: tuple[Column, ...] = (
-    *(c for c in COLUMNS["matches"] if c.name not in ("variant", "date", "findings", "errors")),
+    *(c for c in COLUMNS["matches"] if c.name not in ("variant", "rating0", "rating1", "findings", "errors")),
     C("gammons", "int64", "games won with a gammon"),
     C("backgammons", "int64", "games won with a backgammon"),
     C("doubles", "int64", "initial doubles offered"),
@@ -86,6 +137,9 @@ _FILE = C("file", "string", "the file the match was read from")
 
 SUMMARY_COLUMNS: dict[str, tuple[Column, ...]] = {
     "player": PLAYER_COLUMNS,
+    "opponent": OPPONENT_COLUMNS,
+    "period": PERIOD_COLUMNS,
+    "dice": DICE_COLUMNS,
     "match": MATCH_COLUMNS,
     "game": (COLUMNS["games"][0], _FILE, *COLUMNS["matches"][3:5], *COLUMNS["games"][1:]),
     "cube": (COLUMNS["cube"][0], _FILE, *COLUMNS["cube"][1:]),
@@ -156,11 +210,33 @@ def apply_aliases(frames: Frames, aliases: dict[str, str]) -> Frames:
     return frames.replace(**changed)
 
 
-# --- per player -------------------------------------------------------------------
+# --- per player ---------------------------------------------------------------------
+
+SESSION_KINDS = ("completed", "unfinished", "one-game", "money")
+"""What :func:`session_kinds` calls a match or session."""
+
+
+def session_kinds(matches: pd.DataFrame) -> pd.Series:
+    """Each match's kind: completed, unfinished, one-game (session) or money.
+
+    Read from the length, the games and the final score: money when the
+    length is 0; a one-game session when a "16 point match" has a single
+    game (Backgammon Galaxy's one-game sessions, scored like money play);
+    completed when a side reached the length; else unfinished.
+    """
+    money = matches["length"].eq(0)
+    one_game = matches["length"].eq(16) & matches["games"].eq(1)
+    completed = matches["winner_side"].notna() & ~money & ~one_game
+    kind = pd.Series("unfinished", index=matches.index, dtype="string")
+    kind[completed.to_numpy(dtype=bool)] = "completed"
+    kind[one_game.to_numpy(dtype=bool)] = "one-game"
+    kind[money.to_numpy(dtype=bool)] = "money"
+    return kind
 
 
 def _sides(matches: pd.DataFrame) -> pd.DataFrame:
-    """One row per match and side: ``match, side, player, opponent, match_win``."""
+    """One row per match and side: ``match, side, player, opponent, kind, match_win, date, rating``."""
+    kind = session_kinds(matches)
     parts = []
     for side in (0, 1):
         parts.append(pd.DataFrame({
@@ -168,7 +244,10 @@ def _sides(matches: pd.DataFrame) -> pd.DataFrame:
             "side": side,
             "player": matches[f"player{side}"],
             "opponent": matches[f"player{1 - side}"],
-            "match_win": matches["winner_side"].eq(side).fillna(False).astype(bool),
+            "kind": kind,
+            "match_win": matches["winner_side"].eq(side).fillna(False).astype(bool) & kind.eq("completed"),
+            "date": matches["date"],
+            "rating": matches[f"rating{side}"],
         }))
     return pd.concat(parts, ignore_index=True)
 
@@ -179,11 +258,11 @@ def _taken(cube: pd.DataFrame) -> pd.DataFrame:
 
 
 def _game_sides(frames: Frames) -> pd.DataFrame:
-    """One row per game and side, with the side's player and what the game did for them."""
-    names = frames.matches[["match", "player0", "player1"]]
-    games = frames.games.merge(names, on="match", how="left")
-    games = games.merge(_taken(frames.cube), on=["match", "game"], how="left")
+    """One row per game and side, with what the game did for that side."""
+    money = frames.matches.loc[session_kinds(frames.matches).isin(("money", "one-game")), "match"]
+    games = frames.games.merge(_taken(frames.cube), on=["match", "game"], how="left")
     taken = games["taken"].astype("boolean").fillna(False).astype(bool)
+    in_money = games["match"].isin(money)
     result = games["result"].astype("string")
     parts = []
     for side in (0, 1):
@@ -194,11 +273,13 @@ def _game_sides(frames: Frames) -> pd.DataFrame:
         backgammon = result.eq("backgammon").fillna(False).astype(bool)
         parts.append(pd.DataFrame({
             "match": games["match"],
-            "player": games[f"player{side}"],
+            "side": side,
             "won": won,
             "lost": lost,
-            "points_won": points.where(won, 0),
-            "points_lost": points.where(lost, 0),
+            "points_won": points.where(won & ~in_money, 0),
+            "points_lost": points.where(lost & ~in_money, 0),
+            "money_points_won": points.where(won & in_money, 0),
+            "money_points_lost": points.where(lost & in_money, 0),
             "gammons_won": won & gammon,
             "backgammons_won": won & backgammon,
             "gammons_lost": lost & gammon,
@@ -209,41 +290,191 @@ def _game_sides(frames: Frames) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _cube_counts(cube: pd.DataFrame, by: str) -> pd.DataFrame:
-    counts = cube.groupby([by, "action"], observed=False).size().unstack("action", fill_value=0)
+def _cube_counts(cube: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
+    keys = [by] if isinstance(by, str) else by
+    counts = cube.groupby([*keys, "action"], observed=False).size().unstack("action", fill_value=0)
     return counts.reindex(columns=list(COLUMNS["cube"][5].categories), fill_value=0)
 
 
-def player_summary(frames: Frames) -> pd.DataFrame:
-    """One row per player (exact names), sorted by name; columns :data:`PLAYER_COLUMNS`."""
-    sides = _sides(frames.matches)
-    base = sides.groupby("player").agg(matches=("match", "nunique"), match_wins=("match_win", "sum"))
-    g = _game_sides(frames)
-    games = g.groupby("player").agg(
-        games=("match", "size"), game_wins=("won", "sum"), game_losses=("lost", "sum"),
-        points_won=("points_won", "sum"), points_lost=("points_lost", "sum"),
-        gammons_won=("gammons_won", "sum"), backgammons_won=("backgammons_won", "sum"),
-        gammons_lost=("gammons_lost", "sum"), backgammons_lost=("backgammons_lost", "sum"),
-        max_cube=("cube", "max"), gammons_won_taken_cube=("gammons_won_taken_cube", "sum"),
+_GAME_SUMS = ("points_won", "points_lost", "money_points_won", "money_points_lost", "gammons_won",
+              "backgammons_won", "gammons_lost", "backgammons_lost", "gammons_won_taken_cube")
+
+
+def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The counts and rates of the player tables, grouped by ``keys`` (columns of ``sides``).
+
+    ``sides`` has one row per match and side that counts (``match``,
+    ``side``, the keys, ``kind``, ``match_win``). Cube columns of the
+    opponent's actions are prefixed ``opponent_``.
+    """
+    kinds = sides.assign(
+        completed=sides["kind"].eq("completed"), unfinished=sides["kind"].eq("unfinished"),
+        one_game=sides["kind"].eq("one-game"), money=sides["kind"].eq("money"),
     )
-    cube = frames.cube.merge(sides[["match", "side", "opponent"]], on=["match", "side"], how="left")
-    acted = _cube_counts(cube, "player")
-    offered = cube[cube["action"].isin(("double", "redouble"))]
-    received = offered.groupby("opponent").size().rename("doubles_received")
-    dropped = cube[cube["action"].eq("drop")].groupby("opponent").size().rename("doubles_dropped")
-    out = base.join(games, how="left").join(acted.rename(columns=lambda a: f"{a}s"), how="left")
-    out = out.join(received, how="left").join(dropped, how="left")
-    counts = [c.name for c in PLAYER_COLUMNS if c.dtype == "int64"]
+    base = kinds.groupby(keys).agg(
+        matches=("match", "nunique"), matches_completed=("completed", "sum"), match_wins=("match_win", "sum"),
+        matches_unfinished=("unfinished", "sum"), one_game_sessions=("one_game", "sum"),
+        money_sessions=("money", "sum"),
+    )
+    g = _game_sides(frames).merge(sides[["match", "side", *keys]], on=["match", "side"], how="inner")
+    games = g.groupby(keys).agg(
+        games=("match", "size"), game_wins=("won", "sum"), game_losses=("lost", "sum"),
+        max_cube=("cube", "max"), **{name: (name, "sum") for name in _GAME_SUMS},
+    )
+    cube = frames.cube.drop(columns=["player"]).merge(sides[["match", "side", *keys]], on=["match", "side"])
+    acted = _cube_counts(cube, keys).rename(columns=lambda a: f"{a}s")
+    against = frames.cube.drop(columns=["player"]).assign(side=1 - frames.cube["side"])
+    against = against.merge(sides[["match", "side", *keys]], on=["match", "side"])
+    theirs = _cube_counts(against, keys).rename(columns=lambda a: f"opponent_{a}s")
+    out = base.join(games, how="left").join(acted, how="left").join(theirs, how="left")
+    counts = [c for c in out.columns if c != "max_cube"]
     out[counts] = out[counts].fillna(0).astype("int64")
+    out["doubles_received"] = out["opponent_doubles"] + out["opponent_redoubles"]
+    out["doubles_dropped"] = out["opponent_drops"]
+    out["match_win_rate"] = _rate(out["match_wins"], out["matches_completed"])
     out["gammon_rate_won"] = _rate(out["gammons_won"] + out["backgammons_won"], out["game_wins"])
     out["gammon_rate_lost"] = _rate(out["gammons_lost"] + out["backgammons_lost"], out["game_losses"])
     out["backgammon_rate_won"] = _rate(out["backgammons_won"], out["game_wins"])
     out["backgammon_rate_lost"] = _rate(out["backgammons_lost"], out["game_losses"])
     out["take_rate"] = _rate(out["takes"], out["doubles_received"])
     out["drop_rate"] = _rate(out["drops"], out["doubles_received"])
-    out = out.reset_index().rename(columns={"index": "player"})
-    out = out.sort_values("player", kind="stable")
-    return _typed(out, PLAYER_COLUMNS)
+    net = out["points_won"] + out["money_points_won"] - out["points_lost"] - out["money_points_lost"]
+    out["points_per_game"] = _rate(net, out["games"])
+    return out.reset_index()
+
+
+def decisions_of(frames: Frames) -> pd.DataFrame | None:
+    """The frames' ``decisions`` frame (skill analysis), or None when there is none or it is empty."""
+    decisions = getattr(frames, "decisions", None)
+    if not isinstance(decisions, pd.DataFrame) or decisions.empty:
+        return None
+    return decisions
+
+
+def decision_match_keys(frames: Frames, decisions: pd.DataFrame) -> pd.Series:
+    """The integer match key of each decision row.
+
+    The ``match`` of a decision is the integer key, or the analysis' string
+    key: the file's path, ``path#n`` for its n-th match. Rows of no known
+    match get NA.
+    """
+    keys = decisions["match"]
+    if pd.api.types.is_integer_dtype(keys.dtype):
+        return keys.astype("Int64")
+    m = frames.matches
+    lookup = {f"{f}#{i}": k for f, i, k in zip(m["file"], m["index"], m["match"])}
+    single = m["file"].value_counts()
+    lookup.update({f: k for f, i, k in zip(m["file"], m["index"], m["match"]) if single[f] == 1})
+    return keys.astype("string").map(lookup).astype("Int64")
+
+
+def _skill(frames: Frames, sides: pd.DataFrame, keys: list[str], prefix: str = "") -> pd.DataFrame | None:
+    """error_rate and pr grouped by ``keys`` from the decisions of each match and side; None without analysis.
+
+    With ``prefix`` ``opponent_``, the rates are those of each side's opponent.
+    """
+    decisions = decisions_of(frames)
+    if decisions is None:
+        return None
+    from tabla_cli.analysis.stats import player_stats
+
+    keyed = decisions.assign(match=decision_match_keys(frames, decisions).astype("string").fillna(""))
+    per = player_stats(keyed, by_match=True)
+    per = per[per["match"] != ""].assign(match=lambda d: d["match"].astype("int64"))
+    sides = sides.assign(name=sides["opponent"] if prefix else sides["player"])
+    joined = per.merge(sides, left_on=["match", "player"], right_on=["match", "name"],
+                       suffixes=("_stats", ""))
+    if "player_stats" in joined.columns:
+        joined = joined.drop(columns=["player_stats"])
+    sums = joined.groupby(keys).agg(decisions=("decisions", "sum"), error_total=("error_total", "sum"))
+    out = pd.DataFrame(index=sums.index)
+    if not prefix:
+        out["decisions"] = sums["decisions"].astype("int64")
+    out[f"{prefix}error_rate"] = 1000 * _rate(sums["error_total"], sums["decisions"])
+    out[f"{prefix}pr"] = 500 * _rate(sums["error_total"], sums["decisions"])
+    return out.reset_index()
+
+
+def _with_skill(table: pd.DataFrame, frames: Frames, sides: pd.DataFrame, keys: list[str],
+                columns: tuple[Column, ...], opponent: bool = False) -> pd.DataFrame:
+    """``table`` (typed as ``columns``) with the skill columns added when the frames hold decisions."""
+    own = _skill(frames, sides, keys)
+    if own is None:
+        return _typed(table, columns)
+    extra = SKILL_COLUMNS
+    table = table.merge(own, on=keys, how="left")
+    if opponent:
+        theirs = _skill(frames, sides, keys, "opponent_")
+        assert theirs is not None
+        table = table.merge(theirs, on=keys, how="left")
+        extra = (*extra, *OPPONENT_SKILL_COLUMNS)
+    table["decisions"] = table["decisions"].fillna(0).astype("int64")
+    return _typed(table, (*columns, *extra))
+
+
+def player_summary(frames: Frames, players: tuple[str, ...] = ()) -> pd.DataFrame:
+    """One row per player (exact names), sorted by name; columns :data:`PLAYER_COLUMNS`.
+
+    Args:
+        frames: the frames.
+        players: only these players' rows (default: everyone).
+    """
+    sides = _sides(frames.matches)
+    if players:
+        sides = sides[sides["player"].isin(players)]
+    out = _side_stats(frames, sides, ["player"]).sort_values("player", kind="stable")
+    return _with_skill(out, frames, sides, ["player"], PLAYER_COLUMNS)
+
+
+def opponent_summary(frames: Frames, players: tuple[str, ...]) -> pd.DataFrame:
+    """``--by opponent``: one row per player of ``players`` and opponent; columns :data:`OPPONENT_COLUMNS`.
+
+    Sorted by player, then matches (most first), then opponent.
+    """
+    sides = _sides(frames.matches)
+    sides = sides[sides["player"].isin(players)]
+    keys = ["player", "opponent"]
+    out = _side_stats(frames, sides, keys)
+    out = out.sort_values(["player", "matches", "opponent"], ascending=[True, False, True], kind="stable")
+    return _with_skill(out, frames, sides, keys, OPPONENT_COLUMNS, opponent=True)
+
+
+EVERY = ("week", "month", "year")
+"""The ``--every`` values of ``--by period``."""
+
+
+def period_of(dates: pd.Series, every: str) -> pd.Series:
+    """The period (``2024``, ``2024-08``, ``2024-W31``) of each ``YYYY-MM-DD`` date; missing = ``undated``.
+
+    >>> period_of(pd.Series(["2024-08-04", None], dtype="string"), "week").tolist()
+    ['2024-W31', 'undated']
+    """
+    if every not in EVERY:
+        raise ValueError(f"unknown period {every!r}; choose from {', '.join(EVERY)}")
+    parsed = pd.to_datetime(dates, format="%Y-%m-%d", errors="coerce")
+    if every == "year":
+        text = parsed.dt.strftime("%Y")
+    elif every == "month":
+        text = parsed.dt.strftime("%Y-%m")
+    else:
+        iso = parsed.dt.isocalendar()
+        text = iso["year"].astype("string") + "-W" + iso["week"].astype("string").str.zfill(2)
+    return pd.Series(text, index=dates.index, dtype="string").fillna("undated")
+
+
+def period_summary(frames: Frames, players: tuple[str, ...], every: str = "month") -> pd.DataFrame:
+    """``--by period``: one row per player of ``players`` and period; columns :data:`PERIOD_COLUMNS`."""
+    sides = _sides(frames.matches)
+    sides = sides[sides["player"].isin(players)]
+    sides = sides.assign(period=period_of(sides["date"], every))
+    keys = ["player", "period"]
+    out = _side_stats(frames, sides, keys)
+    rated = sides.dropna(subset=["rating"]).sort_values(["date", "match"], kind="stable", na_position="first")
+    last = rated.groupby(keys)["rating"].last().rename("rating").reset_index()
+    out = out.merge(last, on=keys, how="left")
+    out["_undated"] = out["period"].eq("undated")
+    out = out.sort_values(["player", "_undated", "period"], kind="stable")
+    return _with_skill(out, frames, sides, keys, PERIOD_COLUMNS)
 
 
 # --- per match, game, cube, code -------------------------------------------------
@@ -297,6 +528,7 @@ def findings_by_code(frames: Frames) -> pd.DataFrame:
 
 TABLES: dict[str, Callable[[Frames], pd.DataFrame]] = {
     "player": player_summary,
+    "dice": dice_summary,
     "match": match_summary,
     "game": game_table,
     "cube": cube_table,
@@ -305,10 +537,37 @@ TABLES: dict[str, Callable[[Frames], pd.DataFrame]] = {
 """The table of each ``tabla report --by`` value."""
 
 
-def summarize(frames: Frames, by: str = "player") -> pd.DataFrame:
-    """The ``--by`` table ``by`` (player, match, game, cube or errors) of ``frames``."""
+PLAYER_TABLES = ("opponent", "period")
+"""The ``--by`` tables that need players (``--player``)."""
+
+
+def summarize(frames: Frames, by: str = "player", *, players: tuple[str, ...] = (),
+              every: str = "month") -> pd.DataFrame:
+    """The ``--by`` table ``by`` of ``frames``.
+
+    Args:
+        frames: the frames.
+        by: player, opponent, period, dice, match, game, cube or errors.
+        players: the players of the player, opponent, period and dice
+            tables (opponent and period need at least one).
+        every: the period of ``by="period"``: week, month or year.
+
+    Raises:
+        ValueError: an unknown table, or an opponent or period table without players.
+    """
+    if by in PLAYER_TABLES and not players:
+        raise ValueError(f"the {by} table needs players")
+    if by == "opponent":
+        return opponent_summary(frames, players)
+    if by == "period":
+        return period_summary(frames, players, every)
+    if by == "player":
+        return player_summary(frames, players)
+    if by == "dice":
+        return dice_summary(frames, players)
     try:
         table = TABLES[by]
     except KeyError:
-        raise ValueError(f"unknown table {by!r}; choose from {', '.join(TABLES)}") from None
+        choices = ", ".join([*TABLES, *PLAYER_TABLES])
+        raise ValueError(f"unknown table {by!r}; choose from {choices}") from None
     return table(frames)

@@ -1,0 +1,166 @@
+"""Choose the matches a report is about: players, opponents, dates, site, length.
+
+:func:`filter_frames` keeps the matches a :class:`ReportFilter` selects in
+every frame (file-level findings, which belong to no match, are kept), so
+every table, frame and plot made afterwards counts only those matches.
+:func:`fold_case` first merges names that differ only in case.
+
+>>> flt = ReportFilter(players=("Ann",), since="2025-01-01")
+>>> flt.selects, flt.describe()
+(True, 'player Ann, since 2025-01-01')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from tabla_cli.reports.frames import FRAME_NAMES, Frames
+from tabla_cli.reports.summaries import apply_aliases, decision_match_keys, decisions_of
+
+__all__ = ["FilterResult", "ReportFilter", "filter_frames", "fold_case"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFilter:
+    """Which matches a report counts; an empty field selects everything.
+
+    Attributes:
+        players: matches with one of these players on either side.
+        opponents: matches against one of these (with ``players``: the
+            other side of the player; else either side).
+        since: first date kept (``YYYY-MM-DD``, inclusive).
+        until: last date kept (inclusive). Undated matches are kept by
+            both and counted in :attr:`FilterResult.undated`.
+        site: the Site header, compared without case.
+        length: match length in points.
+        money: money sessions only.
+    """
+
+    players: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    site: str | None = None
+    length: int | None = None
+    money: bool = False
+
+    @property
+    def selects(self) -> bool:
+        """Whether the filter leaves anything out at all."""
+        return bool(self.players or self.opponents or self.since or self.until or self.site
+                    or self.length is not None or self.money)
+
+    @property
+    def dated(self) -> bool:
+        """Whether the filter looks at dates."""
+        return self.since is not None or self.until is not None
+
+    def describe(self) -> str:
+        """The filter in words, for report headings."""
+        parts = [f"player {', '.join(self.players)}"] if self.players else []
+        if self.opponents:
+            parts.append(f"opponent {', '.join(self.opponents)}")
+        if self.since:
+            parts.append(f"since {self.since}")
+        if self.until:
+            parts.append(f"until {self.until}")
+        if self.site:
+            parts.append(f"site {self.site}")
+        if self.length is not None:
+            parts.append(f"{self.length}-point matches")
+        if self.money:
+            parts.append("money sessions")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class FilterResult:
+    """The filtered frames and what the filter did.
+
+    Attributes:
+        frames: the frames of the selected matches.
+        matches: matches before the filter.
+        kept: matches selected.
+        undated: selected matches without a date (kept by a date filter
+            that could not judge them).
+    """
+
+    frames: Frames
+    matches: int
+    kept: int
+    undated: int
+
+
+def fold_case(frames: Frames, prefer: Iterable[str] = ()) -> Frames:
+    """``frames`` with names that differ only in case merged into one spelling.
+
+    The spelling kept is one of ``prefer`` (the names given on the command
+    line) when one matches, else the one in most matches (ties: the first
+    in sorted order).
+    """
+    counts: Counter[str] = Counter()
+    for column in ("player0", "player1"):
+        counts.update(frames.matches[column].dropna().tolist())
+    chosen = {p.casefold(): p for p in prefer}
+    for spelling, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        chosen.setdefault(spelling.casefold(), spelling)
+    aliases = {spelling: chosen[spelling.casefold()] for spelling in counts
+               if chosen[spelling.casefold()] != spelling}
+    out = apply_aliases(frames, aliases)
+    decisions = decisions_of(out)
+    if decisions is not None and aliases:
+        renamed = decisions.assign(player=decisions["player"].replace(aliases).astype("string"))
+        out = out.replace(decisions=renamed)
+    return out
+
+
+def _selected(matches: pd.DataFrame, flt: ReportFilter) -> pd.Series:
+    keep = pd.Series(True, index=matches.index)
+    p0, p1 = matches["player0"], matches["player1"]
+    if flt.players and flt.opponents:
+        players, opponents = list(flt.players), list(flt.opponents)
+        keep &= (p0.isin(players) & p1.isin(opponents)) | (p1.isin(players) & p0.isin(opponents))
+    elif flt.players:
+        keep &= p0.isin(list(flt.players)) | p1.isin(list(flt.players))
+    elif flt.opponents:
+        keep &= p0.isin(list(flt.opponents)) | p1.isin(list(flt.opponents))
+    dates = matches["date"]
+    if flt.since is not None:
+        keep &= dates.isna() | (dates >= flt.since).fillna(True)
+    if flt.until is not None:
+        keep &= dates.isna() | (dates <= flt.until).fillna(True)
+    if flt.site is not None:
+        keep &= matches["site"].str.casefold().eq(flt.site.casefold()).fillna(False)
+    if flt.length is not None:
+        keep &= matches["length"].eq(flt.length)
+    if flt.money:
+        keep &= matches["length"].eq(0)
+    return keep.astype(bool)
+
+
+def filter_frames(frames: Frames, flt: ReportFilter) -> FilterResult:
+    """Keep the matches ``flt`` selects in every frame (and in ``decisions``, when there is one)."""
+    matches = frames.matches
+    keep = _selected(matches, flt)
+    chosen = matches.loc[keep, "match"]
+    undated = int(matches.loc[keep, "date"].isna().sum()) if flt.dated else 0
+    if not flt.selects:
+        return FilterResult(frames, len(matches), len(matches), undated)
+    wanted = set(chosen.tolist())
+    changed: dict[str, pd.DataFrame] = {}
+    for name in FRAME_NAMES:
+        df = frames[name]
+        key = df["match"]
+        inside = key.isin(wanted)
+        if name == "errors":
+            inside |= key.isna()
+        changed[name] = df[inside.fillna(False).astype(bool)].reset_index(drop=True)
+    decisions = decisions_of(frames)
+    if decisions is not None:
+        inside = decision_match_keys(frames, decisions).isin(wanted).fillna(False).astype(bool)
+        changed["decisions"] = decisions[inside].reset_index(drop=True)
+    return FilterResult(frames.replace(**changed), len(matches), len(chosen), undated)

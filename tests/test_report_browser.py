@@ -1,0 +1,68 @@
+"""The personal HTML report in a real browser: Debian's chromium, driven by selenium.
+
+``.ci/run`` installs ``chromium`` and ``chromium-driver`` with apt-get; the
+browser runs headless, without network or sandbox.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from tabla_cli.cli import main
+
+DATA = Path(__file__).parent / "data" / "players"
+FLAGS = ("--no-sandbox", "--disable-gpu", "--headless", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    binary = shutil.which("chromium")
+    driver_path = shutil.which("chromedriver")
+    assert binary and driver_path, "install Debian's chromium and chromium-driver (see .ci/run)"
+    options = Options()
+    options.binary_location = binary
+    for flag in FLAGS:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def page(tmp_path: Path, *args: str) -> str:
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["report", str(DATA), *args, "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    return out.resolve().as_uri()
+
+
+@pytest.mark.parametrize("args, sections", [
+    (("--player", "lasse", "--ignore-case"),
+     ["Headline", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"]),
+    ((), ["Players", "Findings by code", "Plots"]),
+])
+def test_every_section_renders_and_no_image_is_broken(browser: webdriver.Chrome, tmp_path: Path,
+                                                      args: tuple[str, ...], sections: list[str]) -> None:
+    browser.get(page(tmp_path, *args))
+    found = browser.find_elements(By.CSS_SELECTOR, "section")
+    assert [s.find_element(By.TAG_NAME, "h2").text for s in found] == sections
+    for section in found:
+        assert section.is_displayed() and section.size["height"] > 0
+    images = browser.find_elements(By.TAG_NAME, "img")
+    assert len(images) >= 4
+    for image in images:
+        assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) > 0
+        assert image.size["width"] > 0
+    tables = browser.find_elements(By.CSS_SELECTOR, "table tbody tr")
+    assert tables and all(row.is_displayed() for row in tables[:5])
