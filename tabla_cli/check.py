@@ -2,30 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tabla_cli.board import Play, Player, Position
+from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
 from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Finding, Severity
-from tabla_cli.model import Match
+from tabla_cli.model import Action, Match
 from tabla_cli.reader import read_text_matches
-from tabla_cli.replay import MatchResult, replay
+from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.source import collect_paths, decode, map_in_order
-from tabla_cli.visitor import BaseVisitor
+from tabla_cli.visitor import BaseVisitor, DecisionState
 
-__all__ = ["CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths"]
+__all__ = [
+    "CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths",
+    "mark_duplicates",
+]
 
 
 @dataclass(slots=True)
 class FileReport:
-    """What checking one file found."""
+    """What checking one file found.
+
+    ``keys`` identify each match by its content, with where it starts
+    (see :mod:`tabla_cli.digest`).
+    """
 
     path: str
     matches: int = 0
     games: int = 0
     plays: int = 0
     findings: list[Finding] = field(default_factory=list)
+    keys: list[tuple[MatchKey, Location]] = field(default_factory=list)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -36,15 +46,30 @@ class CheckVisitor(BaseVisitor[FileReport]):
 
     def __init__(self, report: FileReport) -> None:
         self.report = report
+        self.fingerprint = Fingerprint()
+
+    def begin_match(self, match: Match) -> None:
+        self.fingerprint.begin_match(match)
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.fingerprint.roll(action, after)
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        self.fingerprint.cube(action, cube_after)
 
     def visit_finding(self, finding: Finding) -> None:
         self.report.findings.append(finding)
+
+    def end_game(self, game_result: GameResult) -> None:
+        self.fingerprint.end_game(game_result)
 
     def end_match(self, match_result: MatchResult) -> None:
         report = self.report
         report.matches += 1
         report.games += len(match_result.games)
         report.plays += match_result.plays
+        report.keys.append((self.fingerprint.key(), match_result.match.location))
 
     def result(self) -> FileReport:
         return self.report
@@ -85,3 +110,16 @@ def check_file(path: str) -> FileReport:
 def check_paths(paths: list[str], jobs: int = 1) -> Iterator[FileReport]:
     """Check files in order, with ``jobs`` processes; results come in input order."""
     return map_in_order(check_file, paths, jobs)
+
+
+def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:
+    """The reports, in order, each match that repeats one before it given a ``duplicate-match`` note."""
+    seen = Duplicates()
+    for report in reports:
+        for key, location in report.keys:
+            first = seen.first(key, location.path)
+            if first is not None:
+                where, whole = first
+                what = "the same match as in" if whole else "games of the match in"
+                report.findings.append(Finding("duplicate-match", f"{what} {where}, read first", location))
+        yield report
