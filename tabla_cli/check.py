@@ -120,6 +120,6 @@ def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:
             first = seen.first(key, location.path)
             if first is not None:
                 where, whole = first
-                what = "the same match as in" if whole else "games of the match in"
-                report.findings.append(Finding("duplicate-match", f"{what} {where}, read first", location))
+                what = "the same match" if whole else "part of the match"
+                report.findings.append(Finding("duplicate-match", f"{what} read first in {where}", location))
         yield report

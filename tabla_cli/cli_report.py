@@ -117,12 +117,15 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("--alias", "alias_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="CSV with a header 'alias,player': count each alias as that player.")
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
+@click.option("--keep-duplicates", is_flag=True,
+              help="Count every copy of a match (by default a match read twice, in any format, counts once).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 @_reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
-           plots_dir: str | None, alias_file: str | None, force: bool, jobs: int | None, quiet: bool) -> None:
+           plots_dir: str | None, alias_file: str | None, force: bool, keep_duplicates: bool, jobs: int | None,
+           quiet: bool) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action, or
@@ -140,7 +143,12 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     fmt = _resolve_format(fmt, output)
     refuse_existing(_targets(output, frames_dir, plots_dir), force)
     aliases = read_aliases(alias_file) if alias_file else {}
-    names = collect_paths(p for p in paths if p != "-")
+    from tabla_cli.source import LeftOut
+
+    left_out = LeftOut()
+    names = collect_paths((p for p in paths if p != "-"), left_out)
+    for message in left_out.messages():
+        click.echo(message, err=True)
     include = FRAME_NAMES if frames_dir is not None else IN_MEMORY
     try:
         for directory in (frames_dir, plots_dir):
@@ -150,7 +158,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     except OSError as exc:
         raise click.ClickException(f"cannot create {exc.filename}: {exc.strerror or exc}") from exc
     try:
-        builder = FrameBuilder(include, keep=IN_MEMORY, aliases=aliases, sink=sink)
+        builder = FrameBuilder(include, keep=IN_MEMORY, aliases=aliases, sink=sink,
+                               keep_duplicates=keep_duplicates)
         if "-" in paths:
             builder.add(text_rows(sys.stdin.read(), "<stdin>", include=include))
         with _progress(len(names), quiet) as advance:
@@ -174,9 +183,12 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         seconds = time.perf_counter() - start
         click.echo(
             f"report: {frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-            f"{len(frames.cube)} cube actions, {len(frames.errors)} findings in {seconds:.2f} s", err=True,
+            f"{len(frames.cube)} cube actions, {len(frames.errors)} findings in {seconds:.2f} s"
+            + (f"; left out {builder.duplicates} {'copy' if builder.duplicates == 1 else 'copies'} of "
+               "matches read before" if builder.duplicates else ""),
+            err=True,
         )
-    if failed:
+    if failed or left_out.unreadable:
         sys.exit(1)
 
 
