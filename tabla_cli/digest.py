@@ -41,8 +41,9 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import marshal
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tabla_cli.model import Action, Match
 
@@ -51,10 +52,6 @@ if TYPE_CHECKING:
     from tabla_cli.replay import GameResult
 
 __all__ = ["Duplicates", "Fingerprint", "MatchKey"]
-
-
-def _hash(parts: list[str]) -> str:
-    return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,17 +70,23 @@ class MatchKey:
 
 
 class Fingerprint:
-    """Sums up one replayed match; a replay visitor calls it at each step."""
+    """Sums up one replayed match; a replay visitor calls it at each step.
 
-    __slots__ = ("games", "length", "moves", "names", "plays", "variant")
+    The moves of a game are kept as plain tuples and hashed once, when the
+    game ends (``marshal`` format 2, which writes equal values as equal
+    bytes), which keeps the cost per roll to an append.
+    """
+
+    __slots__ = ("games", "length", "moves", "names", "plays", "rolls", "variant")
 
     def __init__(self) -> None:
         self.names: tuple[str, str] = ("", "")
         self.length = 0
         self.variant = ""
-        self.moves: list[str] = []
+        self.moves: list[tuple[object, ...]] = []
         self.games: list[tuple[str, int]] = []
         self.plays = 0
+        self.rolls = 0
 
     def begin_match(self, match: Match) -> None:
         """Start a match (forgets any match before it)."""
@@ -93,33 +96,49 @@ class Fingerprint:
         self.moves = []
         self.games = []
         self.plays = 0
+        self.rolls = 0
 
     def roll(self, action: Action, after: Position | None) -> None:
         """A roll, with the position its play led to (None: the play could not be applied)."""
         dice = action.dice or (0, 0)
-        where = action.play_text if after is None else repr(after)
-        self.plays += 1
-        self.moves.append(f"{self.names[action.player]}\t{min(dice)}{max(dice)}\t{where}")
+        dice = _DICE.get(dice, dice)
+        name = self.names[action.player]
+        self.rolls += 1
+        if after is None:
+            self.moves.append((name, dice, action.play_text or ""))
+        else:
+            self.moves.append((name, dice, after.mover, after.opponent))
 
     def cube(self, action: Action, cube_after: int) -> None:
         """A cube action, with the cube value after it."""
-        self.moves.append(f"{self.names[action.player]}\t{action.kind.value}\t{cube_after}")
+        self.moves.append((self.names[action.player], action.kind.value, cube_after))
 
     def end_game(self, game_result: GameResult) -> None:
         """A game ends: its digest is made from the moves since the last one."""
         names, score = self.names, game_result.score
-        head = f"{self.variant}\t{self.length}\t" + "\t".join(sorted(f"{names[i]}={score[i]}" for i in (0, 1)))
-        self.games.append((_hash([head, *self.moves]), len(self.moves)))
+        head = (self.variant, self.length, tuple(sorted(zip(names, score))))
+        self.games.append((_digest((head, self.moves)), self.rolls))
+        self.plays += self.rolls
         self.moves = []
+        self.rolls = 0
 
     def key(self) -> MatchKey:
         """The :class:`MatchKey` of the match so far."""
-        head = f"{self.variant}\t{self.length}\t" + "\t".join(sorted(self.names))
+        head = (self.variant, self.length, tuple(sorted(self.names)))
         return MatchKey(
-            _hash([head, *(digest for digest, _ in self.games)]),
-            tuple(digest for digest, moves in self.games if moves),
+            _digest((head, [digest for digest, _ in self.games])),
+            tuple(digest for digest, rolls in self.games if rolls),
             self.plays,
         )
+
+
+def _digest(value: Any) -> str:
+    return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).hexdigest()
+
+
+_DICE: dict[tuple[int, int], tuple[int, int]] = {
+    (a, b): (min(a, b), max(a, b)) for a in range(1, 7) for b in range(1, 7)
+}
 
 
 class Duplicates:

@@ -120,8 +120,8 @@ class LeftOut:
         lines += [f"{folder}: cannot read the directory: {reason}" for folder, reason in self.unreadable]
         if self.skipped:
             count = len(self.skipped)
-            lines.append(f"skipped {count} file{'s' if count != 1 else ''} that "
-                         f"{'are' if count != 1 else 'is'} not match transcript{'s' if count != 1 else ''}")
+            what = "file that is not a match transcript" if count == 1 else "files that are not match transcripts"
+            lines.append(f"skipped {count} {what}")
         return lines
 
 
