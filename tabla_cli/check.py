@@ -6,24 +6,36 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from tabla_cli.board import Play, Player, Position
+from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
+from tabla_cli.errors import Location
 from tabla_cli.findings import Finding, Severity
-from tabla_cli.model import Match
+from tabla_cli.model import Action, Match
 from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, run
-from tabla_cli.replay import MatchResult, replay
+from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.source import Source, collect_paths, map_in_order
+from tabla_cli.visitor import DecisionState
 
-__all__ = ["CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths"]
+__all__ = [
+    "CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths",
+    "mark_duplicates",
+]
 
 
 @dataclass(slots=True)
 class FileReport:
-    """What checking one file found."""
+    """What checking one file found.
+
+    ``keys`` identify each match by its content, with where it starts
+    (see :mod:`tabla_cli.digest`).
+    """
 
     path: str
     matches: int = 0
     games: int = 0
     plays: int = 0
     findings: list[Finding] = field(default_factory=list)
+    keys: list[tuple[MatchKey, Location]] = field(default_factory=list)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -34,15 +46,30 @@ class CheckVisitor(FileVisitor[FileReport]):
 
     def __init__(self, report: FileReport) -> None:
         self.report = report
+        self.fingerprint = Fingerprint()
+
+    def begin_match(self, match: Match) -> None:
+        self.fingerprint.begin_match(match)
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.fingerprint.roll(action, after)
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        self.fingerprint.cube(action, cube_after)
 
     def visit_finding(self, finding: Finding) -> None:
         self.report.findings.append(finding)
+
+    def end_game(self, game_result: GameResult) -> None:
+        self.fingerprint.end_game(game_result)
 
     def end_match(self, match_result: MatchResult) -> None:
         report = self.report
         report.matches += 1
         report.games += len(match_result.games)
         report.plays += match_result.plays
+        report.keys.append((self.fingerprint.key(), match_result.match.location))
 
     def result(self) -> FileReport:
         return self.report
@@ -67,3 +94,17 @@ def check_file(source: Source | str, options: ReadOptions = ReadOptions()) -> Fi
 def check_paths(paths: Iterable[Source | str], jobs: int = 1, options: ReadOptions = ReadOptions()) -> Iterator[FileReport]:
     """Check files in order, with ``jobs`` processes; results come in input order."""
     return map_in_order(functools.partial(check_file, options=options), paths, jobs)
+
+
+
+def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:
+    """The reports, in order, each match that repeats one before it given a ``duplicate-match`` note."""
+    seen = Duplicates()
+    for report in reports:
+        for key, location in report.keys:
+            first = seen.first(key, location.path)
+            if first is not None:
+                where, whole = first
+                what = "the same match" if whole else "part of the match"
+                report.findings.append(Finding("duplicate-match", f"{what} read first in {where}", location))
+        yield report

@@ -67,39 +67,51 @@ def main(verbose: bool) -> None:
 @click.argument("paths", nargs=-1, required=True)
 @format_option("text", "json", "jsonl", default="text")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--notes", "show_notes", is_flag=True, help="Show notes too (by default only counted in the summary).")
+@click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding, notes included.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @encoding_option
 @max_size_option
 @reports_errors
-def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quiet: bool, encoding: str | None,
-          max_size: int) -> None:
+def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show_all: bool, jobs: int | None,
+          quiet: bool, encoding: str | None, max_size: int) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
     Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
-    stdout as JSON with --format json/jsonl). Exit 0 when no errors, 1 when
-    any error (or warning with --strict), 2 on usage errors.
+    stdout as JSON with --format json/jsonl, notes included). Text output
+    shows errors and warnings; notes are counted in the summary (--notes or
+    -v shows them). Below directories, files that are not match transcripts
+    are skipped and counted. Exit 0 when no errors, 1 when any error (or
+    warning with --strict) or no transcript at all, 2 on usage errors.
     """
-    from tabla_cli.check import FileReport, check_file, check_paths
+    from tabla_cli.check import FileReport, check_file, check_paths, mark_duplicates
     from tabla_cli.findings import Severity
-    from tabla_cli.source import collect_sources
+    from tabla_cli.source import LeftOut, collect_sources
 
     start = time.perf_counter()
     reports: list[FileReport] = []
     options = read_options(encoding, max_size)
-    names = collect_sources(p for p in paths if p != "-")
+    left_out = LeftOut()
+    names = collect_sources((p for p in paths if p != "-"), left_out)
+    for message in left_out.messages():
+        click.echo(message, err=True)
+    if not names and "-" not in paths:
+        raise click.ClickException(f"no match transcripts found under {', '.join(paths)}")
     stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options)
     if "-" in paths:
         stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
     as_json = fmt == "json"
+    show_notes = show_notes or show_all
     out: list[dict[str, Any]] = []
     with progress(len(names), quiet, "checking") as advance:
-        for report in stream:
+        for report in mark_duplicates(stream):
             reports.append(report)
             for finding in report.findings:
                 if fmt == "text":
-                    click.echo(finding.render(), err=True)
+                    if show_notes or finding.severity is not Severity.NOTE:
+                        click.echo(finding.render(), err=True)
                 elif as_json:
                     out.append(finding.to_dict())
                 else:
@@ -112,7 +124,7 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quie
     warnings = sum(r.count(Severity.WARNING) for r in reports)
     if not quiet:
         _summary(reports, counts, time.perf_counter() - start)
-    if errors or (strict and warnings):
+    if errors or left_out.unreadable or (strict and warnings):
         sys.exit(1)
 
 
@@ -132,6 +144,15 @@ def _summary(reports: list[Any], counts: Counter[str], seconds: float) -> None:
         if found:
             listed = ", ".join(f"{c} {n}" for c, n in found.items())
             click.echo(f"{severity}s: {sum(found.values())} ({listed})", err=True)
+    failed = [r.path for r in reports if any(f.severity.value == "error" for f in r.findings)]
+    if failed:
+        shown = ", ".join(failed[:_NAMED_FILES])
+        more = f" and {len(failed) - _NAMED_FILES} more" if len(failed) > _NAMED_FILES else ""
+        click.echo(f"files with errors ({len(failed)}): {shown}{more}", err=True)
+
+
+_NAMED_FILES = 20
+"""Files with errors named in the summary of ``tabla check`` (the rest are counted)."""
 
 
 # --- show and plays ---------------------------------------------------------

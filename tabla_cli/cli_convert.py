@@ -70,7 +70,7 @@ def _resolve_format(to: str | None, output: str | None, out_dir: str | None) -> 
 
 def _jobs(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str) -> list[_Job]:
     """Each input file with its output; directories are walked and mirrored under ``out_dir``."""
-    from tabla_cli.source import collect_paths
+    from tabla_cli.source import LeftOut, collect_paths
 
     suffix = get(to).suffix
     jobs: list[_Job] = []
@@ -82,7 +82,11 @@ def _jobs(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: 
             continue
         path = Path(name)
         if path.is_dir():
-            for found in collect_paths([name]):
+            left_out = LeftOut()
+            found_paths = collect_paths([name], left_out)
+            for message in left_out.messages():
+                _say(message)
+            for found in found_paths:
                 relative = Path(found).relative_to(path)
                 jobs.append(_Job(found, str(Path(out_dir or ".") / relative.with_suffix(suffix)), found=True))
         else:

@@ -105,6 +105,8 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("--top", type=click.IntRange(min=1), default=50, show_default=True,
               help="Rows an HTML table shows at most (the top ones by games).")
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
+@click.option("--keep-duplicates", is_flag=True,
+              help="Count every copy of a match (by default a match read twice, in any format, counts once).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
@@ -115,7 +117,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
            plots_dir: str | None, alias_file: str | None, players: tuple[str, ...], ignore_case: bool,
            opponents: tuple[str, ...], since: datetime.datetime | None, until: datetime.datetime | None,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
-           jobs: int | None, quiet: bool, encoding: str | None, max_size: int) -> None:
+           keep_duplicates: bool, jobs: int | None, quiet: bool, encoding: str | None, max_size: int) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action, or
@@ -141,7 +143,12 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
                        length=length, money=money)
     refuse_existing(_targets(output, frames_dir, plots_dir), force)
     aliases = read_aliases(alias_file) if alias_file else {}
-    names = collect_sources(p for p in paths if p != "-")
+    from tabla_cli.source import LeftOut
+
+    left_out = LeftOut()
+    names = collect_sources((p for p in paths if p != "-"), left_out)
+    for message in left_out.messages():
+        click.echo(message, err=True)
     options = read_options(encoding, max_size)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
     memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
@@ -156,7 +163,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.ClickException(f"cannot create {exc.filename}: {exc.strerror or exc}") from exc
     try:
         builder = FrameBuilder(include, keep=memory if streaming else include, aliases=aliases,
-                               sink=sink if streaming else None)
+                               sink=sink if streaming else None, keep_duplicates=keep_duplicates)
         if "-" in paths:
             builder.add(file_rows(stdin_source(max_size), include=include, options=options))
         with progress(len(names), quiet, "reading") as advance:
@@ -187,11 +194,14 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         seconds = time.perf_counter() - start
         click.echo(
             f"report: {frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-            f"{len(frames.cube)} cube actions, {len(frames.errors)} findings in {seconds:.2f} s", err=True,
+            f"{len(frames.cube)} cube actions, {len(frames.errors)} findings in {seconds:.2f} s"
+            + (f"; left out {builder.duplicates} {'copy' if builder.duplicates == 1 else 'copies'} of "
+               "matches read before" if builder.duplicates else ""),
+            err=True,
         )
         if flt.selects:
             click.echo(f"report: {_selection(flt, chosen.kept, chosen.matches, chosen.undated)}", err=True)
-    if failed:
+    if failed or left_out.unreadable:
         sys.exit(1)
 
 

@@ -62,9 +62,12 @@ class Code(StrEnum):
     AMBIGUOUS_PLAY = "ambiguous-play"
     MOVE_NUMBER = "move-number"
     GAME_NUMBER = "game-number"
+    GLUED_LINE = "glued-line"
     CAPPED_WIN = "capped-win"
     MATCH_INCOMPLETE = "match-incomplete"
     UNCHECKED = "unchecked"
+    UNNAMED_PLAYER = "unnamed-player"
+    DUPLICATE_MATCH = "duplicate-match"
 
 
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
@@ -106,9 +109,15 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.AMBIGUOUS_PLAY: (W, "a play written so that it could mean several positions"),
     Code.MOVE_NUMBER: (W, "a move number out of sequence"),
     Code.GAME_NUMBER: (W, "a game number out of sequence"),
+    Code.GLUED_LINE: (W, "a move line holding a second move number, as if two lines were glued together; "
+                      "both parts are read"),
     Code.CAPPED_WIN: (N, "a final win written as the points needed for the match, not the full value"),
     Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
+    Code.UNNAMED_PLAYER: (N, "a player with no name (a deleted account): read, and kept apart from every other "
+                          "player in reports"),
+    Code.DUPLICATE_MATCH: (N, "the same match (players, length, dice and plays) as one read before; "
+                           "reports count it once"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import Location
+from tabla_cli.findings import Finding
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.recorded import RecordedAnalysis
@@ -130,6 +131,9 @@ class Match:
         path: where it was read from.
         format: the format it was read from ('mat', 'sgf', ...).
         location: where the match starts in the file.
+        findings: what the reader noticed while reading a readable but odd
+            transcript (a player with no name, two lines glued together);
+            the replay reports them first.
     """
 
     players: tuple[str, str]
@@ -143,6 +147,7 @@ class Match:
     path: str = ""
     format: str = ""
     location: Location = Location("")
+    findings: list[Finding] = field(default_factory=list)
 
     def header(self, key: str, default: str | None = None) -> str | None:
         """The value of header ``key``, matched case-insensitively."""

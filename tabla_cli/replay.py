@@ -510,6 +510,8 @@ class _MatchReplay:
     def run(self) -> MatchResult:
         match = self.match
         self.visitor.begin_match(match)
+        for finding in match.findings:
+            self.add(finding)
         length = match.length
         score = (0, 0)
         first = 1

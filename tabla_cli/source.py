@@ -22,13 +22,14 @@ import stat
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 __all__ = [
-    "MAX_SIZE", "Decoded", "NotRegularFileError", "Source", "TooLargeError", "check_encoding", "collect_paths",
-    "collect_sources", "decode", "decode_bytes", "map_in_order", "read_path_text", "read_source",
+    "MAX_SIZE", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError", "check_encoding",
+    "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript", "map_in_order", "read_path_text",
+    "read_source",
 ]
 
 A = TypeVar("A")
@@ -289,26 +290,102 @@ def read_path_text(path: str | Path) -> str:
     return decode(read_source(path))
 
 
-def collect_paths(paths: Iterable[str]) -> list[str]:
-    """Files named, and every file below the directories named, in a stable order (hidden ones skipped)."""
+@dataclass(slots=True)
+class LeftOut:
+    """What :func:`collect_paths` left out of the directories it walked.
+
+    Attributes:
+        skipped: files that are not match transcripts (by their content),
+            and hidden files.
+        loops: directories not entered again: symbolic links back to a
+            directory already walked.
+        unreadable: ``(directory, reason)`` for each directory that could
+            not be listed.
+    """
+
+    skipped: list[str] = field(default_factory=list)
+    loops: list[str] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+
+    def messages(self) -> list[str]:
+        """One line per loop and unreadable directory, then one counting the skipped files (for stderr)."""
+        lines = [f"{loop}: a symbolic link back to a directory already walked; not followed" for loop in self.loops]
+        lines += [f"{folder}: cannot read the directory: {reason}" for folder, reason in self.unreadable]
+        if self.skipped:
+            count = len(self.skipped)
+            what = "file that is not a match transcript" if count == 1 else "files that are not match transcripts"
+            lines.append(f"skipped {count} {what}")
+        return lines
+
+
+_SNIFF = 65536
+_TRANSCRIPT_SUFFIXES = frozenset({".mat", ".sgf"})
+
+
+def is_transcript(path: str | Path) -> bool:
+    """Whether the file at ``path`` looks like a match transcript, by the head of its content.
+
+    Files named ``.mat`` or ``.sgf`` always do (a broken one is reported
+    when read), and so does a file that cannot be read (its reader says why).
+    """
+    if Path(path).suffix.lower() in _TRANSCRIPT_SUFFIXES:
+        return True
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_SNIFF)
+    except OSError:
+        return True
+    from tabla_cli.formats import detect
+
+    return detect(decode(head)) is not None
+
+
+def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None) -> list[str]:
+    """Files named, and the transcripts below the directories named, in a stable order.
+
+    Below a directory, hidden directories are not entered, symbolic links are
+    followed (a link back to a directory already walked is not), and hidden
+    files and files that are not transcripts (:func:`is_transcript`) are left
+    out; ``left_out`` is told what was left out and which directories could
+    not be read. A file named is always kept.
+    """
     out: list[str] = []
+    left = LeftOut() if left_out is None else left_out
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(os.path.join(root, f) for f in sorted(files) if not f.startswith("."))
-        else:
+        if not path.is_dir():
             out.append(name)
+            continue
+        walked = {os.path.realpath(path)}
+
+        def unreadable(exc: OSError) -> None:
+            left.unreadable.append((str(exc.filename), exc.strerror or str(exc)))
+
+        for root, dirs, files in os.walk(path, onerror=unreadable, followlinks=True):
+            kept = []
+            for folder in sorted(d for d in dirs if not d.startswith(".")):
+                real = os.path.realpath(os.path.join(root, folder))
+                if real in walked:
+                    left.loops.append(os.path.join(root, folder))
+                else:
+                    walked.add(real)
+                    kept.append(folder)
+            dirs[:] = kept
+            for file in sorted(files):
+                found = os.path.join(root, file)
+                if not file.startswith(".") and is_transcript(found):
+                    out.append(found)
+                else:
+                    left.skipped.append(found)
     return out
 
 
-def collect_sources(paths: Iterable[str]) -> list[Source]:
+def collect_sources(paths: Iterable[str], left_out: LeftOut | None = None) -> list[Source]:
     """:func:`collect_paths` as :class:`Source` values that say whether each was found in a directory."""
     out: list[Source] = []
     for name in paths:
         found = Path(name).is_dir()
-        out.extend(Source(path, found=found) for path in collect_paths([name]))
+        out.extend(Source(path, found=found) for path in collect_paths([name], left_out))
     return out
 
 

@@ -47,6 +47,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
 from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.findings import Finding
 from tabla_cli.source import read_path_text
 from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle
@@ -131,9 +132,10 @@ _ROLL, _WIN = ActionKind.ROLL, ActionKind.WIN
 # One action at ``pos`` (leading blanks skipped); ``lastgroup`` names its kind.
 # Keywords match in any case. A play runs up to the next token that may start
 # an action: two digits and a colon (a roll; ``72:`` then fails as one and is
-# reported) or a word starting with a keyword's first letter (D, T, W, L, I,
-# R, or "Be"); no play notation starts so ("bar", "off", "Cannot Move",
-# "????"). Testing one or two characters instead of whole keywords halves the
+# reported), a move number ``24)`` glued into the line, or a word starting
+# with a keyword's first letter (D, T, W, L, I, R, or "Be"); no play notation
+# starts so ("bar", "off", "Cannot Move", "????"). Testing one or two
+# characters instead of whole keywords halves the
 # time of reading a line.
 
 
@@ -142,7 +144,7 @@ def _any_case(word: str) -> str:
 
 
 _NUMBER = f"{NUMBER}(?![0-9])"
-_STOP = r"(?:[0-9][0-9]:|[DdTtWwLlIiRr]|[Bb][Ee])"
+_STOP = r"(?:[0-9](?:[0-9]:|[0-9]*\))|[DdTtWwLlIiRr]|[Bb][Ee])"
 _POINTS = rf"[ \t]+{_any_case('point')}[sS]?\b"
 _AND_THE_MATCH = rf"[ \t]+{_any_case('and')}[ \t]+{_any_case('the')}[ \t]+{_any_case('match')}\b"
 _ACTION = re.compile(
@@ -169,9 +171,10 @@ _GAME = re.compile(rf"[ \t]*game[ \t]+({_NUMBER})", re.IGNORECASE)
 # look-behinds), and the first 'name : score' is final (atomic: when the rest
 # of the line fails after it, it fails after any later one).
 _SCORE = re.compile(
-    rf"[ \t]*(?>(?P<n0>[^ \t].*?)(?<![ \t])[ \t]*:[ \t]*(?P<s0>{_NUMBER})[ \t]+(?=[^ \t]))"
-    rf"(?P<n1>.+?)(?<![ \t])[ \t]*:[ \t]*(?P<s1>{_NUMBER})[ \t]*$"
+    rf"[ \t]*(?>(?:(?P<n0>[^ \t].*?)(?<![ \t]))?[ \t]*:[ \t]*(?P<s0>{_NUMBER})[ \t]+(?=[^ \t]))"
+    rf"(?:(?P<n1>[^ \t].*?)(?<![ \t]))?[ \t]*:[ \t]*(?P<s1>{_NUMBER})[ \t]*$"
 )
+"""A score line; a name may be empty (a deleted account: `` lasse : 0     : 0``)."""
 _RATED = re.compile(r"(?P<name>.*?)(?<![ \t])[ \t]*,[ \t]*(?P<rating>[0-9]+)$")
 _HEADER = re.compile(
     r'[ \t]*[;#][ \t]*\[[ \t]*(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\][ \t]*$'
@@ -528,7 +531,12 @@ class _Reader:
             self.have_players = True
             names: list[str] = []
             ratings: list[str | None] = []
-            for name in (found.group("n0"), found.group("n1")):
+            for side, name in enumerate((found.group("n0") or "", found.group("n1") or "")):
+                if not name:
+                    match.findings.append(Finding(
+                        "unnamed-player", f"player {side + 1} has no name (a deleted account?); "
+                        "reports keep it apart from every other player",
+                        Location(self.path, token.line or 0, _first_column(token)), game=game.number))
                 rated = _RATED.match(name)
                 if rated is not None and rated.group("name"):
                     names.append(rated.group("name"))
@@ -570,6 +578,8 @@ class _Reader:
         player: Player | None = None
         while pos < end:
             found = _ACTION.match(text, pos)
+            if found is None and player is not None:
+                found = self.glued(text, pos, line)
             if found is None:
                 column = len(text) - len(text[pos:].lstrip()) + 1
                 word = text[column - 1 :].split()[0]
@@ -613,6 +623,26 @@ class _Reader:
                 action_kind, group = _VALUE_KINDS[kind]
                 append(Action(action_kind, player, location, number, value=int(found.group(group))))
         return True
+
+
+    def glued(self, text: str, pos: int, line: int) -> re.Match[str] | None:
+        """The action after a second move number inside a line (``24)  Losses 2 point``), with a warning.
+
+        Backgammon Galaxy sometimes writes a forfeit on the move line before
+        it, number and all; the action keeps its column.
+        """
+        number = _MOVE_NUMBER.match(text, pos)
+        if number is None:
+            return None
+        found = _ACTION.match(text, number.end())
+        if found is not None:
+            assert self.match is not None and found.lastgroup is not None
+            self.match.findings.append(Finding(
+                "glued-line", f"a second move number {number.group(1) + ')'!r} inside the line, as if two lines "
+                f"were glued together; read {found.group(found.lastgroup).strip()!r} as the next action",
+                Location(self.path, line, number.start(1) + 1), game=self.game.number if self.game else None,
+                move=int(number.group(1))))
+        return found
 
 
 def _first_column(text: str) -> int:

@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from tabla_cli.digest import Duplicates
 from tabla_cli.model import Match
 from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows, text_rows
 from tabla_cli.source import collect_sources
@@ -133,6 +134,9 @@ class FrameBuilder:
         aliases: player names to rewrite as rows arrive (``alias -> player``).
         sink: a directory to stream every included frame into, as
             ``<name>.parquet``, batch by batch (read back with :func:`read_frames`).
+        keep_duplicates: count every copy of a match; by default a match
+            that repeats one added before (:mod:`tabla_cli.digest`) is left
+            out, and counted in :attr:`duplicates`.
 
     >>> builder = FrameBuilder()
     >>> builder.frames().games.shape
@@ -140,8 +144,11 @@ class FrameBuilder:
     """
 
     def __init__(self, include: Iterable[str] = FRAME_NAMES, *, keep: Iterable[str] | None = None,
-                 aliases: Mapping[str, str] | None = None, sink: str | Path | None = None) -> None:
+                 aliases: Mapping[str, str] | None = None, sink: str | Path | None = None,
+                 keep_duplicates: bool = False) -> None:
         self.include = frozenset(include)
+        self.seen = None if keep_duplicates else Duplicates()
+        self.duplicates = 0
         self.keep = self.include if keep is None else frozenset(keep) & self.include
         unknown = self.include - set(FRAME_NAMES)
         if unknown:
@@ -158,9 +165,23 @@ class FrameBuilder:
             for name in FRAME_NAMES
         }
 
+    def _keys(self, rows: FileRows) -> list[int | None]:
+        """The global key of each match of ``rows``; None for a copy of a match added before."""
+        keys: list[int | None] = []
+        for key in rows.keys:
+            if self.seen is not None and self.seen.first(key, rows.path) is not None:
+                keys.append(None)
+                self.duplicates += 1
+            else:
+                keys.append(self.matches)
+                self.matches += 1
+        keys += range(self.matches, self.matches + rows.matches - len(keys))
+        self.matches += rows.matches - len(rows.keys)
+        return keys
+
     def add(self, rows: FileRows) -> None:
-        """Add one file's rows, giving its matches their global keys."""
-        offset = self.matches
+        """Add one file's rows, giving its matches their global keys (copies of a match are left out)."""
+        keys = self._keys(rows)
         aliases = self.aliases
         for name in self.include:
             new = rows.rows[name]
@@ -171,17 +192,18 @@ class FrameBuilder:
             pending = self._pending[name]
             for row in new:
                 local = row[at]
+                if local is not None and keys[local] is None:
+                    continue
                 if local is not None or renames:
                     cells = list(row)
                     if local is not None:
-                        cells[at] = local + offset
+                        cells[at] = keys[local]
                     for i in renames:
                         cells[i] = aliases.get(cells[i], cells[i])
                     row = tuple(cells)
                 pending.append(row)
             if len(pending) >= _FLUSH_ROWS:
                 self._flush(name)
-        self.matches += rows.matches
         self.files += 1
 
     def _flush(self, name: str) -> None:
@@ -260,7 +282,8 @@ def read_frames(directory: str | Path) -> Frames:
 
 def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
                  keep: Iterable[str] | None = None, aliases: Mapping[str, str] | None = None,
-                 sink: str | Path | None = None, progress: Callable[[], None] | None = None) -> Frames:
+                 sink: str | Path | None = None, progress: Callable[[], None] | None = None,
+                 keep_duplicates: bool = False) -> Frames:
     """Read and replay every match below ``paths`` into :class:`Frames`.
 
     Args:
@@ -273,8 +296,10 @@ def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterabl
         aliases: ``alias -> player`` names to rewrite in every frame.
         sink: a directory to stream the included frames into as Parquet.
         progress: called once per file read.
+        keep_duplicates: count every copy of a match (by default only the
+            first copy, in input order, counts).
     """
-    builder = FrameBuilder(include, keep=keep, aliases=aliases, sink=sink)
+    builder = FrameBuilder(include, keep=keep, aliases=aliases, sink=sink, keep_duplicates=keep_duplicates)
     names = collect_sources(str(p) for p in paths)
     for rows in iter_file_rows(names, jobs=jobs, include=builder.include):
         builder.add(rows)

@@ -17,20 +17,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabla_cli.board import BAR, Play, Player, Position
+from tabla_cli.digest import Fingerprint, MatchKey
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, run
-from tabla_cli.replay import MatchResult, replay
+from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.reports.schema import FRAME_NAMES
 from tabla_cli.source import Source, map_in_order
 from tabla_cli.visitor import DecisionState
 
-__all__ = ["FileRows", "RowsVisitor", "file_rows", "iter_file_rows", "match_date", "match_ratings", "parse_date",
-           "parse_rating", "text_rows"]
+__all__ = ["FileRows", "RowsVisitor", "display_names", "file_rows", "iter_file_rows", "match_date", "match_ratings",
+           "parse_date", "parse_rating", "text_rows"]
 
-_DATE = re.compile(r"(\d{4})\s*[-./]\s*(\d{1,2})\s*[-./]\s*(\d{1,2})")
-_RATING = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
+_DATE = re.compile(r"([0-9]{4})[ \t]*[-./][ \t]*([0-9]{1,2})[ \t]*[-./][ \t]*([0-9]{1,2})")
+_RATING = re.compile(r"[-+]?[0-9]+(?:[.,][0-9]+)?")
 
 
 def parse_date(text: str | None) -> str | None:
@@ -86,12 +87,14 @@ class FileRows:
     """The rows one file contributes to each frame (plain, picklable tuples).
 
     ``match`` values are local to the file (0 = its first match) until
-    :class:`~tabla_cli.reports.frames.FrameBuilder` gives them their global key.
+    :class:`~tabla_cli.reports.frames.FrameBuilder` gives them their global key;
+    ``keys`` identify each match by its content (:mod:`tabla_cli.digest`).
     """
 
     path: str
     include: frozenset[str] = frozenset(FRAME_NAMES)
     matches: int = 0
+    keys: list[MatchKey] = field(default_factory=list)
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
 
     def add_finding(self, finding: Finding, match: int | None) -> None:
@@ -135,6 +138,7 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.names: tuple[str, str] = ("", "")
         self.game = 0
         self.rolled = False
+        self.fingerprint = Fingerprint()
 
     def visit_read_finding(self, finding: Finding) -> None:
         self.pending.append(finding)
@@ -144,7 +148,8 @@ class RowsVisitor(FileVisitor[FileRows]):
 
     def begin_match(self, match: Match) -> None:
         self.local = self.out.matches
-        self.names = match.players
+        self.names = display_names(match.players, self.out.path, self.local)
+        self.fingerprint.begin_match(match)
         self.out.matches += 1
         self.read, self.pending = self.pending, []
         self.findings = self.errors = 0
@@ -167,6 +172,7 @@ class RowsVisitor(FileVisitor[FileRows]):
         return first
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.fingerprint.roll(action, after)
         rows = self.plays
         if rows is None:
             return
@@ -215,6 +221,7 @@ class RowsVisitor(FileVisitor[FileRows]):
 
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
                    owner: Player | None) -> None:
+        self.fingerprint.cube(action, cube_after)
         rows = self.cubes
         if rows is None:
             return
@@ -235,9 +242,14 @@ class RowsVisitor(FileVisitor[FileRows]):
             length - theirs if length else None, pips[0], pips[1],
         ))
 
+    def end_game(self, game_result: GameResult) -> None:
+        self.fingerprint.end_game(game_result)
+
     def end_match(self, match_result: MatchResult) -> None:
         out = self.out
+        out.keys.append(self.fingerprint.key())
         match = match_result.match
+        names = self.names
         local = self.local
         errors = self.errors + sum(1 for f in self.read if f.severity.value == "error")
         findings = self.findings + len(self.read)
@@ -251,14 +263,13 @@ class RowsVisitor(FileVisitor[FileRows]):
             crawford = next((g.number for g in games if g.crawford), None)
             ratings = match_ratings(match)
             out.rows["matches"].append((
-                local, out.path, local + 1, match.players[0], match.players[1], length,
+                local, out.path, local + 1, names[0], names[1], length,
                 match.variant or None, match_date(match), match.header("Site"), ratings[0], ratings[1],
-                None if winner is None else match.players[winner], None if winner is None else int(winner),
+                None if winner is None else names[winner], None if winner is None else int(winner),
                 score[0], score[1], len(games), crawford, findings, errors,
             ))
         if "games" not in out.include:
             return
-        names = match.players
         for res in games:
             s0, s1 = res.score
             won = res.winner
@@ -275,6 +286,20 @@ class RowsVisitor(FileVisitor[FileRows]):
             self.out.add_finding(finding, None)
         self.pending = []
         return self.out
+
+
+def display_names(players: tuple[str, str], path: str, local: int) -> tuple[str, str]:
+    """The names a match's players get in reports: an empty name (a deleted account) becomes one of its own.
+
+    Two unnamed players are never one person: each gets a name that says
+    which side of which match it played, e.g. ``(unnamed 2: match1.mat #1)``.
+
+    >>> display_names(("ann", ""), "m.mat", 0)
+    ('ann', '(unnamed 2: m.mat #1)')
+    """
+    if all(players):
+        return players
+    return (players[0] or f"(unnamed 1: {path} #{local + 1})", players[1] or f"(unnamed 2: {path} #{local + 1})")
 
 
 def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:

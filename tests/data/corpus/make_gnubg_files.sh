@@ -5,7 +5,9 @@
 #     gnubg's import of the Galaxy transcripts mat/bglab-lasse-match*.txt,
 #     analysed at 0 ply and saved as SGF and exported as .mat;
 #   ids/gnubg-opening-board.txt, ids/gnubg-hypergammon-board.txt
-#     boards gnubg prints in its text mode.
+#     boards gnubg prints in its text mode;
+#   ../archive/gnubg-bglab-lasse-match8640511*.txt
+#     gnubg's text export of the first match, one file per game.
 set -eu
 GNUBG=${GNUBG:-/usr/games/gnubg}
 CORPUS=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +28,12 @@ END
     cp "$WORK/out.sgf" "$CORPUS/sgf/gnubg-bglab-lasse-match$match.sgf"
     if [ "$match" = 8640511 ]; then
         cp "$WORK/out.mat" "$CORPUS/mat/gnubg-bglab-lasse-match$match.mat"
+        printf 'import mat %s\nexport match text %s\n' "$WORK/in.mat" "$WORK/text.txt" > "$WORK/commands"
+        "$GNUBG" -t -q -c "$WORK/commands" > /dev/null 2>&1
+        for game in "$WORK"/text*.txt; do
+            name=$(basename "$game")
+            cp "$game" "$CORPUS/../archive/gnubg-bglab-lasse-match$match${name#text}"
+        done
     fi
 done
 
