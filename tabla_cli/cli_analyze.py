@@ -12,6 +12,7 @@ import functools
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -82,7 +83,9 @@ def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAn
 @click.option("--no-luck", is_flag=True, help="Skip the luck of each roll (faster).")
 @click.option("--threads", type=click.IntRange(min=0), default=1, show_default=True,
               help="Engine threads per process (0 = every core).")
-@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--out-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Also write each input as DIR/<name>.json: tabla JSON keeping every decision's analysis.")
+@click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, findings or summary line.")
@@ -90,15 +93,18 @@ def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAn
 @max_size_option
 @reports_errors
 def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output: str | None, recorded: bool,
-            no_cache: bool, no_luck: bool, threads: int, force: bool, jobs: int | None, quiet: bool,
-            encoding: str | None, max_size: int) -> None:
+            no_cache: bool, no_luck: bool, threads: int, out_dir: str | None, force: bool, jobs: int | None,
+            quiet: bool, encoding: str | None, max_size: int) -> None:
     """Skill errors of the players of every match in PATHS (files or directories).
 
     Every checker play and cube decision is evaluated by the bgsage engine at
     --level (or taken from the analysis the file records), and summed up as
     GNU Backgammon's error rate (mEMG), eXtreme Gammon's PR, blunder counts
-    and luck. The check's errors go to stderr first. Exit 0 when done, 1 when
-    a file has errors or could not be read, 2 on usage errors.
+    and luck. With --out-dir, each input is also written as tabla JSON whose
+    actions keep their analysis: every tabla command reads it, and analysing
+    it again takes the stored numbers without the engine. The check's errors
+    go to stderr first. Exit 0 when done, 1 when a file has errors or could
+    not be read, 2 on usage errors.
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
@@ -107,17 +113,24 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
-    refuse_existing([Path(output)] if output else [], force)
-    options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
-                              luck=not no_luck)
     names = collect_sources(paths)
+    targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
+    _refuse_inputs([source.path for source in names], targets)
+    refuse_existing(([Path(output)] if output else []) + targets, force)
+    options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
+                              luck=not no_luck, document=out_dir is not None)
+    written = 0
     rows: list[dict[str, Any]] = []
     errors = 0
     with _progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
-        for result in map_in_order(work, names, jobs or os.cpu_count() or 1,
-                                   per_job=2, max_chunk=1):
+        for index, result in enumerate(map_in_order(work, names, jobs or os.cpu_count() or 1,
+                                                    per_job=2, max_chunk=1)):
             rows += result.rows
+            if result.document is not None:
+                targets[index].parent.mkdir(parents=True, exist_ok=True)
+                _write_atomic(targets[index], result.document)
+                written += 1
             for finding in result.report.findings:
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
@@ -131,8 +144,56 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
         click.echo(f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, {len(rows)} decisions "
                    f"at {level} in {seconds:.2f} s{rate}", err=True)
+        if out_dir is not None:
+            click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
     if errors:
         sys.exit(1)
+
+
+def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
+    """Where ``--out-dir`` writes each input, in the order of ``collect_paths(paths)``.
+
+    A file given by name becomes ``<stem>.json``; a file found under a
+    directory given keeps its folders below that directory. Inputs that would
+    share a name keep their suffix (``x.mat.json``, ``x.sgf.json``); any that
+    still do get ``-2``, ``-3``, ... in input order.
+    """
+    from tabla_cli.source import collect_paths
+
+    relative: list[Path] = []
+    for name in paths:
+        if Path(name).is_dir():
+            relative += [Path(found).relative_to(name) for found in collect_paths([name])]
+        else:
+            relative.append(Path(Path(name).name))
+    targets = [path.with_suffix(".json") for path in relative]
+    counts = Counter(targets)
+    targets = [path.with_name(path.name + ".json") if counts[target] > 1 else target
+               for path, target in zip(relative, targets)]
+    seen: Counter[Path] = Counter()
+    unique = []
+    for target in targets:
+        seen[target] += 1
+        unique.append(target if seen[target] == 1 else target.with_name(f"{target.stem}-{seen[target]}.json"))
+    return [out_dir / target for target in unique]
+
+
+def _refuse_inputs(names: list[str], targets: list[Path]) -> None:
+    """Stop (a usage error) when an output is one of the inputs, even through another name or a link."""
+    inputs = set()
+    for name in names:
+        try:
+            info = os.stat(name)
+        except OSError:
+            continue
+        inputs.add((info.st_dev, info.st_ino))
+    for target in targets:
+        try:
+            info = os.stat(target)
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino) in inputs:
+            raise click.UsageError(f"--out-dir would write {target} over an input: choose another DIR")
 
 
 def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None) -> None:

@@ -130,3 +130,94 @@ def test_findings_of_the_check_come_first() -> None:
 def test_usage_errors(args: list[str]) -> None:
     code, _, _ = run(*args) if args else run()
     assert code == 2
+
+
+def _decision_rows(*args: str) -> list[dict[str, object]]:
+    """The decision rows of ``tabla analyze ARGS``, without the columns naming the file read."""
+    code, out, err = run(*args, "--by", "decision", "--format", "json", "-j", "1")
+    assert code == 0, err
+    rows = json.loads(out)
+    for row in rows:
+        del row["file"], row["match"]
+    return rows
+
+
+def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the engine was called")
+
+    monkeypatch.setattr("tabla_cli.analysis.decisions.analyse_cached", refuse)
+    monkeypatch.setattr("tabla_cli.analysis.engine.analyse", refuse)
+
+
+@pytest.mark.parametrize("source, args", [(THREE_POINT, ["--level", "1ply"]), (str(EXPORT), [])],
+                         ids=["engine-1ply", "recorded-gnubg"])
+def test_out_dir_keeps_the_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str,
+                                    args: list[str]) -> None:
+    out = tmp_path / "analysed"
+    first = _decision_rows(source, *args, "--out-dir", str(out))
+    target = out / (Path(source).stem + ".json")
+    assert [p.name for p in out.iterdir()] == [target.name]
+    document = json.loads(target.read_text(encoding="utf-8"))
+    actions = [a for g in document["matches"][0]["games"] for a in g["actions"]]
+    assert any("checker" in a.get("analysis", {}) for a in actions)
+    assert any("cube" in a.get("analysis", {}) for a in actions)
+    _no_engine(monkeypatch)
+    assert _decision_rows(str(out), *args) == first
+    for command in ("check", "report"):
+        result = CliRunner().invoke(main, [command, str(out), "-j", "1", "--quiet"])
+        assert result.exit_code == 0, result.stderr
+
+
+def test_out_dir_refuses_to_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    target = out / "three-point-match.json"
+    target.write_text("keep")
+    code, _, err = run(THREE_POINT, "--level", "1ply", "--out-dir", str(out), "-q")
+    assert code == 1 and "--force" in err and target.read_text() == "keep"
+    code, _, err = run(THREE_POINT, "--level", "1ply", "--out-dir", str(out), "-q", "--force")
+    assert code == 0, err
+    assert json.loads(target.read_text())["schema"] == "tabla-match/1"
+
+
+def test_out_dir_never_replaces_an_input(tmp_path: Path) -> None:
+    code, _, err = run(THREE_POINT, "--level", "1ply", "--out-dir", str(tmp_path), "-q")
+    assert code == 0, err
+    analysed = tmp_path / "three-point-match.json"
+    before = analysed.read_bytes()
+    code, _, err = run(str(analysed), "--out-dir", str(tmp_path), "--force", "-q")
+    assert code == 2 and "over an input" in err
+    link = tmp_path / "link"
+    link.mkdir()
+    (link / "three-point-match.json").hardlink_to(analysed)
+    code, _, err = run(str(link / "three-point-match.json"), "--out-dir", str(tmp_path), "--force", "-q")
+    assert code == 2 and "over an input" in err
+    assert analysed.read_bytes() == before
+
+
+def test_out_dir_names_are_unique_and_mirror_folders(tmp_path: Path) -> None:
+    from tabla_cli.cli_analyze import analysed_json_paths
+
+    text = Path(THREE_POINT).read_text()
+    for name in ("in/a/m.mat", "in/b/m.mat", "x.mat", "y/x.sgf", "z/x.mat", "w.mat"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    inputs = tuple(str(tmp_path / n) for n in ("in", "x.mat", "y/x.sgf", "z/x.mat", "w.mat"))
+    out = tmp_path / "out"
+    assert [p.relative_to(out).as_posix() for p in analysed_json_paths(inputs, out)] == [
+        "a/m.json", "b/m.json", "x.mat.json", "x.sgf.json", "x.mat-2.json", "w.json"]
+
+
+def test_out_dir_documents_do_not_depend_on_jobs(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    for name in ("a.mat", "b.mat"):
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_text(Path(THREE_POINT).read_text())
+    texts = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        code, _, err = run(str(folder), "--level", "1ply", "--no-luck", "--out-dir", str(out), "-j", jobs, "-q")
+        assert code == 0, err
+        texts.append([(p.name, p.read_text()) for p in sorted(out.iterdir())])
+    assert texts[0] == texts[1] and [name for name, _ in texts[0]] == ["a.json", "b.json"]

@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 
 from helpers import DATA, corpus_files
 from test_writer_sgf import random_match
+from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.analysis.types import DecisionKind, Evaluation
 from tabla_cli.board import Player, Position
 from tabla_cli.cli import main
 from match_compare import match_differences
@@ -163,6 +165,17 @@ def test_check_and_report_read_json(tmp_path: Path) -> None:
     ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
      '"score": [0, 0], "actions": [{"kind": "roll", "player": 0, "dice": [7, 1]}]}]}]}',
      "matches[0].games[0].actions[0].dice must be two values from 1 to 6", 0),
+    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+     '"score": [0, 0], "actions": [{"kind": "double", "player": 0, "value": 2, "analysis": {"checker": {}}}]}]}]}',
+     "actions[0].analysis.checker is only allowed on a roll", 0),
+    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+     '"score": [0, 0], "actions": [{"kind": "roll", "player": 0, "dice": [3, 1], "play": "8/5 6/5", '
+     '"analysis": {"checker": {"source": "s", "best": "8/5 6/5", "best_equity": "0.1"}}}]}]}]}',
+     "actions[0].analysis.checker.best_equity must be a number", 0),
+    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+     '"score": [0, 0], "actions": [{"kind": "take", "player": 0, "analysis": {"cube": {"source": "s", '
+     '"best": "take", "best_equity": 1e999, "cube_equities": [1, 2]}}}]}]}]}',
+     "actions[0].analysis.cube.cube_equities must be a list of three numbers", 0),
 ])
 def test_errors_name_the_field(text: str, message: str, line: int) -> None:
     with pytest.raises(TranscriptSyntaxError) as info:
@@ -193,7 +206,9 @@ def test_error_inside_a_game_goes_to_on_error() -> None:
 @given(st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=5),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
                         st.sampled_from(["players", "length", "games", "actions", "kind", "player", "dice",
-                                         "play", "score", "number", "value", "headers", "rules", "start"]),
+                                         "play", "score", "number", "value", "headers", "rules", "start",
+                                         "analysis", "checker", "cube", "equity", "best_equity", "best",
+                                         "source", "cube_equities"]),
                         inner, max_size=5), max_leaves=20))
 def test_arbitrary_documents_raise_only_tabla_errors(body: object) -> None:
     text = json.dumps({"schema": SCHEMA, "matches": [body]})
@@ -215,5 +230,58 @@ def test_schema_document_example_is_what_the_writer_writes(tmp_path: Path) -> No
     for member in ("schema", "generator", "matches", "players", "ratings", "length", "variant", "rules",
                    "headers", "comments", "source", "games", "number", "score", "crawford", "start",
                    "start_cube", "location", "outcome", "actions", "kind", "player", "move", "dice", "play",
-                   "steps", "resigned", "value", "match_won"):
+                   "steps", "resigned", "value", "match_won", "analysis", "checker", "cube", "equity",
+                   "best_equity", "best", "error", "error_mwc", "rank", "options", "forced", "close", "luck",
+                   "skill", "cube_equities"):
         assert f"| `{member}` |" in doc, member
+
+
+def _analysed(action: Action, checker: Evaluation | None, cube: Evaluation | None) -> Action:
+    return dataclasses.replace(action, analysis=RecordedAnalysis(checker_evaluation=checker, cube_evaluation=cube))
+
+
+def test_stored_analysis_round_trip_is_exact() -> None:
+    match = mat.read_match(DATA / "mat" / "spec-3pt-gnubg.mat")
+    checker = Evaluation(equity=0.1 + 0.2, best_equity=1 / 3, best="24/18 13/11", error=1 / 3 - 0.3,
+                         source="bgsage 2ply", error_mwc=1e-7, rank=4, options=17, luck=-0.123456789012345,
+                         skill="doubtful")
+    forced = Evaluation(equity=None, best_equity=0.0, best="", error=0.0, source="recorded gnubg 2-ply", rank=1,
+                        options=0, forced=True)
+    cube = Evaluation(equity=0.5, best_equity=0.75, best="double", error=0.25, source="bgsage 2ply", rank=2,
+                      options=2, close=False, cube_equities=(0.5, 0.75, 1.0))
+    game = match.games[0]
+    roll, other = game.actions[0], game.actions[1]
+    assert roll.kind is ActionKind.ROLL and other.kind is ActionKind.ROLL
+    game.actions[0] = _analysed(roll, checker, cube)
+    game.actions[1] = _analysed(other, forced, None)
+    text, (back,) = round_trip([match])
+    actions = back.games[0].actions
+    assert actions[0].analysis is not None and actions[1].analysis is not None
+    assert evaluation_from_recorded(actions[0].analysis, DecisionKind.CHECKER) == checker
+    assert evaluation_from_recorded(actions[0].analysis, DecisionKind.DOUBLE) == cube
+    assert evaluation_from_recorded(actions[1].analysis, DecisionKind.CHECKER) == forced
+    assert evaluation_from_recorded(actions[1].analysis, DecisionKind.DOUBLE) is None
+    assert all(a.analysis is None for a in actions[2:])
+    assert format_json([(back, None)]) == text
+    first = json.loads(text)["matches"][0]["games"][0]["actions"][1]["analysis"]
+    assert first == {"checker": {"source": "recorded gnubg 2-ply", "best": "", "equity": None, "best_equity": 0.0,
+                                 "error": 0.0, "rank": 1, "options": 0, "forced": True}}
+
+
+@pytest.mark.parametrize("path", [p for folder in ("txt", "sgf") for p in corpus_files(folder)[:3]],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_recorded_gnubg_analysis_is_kept(path: Path) -> None:
+    matches = list(read_path_matches(path))
+    _, back = round_trip(matches)
+    kinds = {ActionKind.ROLL: (DecisionKind.CHECKER, DecisionKind.DOUBLE), ActionKind.DOUBLE: (DecisionKind.DOUBLE,),
+             ActionKind.TAKE: (DecisionKind.TAKE,), ActionKind.DROP: (DecisionKind.TAKE,)}
+    compared = 0
+    for a, b in zip(matches, back):
+        for game_a, game_b in zip(a.games, b.games):
+            for action_a, action_b in zip(game_a.actions, game_b.actions):
+                for kind in kinds.get(action_a.kind, ()):
+                    want = None if action_a.analysis is None else evaluation_from_recorded(action_a.analysis, kind)
+                    got = None if action_b.analysis is None else evaluation_from_recorded(action_b.analysis, kind)
+                    assert got == want
+                    compared += want is not None
+    assert compared > 0

@@ -14,12 +14,12 @@ check's findings come with the decisions (:attr:`FileAnalysis.report`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.recorded import evaluation_from_recorded
+from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
 from tabla_cli.analysis.stats import decision_row, evaluation_fields
 from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import Play, Player, Position
@@ -44,6 +44,8 @@ class AnalysisOptions:
         cache: use the persistent evaluation cache.
         threads: threads of the engine's core.
         luck: compute the luck of each roll.
+        document: also write the file as tabla JSON with the evaluation of
+            every decision kept on its action (:attr:`FileAnalysis.document`).
     """
 
     level: str = "2ply"
@@ -51,23 +53,35 @@ class AnalysisOptions:
     cache: bool = True
     threads: int = 1
     luck: bool = True
+    document: bool = False
 
 
 @dataclass(slots=True)
 class _Pending:
-    """A decision waiting for its evaluation."""
+    """A decision waiting for its evaluation, and the action it belongs to."""
 
     row: dict[str, Any]
+    action: Action
+    kind: DecisionKind
     decision: DecisionInput | None = None
     evaluation: Evaluation | None = None
 
 
 @dataclass(slots=True)
 class FileAnalysis:
-    """One file's decisions (rows of the decisions frame) and its check report."""
+    """One file's decisions (rows of the decisions frame) and its check report.
+
+    Attributes:
+        report: the check's findings and counts.
+        rows: one row of the decisions frame per decision.
+        document: with :attr:`AnalysisOptions.document`, the file's matches as
+            a ``tabla-match/1`` document whose actions carry their decisions'
+            evaluations (None when no match could be read).
+    """
 
     report: FileReport
     rows: list[dict[str, Any]] = field(default_factory=list)
+    document: str | None = None
 
     @property
     def decisions(self) -> int:
@@ -104,17 +118,18 @@ class DecisionsVisitor(CheckVisitor):
         super().__init__(report)
         self.options = options
         self.key = report.path
-        self.matches = 0
         self.match: Match | None = None
         self.pending: list[_Pending] = []
+        self.matches: list[Match] = []
         self.doubled = False
         self.use_recorded = False
 
     def begin_match(self, match: Match) -> None:
         super().begin_match(match)
         self.match = match
-        self.matches += 1
-        self.key = match.path if self.matches == 1 else f"{match.path}#{self.matches}"
+        self.matches.append(match)
+        count = len(self.matches)
+        self.key = match.path if count == 1 else f"{match.path}#{count}"
         self.use_recorded = self.options.recorded and any(
             action.analysis is not None for game in match.games for action in game.actions)
 
@@ -146,21 +161,20 @@ class DecisionsVisitor(CheckVisitor):
             variant=state.variant.name, **extra,
         )
 
-    def _add(self, row: dict[str, Any], decision: DecisionInput, recorded: Evaluation | None) -> None:
+    def _add(self, row: dict[str, Any], action: Action, decision: DecisionInput, recorded: Evaluation | None) -> None:
+        kind = decision.kind
         if self.use_recorded:
             if recorded is not None:
-                self.pending.append(_Pending(row, evaluation=recorded))
-            elif decision.kind is DecisionKind.CHECKER:
+                self.pending.append(_Pending(row, action, kind, evaluation=recorded))
+            elif kind is DecisionKind.CHECKER:
                 row["forced"] = True
-                self.pending.append(_Pending(row))
+                self.pending.append(_Pending(row, action, kind))
         else:
-            self.pending.append(_Pending(row, decision=decision))
+            self.pending.append(_Pending(row, action, kind, decision=decision))
 
     def _cube_recorded(self, action: Action, kind: DecisionKind) -> Evaluation | None:
         recorded = action.analysis
-        if recorded is None or recorded.cube is None:
-            return None
-        return evaluation_from_recorded(recorded, kind)
+        return None if recorded is None else evaluation_from_recorded(recorded, kind)
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
@@ -170,7 +184,7 @@ class DecisionsVisitor(CheckVisitor):
         if may_double:
             row = self._row(state, action, DecisionKind.DOUBLE, CubeAction.NO_DOUBLE.value, None,
                             match_id=state.match_id() if state.has_ids else None)
-            self._add(row, self._input(state, DecisionKind.DOUBLE, cube_action=CubeAction.NO_DOUBLE), cube)
+            self._add(row, action, self._input(state, DecisionKind.DOUBLE, cube_action=CubeAction.NO_DOUBLE), cube)
         self.doubled = False
         dice = action.dice
         assert dice is not None
@@ -179,7 +193,7 @@ class DecisionsVisitor(CheckVisitor):
                         match_id=state.match_id(dice) if state.has_ids else None)
         recorded = action.analysis
         checker = evaluation_from_recorded(recorded, DecisionKind.CHECKER) if recorded is not None else None
-        self._add(row, self._input(state, DecisionKind.CHECKER, dice=dice, played=after), checker)
+        self._add(row, action, self._input(state, DecisionKind.CHECKER, dice=dice, played=after), checker)
 
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
                    owner: Player | None) -> None:
@@ -194,7 +208,7 @@ class DecisionsVisitor(CheckVisitor):
             return
         row = self._row(state, action, kind, made.value, None,
                         match_id=state.match_id() if state.has_ids else None)
-        self._add(row, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
+        self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
 
     def end_game(self, game_result: Any) -> None:
         self.doubled = False
@@ -227,12 +241,41 @@ def analyse_source(source: Source | str, options: AnalysisOptions, read: ReadOpt
     path = as_source(source).path
     visitor = DecisionsVisitor(FileReport(path), options)
     report = run(source, visitor, read, text=text)
-    return FileAnalysis(report, evaluate(visitor.pending, options))
+    rows = evaluate(visitor.pending, options)
+    document = analysed_document(visitor.matches, visitor.pending) if options.document and visitor.matches else None
+    return FileAnalysis(report, rows, document)
 
 
 def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis:
     """Check and analyse every match in ``text`` (read from ``path``)."""
     return analyse_source(path, options, text=text)
+
+
+def analysed_document(matches: list[Match], pending: list[_Pending]) -> str:
+    """``matches`` as one tabla JSON document, each action carrying its decisions' evaluations.
+
+    An action's former analysis (a gnubg export's ranked list, say) is
+    replaced by what this analysis found, so reading the document back gives
+    the same decisions without the engine.
+    """
+    from tabla_cli.writers.json import format_json
+
+    found: dict[int, dict[DecisionKind, Evaluation]] = {}
+    for item in pending:
+        if item.evaluation is not None:
+            found.setdefault(id(item.action), {})[item.kind] = item.evaluation
+
+    def analysed(action: Action) -> Action:
+        evaluations = found.get(id(action))
+        if evaluations is None:
+            return replace(action, analysis=None)
+        checker = evaluations.pop(DecisionKind.CHECKER, None)
+        cube = next(iter(evaluations.values()), None)
+        return replace(action, analysis=RecordedAnalysis(checker_evaluation=checker, cube_evaluation=cube))
+
+    copies = [replace(match, games=[replace(game, actions=[analysed(a) for a in game.actions])
+                                    for game in match.games]) for match in matches]
+    return format_json([(match, None) for match in copies])
 
 
 def analyse_file(path: str, options: AnalysisOptions, read: ReadOptions = ReadOptions()) -> FileAnalysis:

@@ -3,7 +3,8 @@
 GNU Backgammon writes its analysis into its text export (a ranked list of
 plays after each roll, a cube analysis block before it) and into SGF
 (``A[...]`` for the plays, ``DA[...]`` for the cube, ``LU[...]`` for the
-luck). The readers keep it as a :class:`RecordedAnalysis` on
+luck). tabla's own JSON stores the evaluation of each decision as it is (see
+``docs/json-schema.md``). The readers keep it as a :class:`RecordedAnalysis` on
 :attr:`tabla_cli.model.Action.analysis`, and :func:`evaluation_from_recorded`
 turns it into the :class:`~tabla_cli.analysis.types.Evaluation` the
 statistics use, exactly as an engine's analysis would be.
@@ -127,6 +128,12 @@ class RecordedAnalysis:
         forced: the file says the play was forced (one legal play, or none).
         skill: the file's mark for the play (``none``, ``doubtful``, ``bad``,
             ``very bad``), when it marks plays.
+        checker_evaluation: the evaluation of the roll's checker play as an
+            earlier analysis stored it (tabla JSON's ``analysis.checker``);
+            when set, :func:`evaluation_from_recorded` returns it as it is.
+        cube_evaluation: the same for the action's cube decision
+            (``analysis.cube``): not doubling before a roll, the double, or
+            the answer to it.
     """
 
     candidates: tuple[Candidate, ...] = ()
@@ -137,6 +144,8 @@ class RecordedAnalysis:
     luck: float | None = None
     forced: bool = False
     skill: str | None = None
+    checker_evaluation: Evaluation | None = None
+    cube_evaluation: Evaluation | None = None
 
 
 def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> Evaluation | None:
@@ -151,9 +160,13 @@ def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> 
     Returns:
         The evaluation, or None when the analysis does not cover that
         decision (a roll without cube analysis asked for DOUBLE...).
+        An evaluation stored with the action (``checker_evaluation``,
+        ``cube_evaluation``) is returned as it is.
     """
     if kind is DecisionKind.CHECKER:
-        return _checker(recorded)
+        return recorded.checker_evaluation or _checker(recorded)
+    if recorded.cube_evaluation is not None:
+        return recorded.cube_evaluation
     cube = recorded.cube
     if cube is None or recorded.cube_action is None:
         return None

@@ -36,6 +36,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, TextIO, TypeVar
 
+from tabla_cli.analysis.recorded import RecordedAnalysis
+from tabla_cli.analysis.types import Evaluation
 from tabla_cli.board import Player, Position
 from tabla_cli.errors import Location, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import Format
@@ -252,6 +254,7 @@ class _Reader:
             raise self.error(f"{where}.player", "must be 0 or 1")
         location = self.location(data, where)
         move = self.field(data, "move", int, where, None)
+        analysis = self.analysis(data, where, kind)
         if kind is ActionKind.ROLL:
             dice = self.pair(data, "dice", where, int)
             if not all(1 <= d <= 6 for d in dice):
@@ -260,10 +263,69 @@ class _Reader:
             if play is None:
                 play = self.steps(data, where)
             return Action(kind, Player(player), location, move, dice, play,
-                          resigned=self.field(data, "resigned", bool, where, False))
+                          resigned=self.field(data, "resigned", bool, where, False), analysis=analysis)
         value = self.field(data, "value", int, where, None)
         won = self.field(data, "match_won", bool, where, False)
-        return Action(kind, Player(player), location, move, value=value, match_won=won)
+        return Action(kind, Player(player), location, move, value=value, match_won=won, analysis=analysis)
+
+    def analysis(self, data: dict[str, Any], where: str, kind: ActionKind) -> RecordedAnalysis | None:
+        """The action's stored ``analysis`` (``checker`` on rolls, ``cube``), None when it has none."""
+        stored = self.field(data, "analysis", dict, where, None)
+        if stored is None:
+            return None
+        where = f"{where}.analysis"
+        checker = self.field(stored, "checker", dict, where, None)
+        if checker is not None and kind is not ActionKind.ROLL:
+            raise self.error(f"{where}.checker", "is only allowed on a roll")
+        cube = self.field(stored, "cube", dict, where, None)
+        if checker is None and cube is None:
+            return None
+        return RecordedAnalysis(
+            checker_evaluation=None if checker is None else self.evaluation(checker, f"{where}.checker"),
+            cube_evaluation=None if cube is None else self.evaluation(cube, f"{where}.cube"),
+        )
+
+    def evaluation(self, data: dict[str, Any], where: str) -> Evaluation:
+        listed = self.field(data, "cube_equities", list, where, None)
+        equities = None
+        if listed is not None:
+            if len(listed) != 3 or not all(_is_number(v) for v in listed):
+                raise self.error(f"{where}.cube_equities", "must be a list of three numbers")
+            first, second, third = (self.as_float(v, f"{where}.cube_equities") for v in listed)
+            equities = (first, second, third)
+        rank = self.field(data, "rank", int, where, None)
+        return Evaluation(
+            equity=self.number(data, "equity", where, None),
+            best_equity=self.number(data, "best_equity", where),
+            best=self.field(data, "best", str, where),
+            error=self.number(data, "error", where, None),
+            source=self.field(data, "source", str, where),
+            error_mwc=self.number(data, "error_mwc", where, None),
+            rank=rank,
+            options=self.field(data, "options", int, where, 1),
+            forced=self.field(data, "forced", bool, where, False),
+            luck=self.number(data, "luck", where, None),
+            close=self.field(data, "close", bool, where, True),
+            skill=self.field(data, "skill", str, where, None),
+            cube_equities=equities,
+        )
+
+    def number(self, obj: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:
+        """``obj[key]`` as a float (an integer is taken as one); ``null`` or absent only with a default."""
+        if key not in obj or (obj[key] is None and default is not ...):
+            if default is ...:
+                raise self.error(f"{where}.{key}", "is missing")
+            return default
+        value = obj[key]
+        if not _is_number(value):
+            raise self.error(f"{where}.{key}", f"must be a number, not {json.dumps(value)[:40]}")
+        return self.as_float(value, f"{where}.{key}")
+
+    def as_float(self, value: int | float, where: str) -> float:
+        try:
+            return float(value)
+        except OverflowError:
+            raise self.error(where, "is out of range") from None
 
     def steps(self, data: dict[str, Any], where: str) -> str:
         """A roll without ``play``: its ``steps`` written as a plain play."""
@@ -276,6 +338,10 @@ class _Reader:
                 raise self.error(f"{where}.steps[{i}]", "must be [from, to, hit]")
             out.append(f"{step[0]}/{step[1]}{'*' if step[2] else ''}")
         return " ".join(out)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _number(value: int) -> str:

@@ -10,7 +10,9 @@ and its games (number, score, Crawford flag, set-up start and cube, an
 ``outcome`` computed by the replay) with their actions (kind, player,
 printed move number, dice, the play as written *and* the single-die steps
 the replay resolved it to, cube values, results, ``????``, where each was
-written). :mod:`tabla_cli.formats.json` reads it back into an equal model.
+written), and the analysis an action carries (the evaluation of each of
+its decisions, see :func:`evaluation_data`). :mod:`tabla_cli.formats.json`
+reads it back into an equal model.
 
 Small objects (an action, a score, the dice) stay on one line, so the
 document diffs well and stays readable.
@@ -66,13 +68,15 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from tabla_cli import __version__
+from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.analysis.types import DecisionKind, Evaluation
 from tabla_cli.board import Play, Position
 from tabla_cli.errors import Location, TablaError
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import GameResult, MatchResult, replay_match
 from tabla_cli.writers.mat import canonical_play
 
-__all__ = ["GENERATOR", "SCHEMA", "format_json", "match_data", "write_json"]
+__all__ = ["GENERATOR", "SCHEMA", "evaluation_data", "format_json", "match_data", "write_json"]
 
 SCHEMA = "tabla-match/1"
 """The ``schema`` value of documents this module writes."""
@@ -82,6 +86,12 @@ GENERATOR = f"tabla {__version__}"
 
 _VALUED = frozenset({ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.WIN, ActionKind.LOSS})
 _INLINE_WIDTH = 100
+_CUBE_DECISIONS = {ActionKind.ROLL: DecisionKind.DOUBLE, ActionKind.DOUBLE: DecisionKind.DOUBLE,
+                   ActionKind.TAKE: DecisionKind.TAKE, ActionKind.DROP: DecisionKind.TAKE,
+                   ActionKind.BEAVER: DecisionKind.TAKE}
+"""The cube decision an action's ``analysis.cube`` evaluates (as the analysis counts decisions)."""
+_EVALUATION_DEFAULTS: dict[str, Any] = {"error_mwc": None, "rank": None, "options": 1, "forced": False,
+                                        "close": True, "luck": None, "skill": None, "cube_equities": None}
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
@@ -202,6 +212,47 @@ def _action(action: Action, plays: dict[int, Play | None]) -> dict[str, Any]:
     where = _where(action.location)
     if where is not None:
         data["location"] = where
+    if action.analysis is not None:
+        analysis = _analysis(action.analysis, kind)
+        if analysis:
+            data["analysis"] = analysis
+    return data
+
+
+def _analysis(recorded: RecordedAnalysis, kind: ActionKind) -> dict[str, Any]:
+    """The evaluations of an action's decisions (``checker``, ``cube``) as plain data."""
+    data: dict[str, Any] = {}
+    if kind is ActionKind.ROLL:
+        checker = evaluation_from_recorded(recorded, DecisionKind.CHECKER)
+        if checker is not None:
+            data["checker"] = evaluation_data(checker)
+    cube_kind = _CUBE_DECISIONS.get(kind)
+    cube = None if cube_kind is None else evaluation_from_recorded(recorded, cube_kind)
+    if cube is not None:
+        data["cube"] = evaluation_data(cube)
+    return data
+
+
+def evaluation_data(evaluation: Evaluation) -> dict[str, Any]:
+    """One decision's evaluation as the ``analysis.checker``/``analysis.cube`` object (defaults left out)."""
+    data: dict[str, Any] = {
+        "source": evaluation.source,
+        "best": evaluation.best,
+        "equity": evaluation.equity,
+        "best_equity": evaluation.best_equity,
+        "error": evaluation.error,
+    }
+    optional: dict[str, Any] = {
+        "error_mwc": evaluation.error_mwc,
+        "rank": evaluation.rank,
+        "options": evaluation.options,
+        "forced": evaluation.forced,
+        "close": evaluation.close,
+        "luck": evaluation.luck,
+        "skill": evaluation.skill,
+        "cube_equities": None if evaluation.cube_equities is None else list(evaluation.cube_equities),
+    }
+    data.update((key, value) for key, value in optional.items() if value != _EVALUATION_DEFAULTS[key])
     return data
 
 
