@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,7 @@ from tabla_cli.findings import Finding, Severity
 from tabla_cli.model import Match
 from tabla_cli.reader import read_text_matches
 from tabla_cli.replay import MatchResult, replay
+from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import collect_paths, decode, map_in_order
 from tabla_cli.visitor import BaseVisitor
 
@@ -55,8 +57,8 @@ def check_match(match: Match, report: FileReport) -> FileReport:
     return replay(match, CheckVisitor(report))
 
 
-def check_text(text: str, path: str) -> FileReport:
-    """Check every match in ``text``; never raises for bad input."""
+def check_text(text: str, path: str, scoring: str | None = None) -> FileReport:
+    """Check every match in ``text``; never raises for bad input (``scoring``: a rule set that wins over headers)."""
     report = FileReport(path)
 
     def syntax(exc: TranscriptSyntaxError) -> None:
@@ -64,7 +66,7 @@ def check_text(text: str, path: str) -> FileReport:
 
     try:
         for match in read_text_matches(text, path, syntax):
-            check_match(match, report)
+            check_match(apply_scoring(match, scoring), report)
     except InputError as exc:
         code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
         report.findings.append(Finding(code, exc.message, exc.location or Location(path)))
@@ -73,15 +75,15 @@ def check_text(text: str, path: str) -> FileReport:
     return report
 
 
-def check_file(path: str) -> FileReport:
+def check_file(path: str, scoring: str | None = None) -> FileReport:
     """Check the file at ``path``; an unreadable file becomes a finding."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         return FileReport(path, findings=[Finding("unreadable-file", exc.strerror or str(exc), Location(path))])
-    return check_text(decode(data), path)
+    return check_text(decode(data), path, scoring)
 
 
-def check_paths(paths: list[str], jobs: int = 1) -> Iterator[FileReport]:
+def check_paths(paths: list[str], jobs: int = 1, scoring: str | None = None) -> Iterator[FileReport]:
     """Check files in order, with ``jobs`` processes; results come in input order."""
-    return map_in_order(check_file, paths, jobs)
+    return map_in_order(functools.partial(check_file, scoring=scoring), paths, jobs)

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from tabla_cli import __version__
+from tabla_cli.cli_options import scoring_option
 from tabla_cli.errors import TablaError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -67,8 +68,10 @@ def main(verbose: bool) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@scoring_option
 @reports_errors
-def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quiet: bool) -> None:
+def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quiet: bool,
+          scoring: str | None) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
     Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
@@ -81,9 +84,9 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quie
     start = time.perf_counter()
     reports: list[FileReport] = []
     names = collect_paths(p for p in paths if p != "-")
-    stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1)
+    stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, scoring)
     if "-" in paths:
-        stream = itertools.chain([check_text(sys.stdin.read(), "<stdin>")], stream)
+        stream = itertools.chain([check_text(sys.stdin.read(), "<stdin>", scoring)], stream)
     as_json = fmt == "json"
     out: list[dict[str, Any]] = []
     with _progress(len(names), quiet) as advance:

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
+from tabla_cli.cli_options import scoring_option
 from tabla_cli.convert import FORMATS, OUTPUT_SUFFIXES, SUFFIXES, format_for_path
 from tabla_cli.errors import Location
 
@@ -118,9 +119,10 @@ def _say(message: str) -> None:
 @click.option("--force", is_flag=True, help="Replace outputs that exist (never an input).")
 @click.option("--no-check", is_flag=True, help="Convert transcripts even when the replay finds errors in them.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
+@scoring_option
 @_reports_errors
 def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str | None, force: bool,
-            no_check: bool, quiet: bool) -> None:
+            no_check: bool, quiet: bool, scoring: str | None) -> None:
     """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
 
     Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
@@ -143,7 +145,7 @@ def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to
     failed = converted = matches = 0
     written: dict[Path, str] = {}
     for job in jobs:
-        result = _convert_one(job, fmt, sources, written, force=force, check=not no_check)
+        result = _convert_one(job, fmt, sources, written, force=force, check=not no_check, scoring=scoring)
         if result is None:
             failed += 1
         else:
@@ -183,7 +185,7 @@ class _Inputs:
 
 
 def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str], *,
-                 force: bool, check: bool) -> int | None:
+                 force: bool, check: bool, scoring: str | None = None) -> int | None:
     """Convert one input; report any problem on stderr. The number of matches, or None on failure."""
     from tabla_cli.convert import convert_text
     from tabla_cli.errors import InputError, InvalidPlayError, TablaError
@@ -213,7 +215,7 @@ def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str]
         _say(Finding("unreadable-file", exc.strerror or str(exc), Location(name)).render())
         return None
     try:
-        done = convert_text(text, name, fmt, check=check)
+        done = convert_text(text, name, fmt, check=check, scoring=scoring)
     except InvalidPlayError as exc:  # --no-check, SGF: a play that cannot even be read
         _say(Finding("invalid-play", exc.message, exc.location or Location(name)).render())
         return None

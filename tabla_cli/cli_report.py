@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from tabla_cli.cli_options import scoring_option
 from tabla_cli.output import refuse_existing, write_atomic
 
 if TYPE_CHECKING:
@@ -120,9 +121,11 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
+@scoring_option
 @_reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
-           plots_dir: str | None, alias_file: str | None, force: bool, jobs: int | None, quiet: bool) -> None:
+           plots_dir: str | None, alias_file: str | None, force: bool, jobs: int | None, quiet: bool,
+           scoring: str | None) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action, or
@@ -152,9 +155,9 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     try:
         builder = FrameBuilder(include, keep=IN_MEMORY, aliases=aliases, sink=sink)
         if "-" in paths:
-            builder.add(text_rows(sys.stdin.read(), "<stdin>", include=include))
+            builder.add(text_rows(sys.stdin.read(), "<stdin>", include=include, scoring=scoring))
         with _progress(len(names), quiet) as advance:
-            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include):
+            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, scoring=scoring):
                 builder.add(rows)
                 advance()
         frames = builder.frames()

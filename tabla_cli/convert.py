@@ -24,6 +24,7 @@ from tabla_cli.findings import Finding, Severity
 from tabla_cli.model import Match
 from tabla_cli.reader import read_text_matches
 from tabla_cli.replay import MatchResult, replay_match
+from tabla_cli.scoring import apply_scoring
 
 __all__ = ["FORMATS", "OUTPUT_SUFFIXES", "SUFFIXES", "Conversion", "convert_matches", "convert_text",
            "format_for_path", "format_matches"]
@@ -113,12 +114,15 @@ def convert_matches(matches: list[Match], to: str, *, check: bool = True) -> Con
     return done
 
 
-def convert_text(text: str, path: str, to: str, *, check: bool = True) -> Conversion:
+def convert_text(text: str, path: str, to: str, *, check: bool = True, scoring: str | None = None) -> Conversion:
     """Read every match of ``text`` (any format, detected by content) and convert it to ``to``.
+
+    ``scoring`` names a scoring rule set that wins over the transcripts' headers
+    (the ``.mat`` and JSON writers then say it in a header or field).
 
     Raises:
         TablaError: the text cannot be read (:class:`UnsupportedFormatError`,
             :class:`TranscriptSyntaxError`, ...), or, SGF only, a play cannot
             be written.
     """
-    return convert_matches(list(read_text_matches(text, path)), to, check=check)
+    return convert_matches([apply_scoring(m, scoring) for m in read_text_matches(text, path)], to, check=check)

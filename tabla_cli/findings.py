@@ -58,7 +58,10 @@ class Code(StrEnum):
     AMBIGUOUS_PLAY = "ambiguous-play"
     MOVE_NUMBER = "move-number"
     GAME_NUMBER = "game-number"
+    UNTRADITIONAL_CUBE = "untraditional-cube"
+    UNKNOWN_SCORING = "unknown-scoring"
     CAPPED_WIN = "capped-win"
+    FORFEIT = "forfeit"
     MATCH_INCOMPLETE = "match-incomplete"
     UNCHECKED = "unchecked"
 
@@ -98,7 +101,12 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.AMBIGUOUS_PLAY: (W, "a play written so that it could mean several positions"),
     Code.MOVE_NUMBER: (W, "a move number out of sequence"),
     Code.GAME_NUMBER: (W, "a game number out of sequence"),
-    Code.CAPPED_WIN: (N, "a final win written as the points needed for the match, not the full value"),
+    Code.UNTRADITIONAL_CUBE: (W, "a double in Tapa/Plakoto, Gulbara/Fevga or Long tabla/Long Nardy, played "
+                              "without a cube, where no Cube or CubeLimit header says one is in play"),
+    Code.UNKNOWN_SCORING: (W, "a Scoring header that names no scoring rule set (the match is scored as standard)"),
+    Code.CAPPED_WIN: (N, "a final win written as a value from the points needed up to the match length, "
+                         "below the game's full value"),
+    Code.FORFEIT: (N, "a side gave a game up before it was over ('Losses N point'): no level is inferred"),
     Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
 }

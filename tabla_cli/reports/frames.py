@@ -260,7 +260,8 @@ def read_frames(directory: str | Path) -> Frames:
 
 def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
                  keep: Iterable[str] | None = None, aliases: Mapping[str, str] | None = None,
-                 sink: str | Path | None = None, progress: Callable[[], None] | None = None) -> Frames:
+                 sink: str | Path | None = None, progress: Callable[[], None] | None = None,
+                 scoring: str | None = None) -> Frames:
     """Read and replay every match below ``paths`` into :class:`Frames`.
 
     Args:
@@ -273,20 +274,23 @@ def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterabl
         aliases: ``alias -> player`` names to rewrite in every frame.
         sink: a directory to stream the included frames into as Parquet.
         progress: called once per file read.
+        scoring: a scoring rule set (``standard``, ``1-2-4-8``) that wins over
+            the transcripts' headers.
     """
     builder = FrameBuilder(include, keep=keep, aliases=aliases, sink=sink)
     names = collect_paths(str(p) for p in paths)
-    for rows in iter_file_rows(names, jobs=jobs, include=builder.include):
+    for rows in iter_file_rows(names, jobs=jobs, include=builder.include, scoring=scoring):
         builder.add(rows)
         if progress is not None:
             progress()
     return builder.frames()
 
 
-def frames_from_text(text: str, path: str = "<string>", *, include: Iterable[str] = FRAME_NAMES) -> Frames:
+def frames_from_text(text: str, path: str = "<string>", *, include: Iterable[str] = FRAME_NAMES,
+                     scoring: str | None = None) -> Frames:
     """:class:`Frames` of the transcript(s) in ``text`` (for notebooks and tests)."""
     builder = FrameBuilder(include)
-    builder.add(text_rows(text, path, include=include))
+    builder.add(text_rows(text, path, include=include, scoring=scoring))
     return builder.frames()
 
 

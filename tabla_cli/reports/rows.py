@@ -22,6 +22,7 @@ from tabla_cli.notation import format_play
 from tabla_cli.reader import read_text_matches
 from tabla_cli.replay import MatchResult, replay
 from tabla_cli.reports.schema import FRAME_NAMES
+from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import decode, map_in_order
 from tabla_cli.visitor import BaseVisitor, DecisionState
 
@@ -138,15 +139,17 @@ class RowsVisitor(BaseVisitor[None]):
         findings = self.findings + len(self.read)
         length = match.length
         score = match_result.final_score
+        games = match_result.games
         winner: Player | None = None
         if length and max(score) >= length:
             winner = Player.ZERO if score[0] >= length else Player.ONE
-        games = match_result.games
+        elif match_result.kind == "one-game" and games:
+            winner = games[0].winner
         if "matches" in out.include:
             crawford = next((g.number for g in games if g.crawford), None)
             out.rows["matches"].append((
-                local, out.path, local + 1, match.players[0], match.players[1], length,
-                match.variant or None, match.header("EventDate"),
+                local, out.path, local + 1, match.players[0], match.players[1], length, match_result.kind,
+                match.variant or None, match_result.scoring, match.header("EventDate"),
                 None if winner is None else match.players[winner], None if winner is None else int(winner),
                 score[0], score[1], len(games), crawford, findings, errors,
             ))
@@ -159,7 +162,8 @@ class RowsVisitor(BaseVisitor[None]):
             out.rows["games"].append((
                 local, res.number, s0, s1, length - s0 if length else None, length - s1 if length else None,
                 None if won is None else names[won], None if won is None else int(won),
-                res.points, res.cube, None if res.cube_owner is None else names[res.cube_owner],
+                res.verified_points, res.points, res.cube,
+                None if res.cube_owner is None else names[res.cube_owner],
                 res.result, res.ended_by, res.crawford, res.post_crawford, res.rolls,
             ))
 
@@ -167,12 +171,13 @@ class RowsVisitor(BaseVisitor[None]):
         return None
 
 
-def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
+def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, scoring: str | None = None) -> FileRows:
     """The rows of every match in ``text``; never raises for bad input.
 
     A file that cannot be read, or stops following its format, gives an
     ``unreadable-file`` or ``syntax-error`` row in ``errors`` (the matches
-    before the bad spot are kept), as ``tabla check`` reports it.
+    before the bad spot are kept), as ``tabla check`` reports it. ``scoring``
+    names a scoring rule set that wins over the transcripts' headers.
     """
     rows = FileRows(path, frozenset(include))
     syntax: list[Finding] = []
@@ -182,7 +187,7 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> 
 
     try:
         for match in read_text_matches(text, path, on_error):
-            rows.add_match(match, syntax)
+            rows.add_match(apply_scoring(match, scoring), syntax)
             syntax.clear()
     except InputError as exc:
         code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
@@ -194,7 +199,7 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> 
     return rows
 
 
-def file_rows(path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
+def file_rows(path: str, *, include: Iterable[str] = FRAME_NAMES, scoring: str | None = None) -> FileRows:
     """The rows of every match in the file at ``path``; never raises for bad input."""
     try:
         data = Path(path).read_bytes()
@@ -202,11 +207,11 @@ def file_rows(path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
         rows = FileRows(path, frozenset(include))
         rows.add_finding(Finding("unreadable-file", exc.strerror or str(exc), Location(path)), None)
         return rows
-    return text_rows(decode(data), path, include=include)
+    return text_rows(decode(data), path, include=include, scoring=scoring)
 
 
-def iter_file_rows(paths: Iterable[str], *, jobs: int = 1,
-                   include: Iterable[str] = FRAME_NAMES) -> Iterator[FileRows]:
+def iter_file_rows(paths: Iterable[str], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
+                   scoring: str | None = None) -> Iterator[FileRows]:
     """:class:`FileRows` of each file, in input order, with ``jobs`` processes."""
-    work = functools.partial(file_rows, include=frozenset(include))
+    work = functools.partial(file_rows, include=frozenset(include), scoring=scoring)
     return map_in_order(work, paths, jobs, per_job=8, max_chunk=8)
