@@ -136,7 +136,7 @@ class FrameBuilder:
 
     >>> builder = FrameBuilder()
     >>> builder.frames().games.shape
-    (0, 16)
+    (0, 17)
     """
 
     def __init__(self, include: Iterable[str] = FRAME_NAMES, *, keep: Iterable[str] | None = None,
