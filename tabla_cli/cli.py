@@ -27,6 +27,7 @@ from tabla_cli.cli_common import (
     reports_errors,
     stdin_source,
 )
+from tabla_cli.cli_options import scoring_option
 from tabla_cli.errors import TablaError
 
 class _TablaGroup(click.Group):
@@ -74,9 +75,10 @@ def main(verbose: bool) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @encoding_option
 @max_size_option
+@scoring_option
 @reports_errors
 def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show_all: bool, jobs: int | None,
-          quiet: bool, encoding: str | None, max_size: int) -> None:
+          quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
     Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
@@ -92,7 +94,7 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show
 
     start = time.perf_counter()
     reports: list[FileReport] = []
-    options = read_options(encoding, max_size)
+    options = read_options(encoding, max_size, scoring=scoring)
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     for message in left_out.messages():

@@ -103,11 +103,12 @@ max_size_option = click.option(
 )
 
 
-def read_options(encoding: str | None, max_size: int, *, lenient: bool = True) -> ReadOptions:
-    """The :class:`~tabla_cli.pipeline.ReadOptions` of ``--encoding`` and ``--max-size``."""
+def read_options(encoding: str | None, max_size: int, *, lenient: bool = True,
+                 scoring: str | None = None) -> ReadOptions:
+    """The :class:`~tabla_cli.pipeline.ReadOptions` of ``--encoding``, ``--max-size`` and ``--scoring``."""
     from tabla_cli.pipeline import ReadOptions
 
-    return ReadOptions(encoding=encoding, max_size=max_size, lenient=lenient)
+    return ReadOptions(encoding=encoding, max_size=max_size, lenient=lenient, scoring=scoring)
 
 
 def stdin_source(max_size: int) -> Source:

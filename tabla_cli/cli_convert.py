@@ -19,6 +19,7 @@ import click
 
 from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors, stdin_source
 from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get
+from tabla_cli.cli_options import scoring_option
 
 if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions
@@ -115,9 +116,10 @@ def _say(message: str) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @encoding_option
 @max_size_option
+@scoring_option
 @reports_errors
 def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str | None, force: bool,
-            no_check: bool, quiet: bool, encoding: str | None, max_size: int) -> None:
+            no_check: bool, quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
     """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
 
     Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
@@ -139,7 +141,7 @@ def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to
     sources = _Inputs(j.source for j in jobs if j.source != STDIO)
     failed = converted = matches = 0
     written: dict[Path, str] = {}
-    options = read_options(encoding, max_size, lenient=False)
+    options = read_options(encoding, max_size, lenient=False, scoring=scoring)
     for job in jobs:
         result = _convert_one(job, fmt, sources, written, options, force=force, check=not no_check)
         if result is None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli_common import encoding_option, max_size_option, progress, read_options, reports_errors, stdin_source
+from tabla_cli.cli_options import scoring_option
 from tabla_cli.output import refuse_existing, write_atomic
 
 if TYPE_CHECKING:
@@ -112,12 +113,13 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 @encoding_option
 @max_size_option
+@scoring_option
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
            plots_dir: str | None, alias_file: str | None, players: tuple[str, ...], ignore_case: bool,
            opponents: tuple[str, ...], since: datetime.datetime | None, until: datetime.datetime | None,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
-           keep_duplicates: bool, jobs: int | None, quiet: bool, encoding: str | None, max_size: int) -> None:
+           keep_duplicates: bool, jobs: int | None, quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action, or
@@ -149,7 +151,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     names = collect_sources((p for p in paths if p != "-"), left_out)
     for message in left_out.messages():
         click.echo(message, err=True)
-    options = read_options(encoding, max_size)
+    options = read_options(encoding, max_size, scoring=scoring)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
     memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
     include = FRAME_NAMES if frames_dir is not None else memory

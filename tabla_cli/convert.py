@@ -198,15 +198,17 @@ def convert_source(source: Source | str, to: str, *, check: bool = True,
     return visitor.write(check=check)
 
 
-def convert_text(text: str, path: str, to: str, *, check: bool = True) -> Conversion:
+def convert_text(text: str, path: str, to: str, *, check: bool = True, scoring: str | None = None) -> Conversion:
     """Read every match of ``text`` (any format, detected by content) and convert it to ``to``.
 
     A text that cannot be read (not a transcript, a syntax error) gives a
     :class:`Conversion` without output whose ``file_findings`` say why.
+    ``scoring`` names a scoring rule set that wins over the transcripts' headers
+    (the ``.mat`` and JSON writers then say it in a header or field).
 
     Raises:
         ValueError: ``to`` is not one of :data:`FORMATS`.
     """
     visitor = convert_visitor(to)
-    run(path, visitor, ReadOptions(lenient=False), text=text)
+    run(path, visitor, ReadOptions(lenient=False, scoring=scoring), text=text)
     return visitor.write(check=check)

@@ -63,3 +63,7 @@ class UnknownVariantError(TablaError, ValueError):
 
 class UnsupportedFormatError(TablaError, ValueError):
     """A file format that cannot be read or written."""
+
+
+class UnknownScoringError(TablaError, ValueError):
+    """A scoring rule set name that no rule set answers to."""

@@ -63,7 +63,10 @@ class Code(StrEnum):
     MOVE_NUMBER = "move-number"
     GAME_NUMBER = "game-number"
     GLUED_LINE = "glued-line"
+    UNTRADITIONAL_CUBE = "untraditional-cube"
+    UNKNOWN_SCORING = "unknown-scoring"
     CAPPED_WIN = "capped-win"
+    FORFEIT = "forfeit"
     MATCH_INCOMPLETE = "match-incomplete"
     UNCHECKED = "unchecked"
     UNNAMED_PLAYER = "unnamed-player"
@@ -111,7 +114,12 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.GAME_NUMBER: (W, "a game number out of sequence"),
     Code.GLUED_LINE: (W, "a move line holding a second move number, as if two lines were glued together; "
                       "both parts are read"),
-    Code.CAPPED_WIN: (N, "a final win written as the points needed for the match, not the full value"),
+    Code.UNTRADITIONAL_CUBE: (W, "a double in Tapa/Plakoto, Gulbara/Fevga or Long tabla/Long Nardy, played "
+                              "without a cube, where no Cube or CubeLimit header says one is in play"),
+    Code.UNKNOWN_SCORING: (W, "a Scoring header that names no scoring rule set (the match is scored as standard)"),
+    Code.CAPPED_WIN: (N, "a final win written as a value from the points needed up to the match length, "
+                         "below the game's full value"),
+    Code.FORFEIT: (N, "a side gave a game up before it was over ('Losses N point'): no level is inferred"),
     Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
     Code.UNNAMED_PLAYER: (N, "a player with no name (a deleted account): read, and kept apart from every other "

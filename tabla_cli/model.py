@@ -35,7 +35,8 @@ class ActionKind(str, Enum):
     WIN = "win"
     """``Wins k points``: the player in this column won ``value`` points."""
     LOSS = "loss"
-    """``Losses k point`` (Backgammon Galaxy): informational."""
+    """``Losses k point`` (Backgammon Galaxy): the player gives the game up (a forfeit) when
+    it is not over yet; after a bear-off or a drop it only repeats the result."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,8 @@ class RuleSet:
         beaver: beavers and raccoons are allowed (money play).
         cube_limit: the highest cube value.
         cube: a doubling cube is used at all.
+        scoring: the scoring rule set (:mod:`tabla_cli.scoring`): ``standard``
+            (1, 2, 3) or ``1-2-4-8``.
     """
 
     crawford: bool = True
@@ -113,6 +116,7 @@ class RuleSet:
     beaver: bool = False
     cube_limit: int = 4096
     cube: bool = True
+    scoring: str = "standard"
 
 
 @dataclass(slots=True)

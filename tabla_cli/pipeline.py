@@ -25,6 +25,7 @@ from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxE
 from tabla_cli.findings import Code, Finding
 from tabla_cli.reader import read_text_matches
 from tabla_cli.replay import replay
+from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import MAX_SIZE, NotRegularFileError, Source, TooLargeError, decode_bytes, read_source
 from tabla_cli.visitor import BaseVisitor
 
@@ -45,11 +46,14 @@ class ReadOptions:
         max_size: the largest file read, in bytes (``--max-size``).
         lenient: a syntax error inside a game is a finding and reading goes
             on with the next game; False: it ends the reading of the file.
+        scoring: a scoring rule set (``standard``, ``1-2-4-8``) that wins over
+            the transcripts' headers (``--scoring``); None: as they say.
     """
 
     encoding: str | None = None
     max_size: int = MAX_SIZE
     lenient: bool = True
+    scoring: str | None = None
 
 
 class FileVisitor(BaseVisitor[T]):
@@ -149,7 +153,7 @@ def _replay(text: str, path: str, visitor: FileVisitor[T], options: ReadOptions)
 
     try:
         for match in read_text_matches(text, path, on_error if options.lenient else None):
-            replay(match, visitor)
+            replay(apply_scoring(match, options.scoring), visitor)
     except InputError as exc:
         code = Code.SYNTAX_ERROR if exc.location is not None and exc.location.line else Code.UNREADABLE_FILE
         visitor.visit_file_finding(Finding(code, exc.message, exc.location or Location(path)))

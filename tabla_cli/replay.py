@@ -16,6 +16,16 @@ value offered; a beaver without a written value doubles the value offered
 (four times the cube before the double); a raccoon without one doubles the
 beavered cube. A written value that differs is reported (``cube-value``) but
 the replay's value is the one that counts.
+
+Results: each ended game is classified by the match's scoring rule set
+(:mod:`tabla_cli.scoring`) and ``Wins N`` is checked against cube x level.
+A resignation may offer any level. A ``Losses`` line before the game is over
+(Backgammon Galaxy) is a forfeit: any value up to the points the other side
+needed is accepted and no level is inferred from it. In the game that
+decides a match, a value from the points needed up to the game's value is a
+``capped-win`` note (sites cap at the points needed or at the match length).
+:attr:`GameResult.verified_points` is the value the replay could verify; the
+running score goes on from what is written.
 """
 
 from __future__ import annotations
@@ -24,18 +34,46 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position, Segment
-from tabla_cli.errors import InvalidPlayError, Location
+from tabla_cli.errors import InvalidPlayError, Location, UnknownScoringError
 from tabla_cli.findings import Finding
-from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play, parse_play
+from tabla_cli.scoring import LEVEL_NAMES, Scoring, find_scoring
 from tabla_cli.variant import Variant, find_variant
-from tabla_cli.variants.common import VariantResolution
+from tabla_cli.variants.common import TablaVariant, VariantResolution
 from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState
 
 T = TypeVar("T")
 
-EndedBy = Literal["bearoff", "drop", "resign", "draw"]
-RESULT_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+EndedBy = Literal["bearoff", "drop", "resign", "forfeit", "draw"]
+SessionKind = Literal["match", "money", "one-game"]
+RESULT_NAMES = LEVEL_NAMES
+
+_ONE_GAME_LENGTH = 16
+
+
+def session_kind(match: Match) -> SessionKind:
+    """``match``, ``money`` (length 0) or ``one-game``.
+
+    ``one-game``: a Backgammon Galaxy "16 point match" of one game from 0-0.
+    Galaxy writes its one-game sessions so; their gammons count as money play
+    with the Jacoby rule would count them (1 on a centred cube, doubled on a
+    turned one), and they are no incomplete matches.
+    """
+    if not match.length:
+        return "money"
+    if (match.length == _ONE_GAME_LENGTH and len(match.games) == 1 and match.games[0].score == (0, 0)
+            and "galaxy" in (match.header("Site") or "").casefold()):
+        return "one-game"
+    return "match"
+
+
+def cube_in_play(match: Match) -> bool:
+    """Whether the transcript says a doubling cube is used (a ``Cube`` header on, or a cube limit)."""
+    said = match.header("Cube")
+    if said is not None and said.strip().casefold() in ("on", "yes", "true", "1"):
+        return True
+    return match.header("CubeLimit") is not None or match.rules.cube_limit != RuleSet().cube_limit
 
 
 @dataclass(slots=True)
@@ -54,7 +92,15 @@ class Decision:
 
 @dataclass(slots=True)
 class GameResult:
-    """What the replay of one game established."""
+    """What the replay of one game established.
+
+    ``points`` is the value written (``Wins N``); ``verified_points`` the value
+    the replay verified: the written one when the rules allow it (a capped
+    final win and a forfeit included) or the game was not replayed, else the
+    game's value where the end of the game fixes it (bear-off, drop) and None
+    where it does not (a resignation). ``multiplier`` is the level (1, 2, 3;
+    1, 2, 4, 8 with 1-2-4-8 scoring); None for a forfeit.
+    """
 
     number: int
     score: tuple[int, int]
@@ -62,6 +108,7 @@ class GameResult:
     post_crawford: bool
     winner: Player | None = None
     points: int | None = None
+    verified_points: int | None = None
     multiplier: int | None = None
     ended_by: EndedBy | None = None
     cube: int = 1
@@ -73,7 +120,7 @@ class GameResult:
 
     @property
     def result(self) -> str | None:
-        """``single``, ``gammon`` or ``backgammon`` (None when unknown)."""
+        """The level's name (:data:`~tabla_cli.scoring.LEVEL_NAMES`; None when unknown)."""
         return RESULT_NAMES.get(self.multiplier or 0)
 
 
@@ -86,6 +133,8 @@ class MatchResult:
     games: list[GameResult] = field(default_factory=list)
     plays: int = 0
     final_score: tuple[int, int] = (0, 0)
+    kind: SessionKind = "match"
+    scoring: str = "standard"
 
 
 class _GameReplay:
@@ -113,6 +162,7 @@ class _GameReplay:
         self.after_end_reported = False
         self.stopped = False
         self.offered = 0
+        self.cube_warned = False
         self.marks = replay.marks
         if game.start_cube:
             result.cube, result.cube_owner = game.start_cube
@@ -164,6 +214,7 @@ class _GameReplay:
         for i, action in enumerate(actions):
             kind = action.kind
             if kind is ActionKind.LOSS:
+                self.loss(action)
                 continue
             if kind is ActionKind.WIN:
                 self.win(action)
@@ -212,6 +263,7 @@ class _GameReplay:
         for action in self.game.actions:
             if action.kind is ActionKind.WIN and self.res.winner is None:
                 self.res.winner, self.res.points = action.player, action.value or 0
+                self.res.verified_points = self.res.points
 
     def check_turn(self, action: Action) -> None:
         if self.turn is not None and action.player != self.turn:
@@ -284,7 +336,7 @@ class _GameReplay:
         if state is not None:
             self.v.visit_roll(state, action, play, after)
         if variant.is_over(after):
-            multiplier = variant.outcome(after)
+            multiplier = self.r.scoring.value(variant, after)
             self.over = ("bearoff" if multiplier else "draw", action.player)
             self.res.multiplier = multiplier or None
             self.res.final = after
@@ -328,6 +380,10 @@ class _GameReplay:
                          **self.ids(None))
         elif not self.r.match.rules.cube:
             self.finding("illegal-double", "this match is played without a cube", action)
+        elif issubclass(self.variant, TablaVariant) and not self.r.cube_in_play and not self.cube_warned:
+            self.cube_warned = True
+            self.finding("untraditional-cube", f"{self.variant.name} is traditionally played without a doubling "
+                         "cube, and the transcript does not say one is in play (a Cube or CubeLimit header)", action)
         want = self.res.cube * 2
         value = action.value or want
         if value != want:
@@ -392,6 +448,16 @@ class _GameReplay:
 
     # --- results ------------------------------------------------------------
 
+    def loss(self, action: Action) -> None:
+        """``Losses N``: a forfeit when the game is not over yet (or only resigned), else a repeat of the result."""
+        if self.res.winner is not None or (self.over is not None and self.over[0] != "resign"):
+            return
+        names = self.r.match.players
+        self.pending = None
+        self.over = ("forfeit", action.player.other)
+        self.finding("forfeit", f"{names[action.player]} gives the game up ('Losses {action.value or 0}') "
+                     f"before it is over; {names[action.player.other]} gets what the result line says", action)
+
     def win(self, action: Action) -> None:
         names = self.r.match.players
         winner = action.player
@@ -408,39 +474,48 @@ class _GameReplay:
                 self.finding("result-mismatch", f"'Wins {points}' after a drawn game "
                              "(both mother checkers pinned)", action)
             res.winner, res.points, res.ended_by = winner, points, how
+            res.verified_points = points if self.stopped else None
             if self.r.wants_result:
                 self.v.visit_result(self.state(action, winner, winner), action, res)
             return
         if winner != credited and not self.stopped:
             self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
+        scoring = self.r.scoring
+        length = self.r.match.length
+        needed = length - res.score[winner] if length else 0
         if how == "bearoff":
             mult = res.multiplier or 1
             if self._jacoby():
                 mult = 1
             allowed = {cube * mult}
-            if self._jacoby_unknown():
+            if self._jacoby_unknown() or (self.r.kind == "one-game" and not self.turned):
                 allowed.add(cube)
         elif how == "drop":
             allowed = {cube}
             res.multiplier = 1
+        elif how == "forfeit":
+            allowed = set(range(1, max(needed, cube * scoring.top) + 1))
+            res.multiplier = None
         else:
-            allowed = {cube, 2 * cube, 3 * cube}
-            res.multiplier = min((m for m in (1, 2, 3) if points <= m * cube), default=3)
+            allowed = {cube * level for level in scoring.levels}
+            res.multiplier = scoring.resignation(points, cube)
         full = max(allowed)
-        length = self.r.match.length
-        needed = length - res.score[winner] if length else 0
+        verified: int | None = points
         if points not in allowed and not self.stopped:
-            if length and points == needed and needed < full:
-                self.finding("capped-win", f"wins {points} (the points needed for the match) "
-                             f"where the game is worth {full}", action)
+            if length and needed <= points < full:
+                self.finding("capped-win", f"wins {points} where the game is worth {full}: a final win capped "
+                             f"between the points needed ({needed}) and the match length ({length})", action)
             else:
-                said = " or ".join(str(v) for v in sorted(allowed))
+                verified = full if how in ("bearoff", "drop") and len(allowed) == 1 else None
+                said = " or ".join(str(v) for v in sorted(allowed)) if how != "forfeit" else f"1 to {full}"
                 what = {"bearoff": f"a {RESULT_NAMES.get(res.multiplier or 1)} at cube {cube}",
                         "drop": f"a dropped double at cube {cube}",
-                        "resign": f"a resignation at cube {cube}"}[how]
+                        "resign": f"a resignation at cube {cube}",
+                        "forfeit": f"a forfeit at cube {cube}"}[how]
                 self.finding("result-mismatch", f"'Wins {points}' after {what}; expected {said}", action)
         res.winner = winner
         res.points = points
+        res.verified_points = verified
         res.ended_by = how
         self.over = over
         if self.r.wants_result:
@@ -496,7 +571,13 @@ class _MatchReplay:
         self.wants_result = _overrides(visitor, "visit_result")
         self.wants_unchecked = _overrides(visitor, "visit_unchecked")
         self.wants_finding = _overrides(visitor, "visit_finding")
-        self.result = MatchResult(match)
+        self.kind = session_kind(match)
+        try:
+            self.scoring: Scoring = find_scoring(match.rules.scoring)
+        except UnknownScoringError:
+            self.scoring = find_scoring("standard")
+        self.cube_in_play = cube_in_play(match)
+        self.result = MatchResult(match, kind=self.kind, scoring=self.scoring.name)
         self.variant: Variant = find_variant(match.variant)
         self.marks = any(
             "*" in (a.play_text or "") for g in match.games for a in g.actions if a.kind is ActionKind.ROLL
@@ -512,11 +593,19 @@ class _MatchReplay:
         self.visitor.begin_match(match)
         for finding in match.findings:
             self.add(finding)
+        said = match.header("Scoring")
+        if said is not None:
+            try:
+                find_scoring(said)
+            except UnknownScoringError as exc:
+                self.add(Finding("unknown-scoring", f"{exc}; scored as {self.scoring.name}", match.location))
         length = match.length
         score = (0, 0)
         first = 1
+        # A transcript that starts at a score is a game of a match (gnubg exports each game
+        # to a file of its own: match_002.txt is game 2), not an incomplete match.
+        part = bool(match.games and (match.games[0].number > 1 or tuple(match.games[0].score) != (0, 0)))
         if match.games and match.games[0].number > 1:
-            # A transcript that starts later in a match (a gnubg text export of one game).
             first = match.games[0].number
             score = match.games[0].score
         post_crawford = False
@@ -554,7 +643,7 @@ class _MatchReplay:
                 if length and max(score) >= length:
                     finished = True
         self.result.final_score = score
-        if length and max(score) < length:
+        if length and max(score) < length and not part and self.kind == "match":
             self.add(Finding("match-incomplete",
                              f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
                              match.location))

@@ -50,7 +50,7 @@ def test_an_empty_name_is_read_with_a_note_and_the_match_is_checked_as_before() 
     assert match.players == ("akab", "")
     assert [g.score for g in match.games] == [(0, 0), (1, 0)]
     report = check_file(str(UNNAMED))
-    assert codes(report) == ["unnamed-player"]
+    assert codes(report) == ["unnamed-player", "forfeit"]
     note = report.findings[0]
     assert (note.location.line, note.severity.value) == (17, "note")
     original = check_file(str(GALAXY))
@@ -85,11 +85,11 @@ def test_a_forfeit_glued_to_a_move_line_is_read_with_a_warning() -> None:
     ]
     assert last[0].play_text == "2/0 2/0"
     report = check_file(str(GLUED))
-    assert codes(report) == ["glued-line"]
+    assert codes(report) == ["glued-line", "forfeit"]
     warning = report.findings[0]
     assert (warning.location.line, warning.location.column, warning.move, warning.severity.value) == (
         53, 34, 27, "warning")
-    assert codes(check_file(str(GALAXY))) == []
+    assert codes(check_file(str(GALAXY))) == ["forfeit"]
 
 
 def test_a_second_move_number_followed_by_nothing_readable_stays_an_error() -> None:
@@ -250,13 +250,14 @@ def test_is_transcript_sniffs_the_content(tmp_path: Path, name: str, content: by
 def test_notes_are_counted_unless_asked_for(tmp_path: Path) -> None:
     shutil.copy(UNNAMED, tmp_path / "a.mat")
     code, _, err = run("check", str(tmp_path / "a.mat"))
-    assert code == 0 and "note[" not in err and "notes: 1 (unnamed-player 1)" in err
+    # The Galaxy game ends with 'Losses 2 point': a forfeit note besides the unnamed player's.
+    assert code == 0 and "note[" not in err and "notes: 2 (forfeit 1, unnamed-player 1)" in err
     for flag in ("--notes", "-v", "--verbose"):
         assert "note[unnamed-player]" in run("check", flag, str(tmp_path / "a.mat"))[2]
     data = json.loads(run("check", "--format", "json", str(tmp_path / "a.mat"))[1])
-    assert [d["code"] for d in data] == ["unnamed-player"]
+    assert [d["code"] for d in data] == ["unnamed-player", "forfeit"]
     lines = run("check", "--format", "jsonl", str(tmp_path / "a.mat"))[1].splitlines()
-    assert [json.loads(line)["code"] for line in lines] == ["unnamed-player"]
+    assert [json.loads(line)["code"] for line in lines] == ["unnamed-player", "forfeit"]
 
 
 def test_the_summary_names_the_files_with_errors(tmp_path: Path) -> None:

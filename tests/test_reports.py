@@ -355,7 +355,7 @@ def test_corpus_game_points_add_up_to_the_final_score(corpus_frames: Frames) -> 
     clean = m[_clean(corpus_frames, ("score-mismatch",))]
     assert len(clean) >= 0.9 * len(m) and len(m) >= 100
     g = corpus_frames.games.dropna(subset=["winner_side"])
-    points = g.groupby(["match", "winner_side"])["points"].sum().unstack(fill_value=0)
+    points = g.groupby(["match", "winner_side"])["points_written"].sum().unstack(fill_value=0)
     points = points.reindex(index=clean["match"], columns=[0, 1], fill_value=0)
     assert points[0].tolist() == clean["score0"].tolist()
     assert points[1].tolist() == clean["score1"].tolist()
@@ -364,7 +364,7 @@ def test_corpus_game_points_add_up_to_the_final_score(corpus_frames: Frames) -> 
 def test_corpus_rates_lie_in_unit_interval(corpus_frames: Frames) -> None:
     players = player_summary(corpus_frames)
     rates = [c.name for c in SUMMARY_COLUMNS["player"] if c.name.endswith("_rate") or "_rate_" in c.name]
-    assert len(rates) == 7
+    assert len(rates) == 11
     for column in rates:
         values = players[column].dropna()
         assert ((values >= 0) & (values <= 1)).all(), column

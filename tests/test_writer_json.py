@@ -148,7 +148,7 @@ def test_check_and_report_read_json(tmp_path: Path) -> None:
     assert result.exit_code == 0 and result.stdout == ""
     assert "checked 1 files, 1 matches, 4 games" in result.stderr
     result = CliRunner().invoke(main, ["report", str(target), "--by", "match", "--format", "csv", "--quiet"])
-    assert result.exit_code == 0 and "Petar,Maria,3,2025-03-14,Kafene Sofia,Petar" in result.stdout
+    assert result.exit_code == 0 and "Petar,Maria,3,match,standard,2025-03-14,Kafene Sofia,Petar" in result.stdout
 
 
 @pytest.mark.parametrize("text, message, line", [

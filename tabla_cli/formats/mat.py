@@ -37,6 +37,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import contextlib
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -46,7 +47,7 @@ from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
-from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.errors import Location, TranscriptSyntaxError, UnknownScoringError
 from tabla_cli.findings import Finding
 from tabla_cli.source import read_path_text
 from tabla_cli.formats import Format
@@ -54,6 +55,7 @@ from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tr
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
+from tabla_cli.scoring import find_scoring
 
 __all__ = [
     "ERROR_EXAMPLES",
@@ -361,12 +363,16 @@ def _rules(headers: Iterable[tuple[str, str]]) -> RuleSet:
     limit = values.get("cubelimit", "").strip()
     if limit.isascii() and limit.isdigit() and 0 < len(limit) <= 9 and int(limit) > 0:
         cube_limit = int(limit)
+    scoring = default.scoring
+    with contextlib.suppress(UnknownScoringError):
+        scoring = find_scoring(values.get("scoring", scoring)).name
     return RuleSet(
         crawford=_flag(values.get("crawford"), default.crawford),
         jacoby=_flag(values.get("jacoby"), default.jacoby),
         beaver=_flag(values.get("beaver"), default.beaver),
         cube_limit=cube_limit,
-        cube=default.cube,
+        cube=_flag(values.get("cube"), default.cube),
+        scoring=scoring,
     )
 
 

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from tabla_cli.digest import Duplicates
 from tabla_cli.model import Match
+from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows, text_rows
 from tabla_cli.source import collect_sources
 from tabla_cli.reports.schema import (
@@ -140,7 +141,7 @@ class FrameBuilder:
 
     >>> builder = FrameBuilder()
     >>> builder.frames().games.shape
-    (0, 16)
+    (0, 17)
     """
 
     def __init__(self, include: Iterable[str] = FRAME_NAMES, *, keep: Iterable[str] | None = None,
@@ -283,7 +284,7 @@ def read_frames(directory: str | Path) -> Frames:
 def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
                  keep: Iterable[str] | None = None, aliases: Mapping[str, str] | None = None,
                  sink: str | Path | None = None, progress: Callable[[], None] | None = None,
-                 keep_duplicates: bool = False) -> Frames:
+                 keep_duplicates: bool = False, scoring: str | None = None) -> Frames:
     """Read and replay every match below ``paths`` into :class:`Frames`.
 
     Args:
@@ -298,20 +299,24 @@ def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterabl
         progress: called once per file read.
         keep_duplicates: count every copy of a match (by default only the
             first copy, in input order, counts).
+        scoring: a scoring rule set (``standard``, ``1-2-4-8``) that wins over
+            the transcripts' headers.
     """
     builder = FrameBuilder(include, keep=keep, aliases=aliases, sink=sink, keep_duplicates=keep_duplicates)
     names = collect_sources(str(p) for p in paths)
-    for rows in iter_file_rows(names, jobs=jobs, include=builder.include):
+    for rows in iter_file_rows(names, jobs=jobs, include=builder.include,
+                               options=ReadOptions(scoring=scoring)):
         builder.add(rows)
         if progress is not None:
             progress()
     return builder.frames()
 
 
-def frames_from_text(text: str, path: str = "<string>", *, include: Iterable[str] = FRAME_NAMES) -> Frames:
+def frames_from_text(text: str, path: str = "<string>", *, include: Iterable[str] = FRAME_NAMES,
+                     scoring: str | None = None) -> Frames:
     """:class:`Frames` of the transcript(s) in ``text`` (for notebooks and tests)."""
     builder = FrameBuilder(include)
-    builder.add(text_rows(text, path, include=include))
+    builder.add(text_rows(text, path, include=include, scoring=scoring))
     return builder.frames()
 
 

@@ -255,17 +255,19 @@ class RowsVisitor(FileVisitor[FileRows]):
         findings = self.findings + len(self.read)
         length = match.length
         score = match_result.final_score
+        games = match_result.games
         winner: Player | None = None
         if length and max(score) >= length:
             winner = Player.ZERO if score[0] >= length else Player.ONE
-        games = match_result.games
+        elif match_result.kind == "one-game" and games:
+            winner = games[0].winner
         if "matches" in out.include:
             crawford = next((g.number for g in games if g.crawford), None)
             ratings = match_ratings(match)
             out.rows["matches"].append((
-                local, out.path, local + 1, names[0], names[1], length,
-                match.variant or None, match_date(match), match.header("Site"), ratings[0], ratings[1],
-                None if winner is None else names[winner], None if winner is None else int(winner),
+                local, out.path, local + 1, names[0], names[1], length, match_result.kind,
+                match.variant or None, match_result.scoring, match_date(match), match.header("Site"), ratings[0],
+                ratings[1], None if winner is None else names[winner], None if winner is None else int(winner),
                 score[0], score[1], len(games), crawford, findings, errors,
             ))
         if "games" not in out.include:
@@ -276,7 +278,8 @@ class RowsVisitor(FileVisitor[FileRows]):
             out.rows["games"].append((
                 local, res.number, s0, s1, length - s0 if length else None, length - s1 if length else None,
                 None if won is None else names[won], None if won is None else int(won),
-                res.points, res.cube, None if res.cube_owner is None else names[res.cube_owner],
+                res.verified_points, res.points, res.cube,
+                None if res.cube_owner is None else names[res.cube_owner],
                 res.result, res.ended_by, res.crawford, res.post_crawford, res.rolls,
             ))
 
@@ -302,12 +305,13 @@ def display_names(players: tuple[str, str], path: str, local: int) -> tuple[str,
     return (players[0] or f"(unnamed 1: {path} #{local + 1})", players[1] or f"(unnamed 2: {path} #{local + 1})")
 
 
-def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
+def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, scoring: str | None = None) -> FileRows:
     """The rows of every match in ``text``; never raises for bad input.
 
     A file that cannot be read, or stops following its format, gives an
     ``unreadable-file`` or ``syntax-error`` row in ``errors`` (the matches
-    before the bad spot are kept), as ``tabla check`` reports it.
+    before the bad spot are kept), as ``tabla check`` reports it. ``scoring``
+    names a scoring rule set that wins over the transcripts' headers.
     """
     return run(path, RowsVisitor(FileRows(path, frozenset(include))), text=text)
 

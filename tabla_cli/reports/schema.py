@@ -13,12 +13,15 @@ import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from tabla_cli.findings import CODES
+from tabla_cli.scoring import LEVEL_NAMES, SCORINGS
 
 FRAME_NAMES: tuple[str, ...] = ("matches", "games", "cube", "plays", "errors")
 """The frames, in the order they are documented and written."""
 
-RESULTS = ("single", "gammon", "backgammon")
-ENDINGS = ("bearoff", "drop", "resign")
+RESULTS = tuple(LEVEL_NAMES.values())
+ENDINGS = ("bearoff", "drop", "resign", "forfeit", "draw")
+KINDS = ("match", "money", "one-game")
+SCORING_NAMES = tuple(SCORINGS)
 CUBE_ACTIONS = ("double", "redouble", "take", "drop", "beaver", "raccoon")
 SEVERITIES = ("error", "warning", "note")
 
@@ -74,15 +77,18 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("player0", "string", "the first player (left column)"),
         C("player1", "string", "the second player (right column)"),
         C("length", "int64", "match length in points; 0 = money session"),
+        C("kind", "category", "match; money (length 0); one-game (a Backgammon Galaxy one-game session written "
+                              "as a 16-point match)", KINDS),
         C("variant", "string", "the variant (nackgammon, hypergammon, ...); missing = standard backgammon"),
+        C("scoring", "category", "the scoring rule set: standard (1, 2, 3) or 1-2-4-8", SCORING_NAMES),
         C("date", "string", "the match date as YYYY-MM-DD, from the EventDate header (else Date); missing = "
                             "undated"),
         C("site", "string", "the Site header, if any"),
         C("rating0", "Float64", "player0's rating as the transcript gives it (Galaxy's Player 1 Elo, a "
                                 "rating after the name), if any"),
         C("rating1", "Float64", "player1's rating, if any"),
-        C("winner", "string", "the player who reached the match length; missing for money sessions and "
-                              "incomplete matches"),
+        C("winner", "string", "the player who reached the match length (one-game sessions: who won the game); "
+                              "missing for money sessions and incomplete matches"),
         C("winner_side", "Int64", "0 or 1: the side of the winner"),
         C("score0", "int64", "final score of player0 (the running score after the last game)"),
         C("score1", "int64", "final score of player1"),
@@ -100,11 +106,15 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("away1", "Int64", "points player1 still needed before the game"),
         C("winner", "string", "the player credited with the game; missing if no result"),
         C("winner_side", "Int64", "0 or 1: the side of the winner"),
-        C("points", "Int64", "points won, as the transcript records them"),
+        C("points", "Int64", "points won as the replay verified them: as written when the rules allow it (a "
+                             "capped final win, a forfeit), else the game's value; missing when unknown"),
+        C("points_written", "Int64", "points won, as the transcript records them"),
         C("cube", "int64", "cube value at the end (a dropped double leaves the value before it)"),
         C("cube_owner", "string", "who owned the cube at the end; missing = centred"),
-        C("result", "category", "single, gammon or backgammon", RESULTS),
-        C("ended_by", "category", "bearoff, drop or resign", ENDINGS),
+        C("result", "category", "the level: single, gammon, backgammon; with 1-2-4-8 scoring single, gammon, "
+                                "gammon-outside (4), gammon-bar (8); missing for a forfeit", RESULTS),
+        C("ended_by", "category", "bearoff, drop, resign, forfeit (a Losses line before the end) or draw",
+          ENDINGS),
         C("crawford", "bool", "the Crawford game (no doubling)"),
         C("post_crawford", "bool", "a game after the Crawford game"),
         C("moves", "int64", "rolls recorded in the game, dances included"),

@@ -5,13 +5,16 @@ Definitions (also in the README):
 
 * ``gammons_won`` counts gammons only, ``backgammons_won`` backgammons only
   (likewise ``_lost``);
-* ``gammon_rate_won`` = (gammons_won + backgammons_won) / game_wins, and
-  ``gammon_rate_lost`` the same over game_losses; ``backgammon_rate_*`` =
-  backgammons / game wins or losses; a rate over zero games is NaN;
+* ``gammon_rate_won`` = games won at any level above single (gammons,
+  backgammons and 1-2-4-8's ``gammon-outside`` and ``gammon-bar``) /
+  game_wins, and ``gammon_rate_lost`` the same over game_losses;
+  ``backgammon_rate_*``, ``gammon_outside_rate_*`` and ``gammon_bar_rate_*``
+  = that level's games / game wins or losses; a rate over zero games is NaN;
 * ``doubles`` are initial doubles (centred cube) offered, ``redoubles``
   doubles of an owned cube; ``take_rate`` and ``drop_rate`` are takes and
   drops over ``doubles_received`` (the opponent's doubles and redoubles);
-* points are as the transcript records them (``Wins k points``).
+* points are the values the replay verified (``Wins k points`` as written
+  when the rules allow it; a garbage value is never summed).
 """
 
 from __future__ import annotations
@@ -40,16 +43,21 @@ _RESULT_COLUMNS: tuple[Column, ...] = (
     C("games", "int64", "games played"),
     C("game_wins", "int64", "games won"),
     C("game_losses", "int64", "games lost"),
-    C("points_won", "int64", "points won in matches (completed or not), as recorded"),
-    C("points_lost", "int64", "points lost in matches, as recorded"),
+    C("points_won", "int64", "points won in matches (completed or not), as the replay verified them"),
+    C("points_lost", "int64", "points lost in matches, as the replay verified them"),
     C("money_points_won", "int64", "points won in money and one-game sessions"),
     C("money_points_lost", "int64", "points lost in money and one-game sessions"),
     C("gammons_won", "int64", "games won with a gammon (backgammons not included)"),
     C("backgammons_won", "int64", "games won with a backgammon"),
     C("gammons_lost", "int64", "games lost with a gammon"),
     C("backgammons_lost", "int64", "games lost with a backgammon"),
-    C("gammon_rate_won", "float64", "(gammons_won + backgammons_won) / game_wins"),
-    C("gammon_rate_lost", "float64", "(gammons_lost + backgammons_lost) / game_losses"),
+    C("gammons_outside_won", "int64", "1-2-4-8: games won at 4 (the loser had a checker outside his home board)"),
+    C("gammons_bar_won", "int64", "1-2-4-8: games won at 8 (the loser also had a checker on the bar)"),
+    C("gammons_outside_lost", "int64", "1-2-4-8: games lost at 4"),
+    C("gammons_bar_lost", "int64", "1-2-4-8: games lost at 8"),
+    C("gammon_rate_won", "float64", "games won above single (gammons_won + backgammons_won + "
+                                    "gammons_outside_won + gammons_bar_won) / game_wins"),
+    C("gammon_rate_lost", "float64", "games lost above single / game_losses"),
 )
 
 PLAYER_COLUMNS: tuple[Column, ...] = (
@@ -57,6 +65,10 @@ PLAYER_COLUMNS: tuple[Column, ...] = (
     *_RESULT_COLUMNS,
     C("backgammon_rate_won", "float64", "backgammons_won / game_wins"),
     C("backgammon_rate_lost", "float64", "backgammons_lost / game_losses"),
+    C("gammon_outside_rate_won", "float64", "gammons_outside_won / game_wins"),
+    C("gammon_outside_rate_lost", "float64", "gammons_outside_lost / game_losses"),
+    C("gammon_bar_rate_won", "float64", "gammons_bar_won / game_wins"),
+    C("gammon_bar_rate_lost", "float64", "gammons_bar_lost / game_losses"),
     C("doubles", "int64", "initial doubles offered (cube centred)"),
     C("redoubles", "int64", "redoubles offered (cube owned)"),
     C("doubles_received", "int64", "doubles and redoubles offered by the opponent"),
@@ -68,7 +80,7 @@ PLAYER_COLUMNS: tuple[Column, ...] = (
     C("drop_rate", "float64", "drops / doubles_received"),
     C("doubles_dropped", "int64", "the player's doubles and redoubles that the opponent dropped"),
     C("max_cube", "Int64", "highest cube value at the end of any of the player's games"),
-    C("gammons_won_taken_cube", "int64", "gammons and backgammons won in games where a double was "
+    C("gammons_won_taken_cube", "int64", "games won above single in games where a double was "
                                          "taken (or beavered)"),
 )
 
@@ -115,6 +127,8 @@ MATCH_COLUMNS: tuple[Column, ...] = (
     *(c for c in COLUMNS["matches"] if c.name not in ("variant", "rating0", "rating1", "findings", "errors")),
     C("gammons", "int64", "games won with a gammon"),
     C("backgammons", "int64", "games won with a backgammon"),
+    C("gammons_outside", "int64", "1-2-4-8: games won at 4"),
+    C("gammons_bar", "int64", "1-2-4-8: games won at 8"),
     C("doubles", "int64", "initial doubles offered"),
     C("redoubles", "int64", "redoubles offered"),
     C("takes", "int64", "takes"),
@@ -271,6 +285,9 @@ def _game_sides(frames: Frames) -> pd.DataFrame:
         points = games["points"].fillna(0).astype("int64")
         gammon = result.eq("gammon").fillna(False).astype(bool)
         backgammon = result.eq("backgammon").fillna(False).astype(bool)
+        outside = result.eq("gammon-outside").fillna(False).astype(bool)
+        on_bar = result.eq("gammon-bar").fillna(False).astype(bool)
+        above = gammon | backgammon | outside | on_bar
         parts.append(pd.DataFrame({
             "match": games["match"],
             "side": side,
@@ -284,8 +301,12 @@ def _game_sides(frames: Frames) -> pd.DataFrame:
             "backgammons_won": won & backgammon,
             "gammons_lost": lost & gammon,
             "backgammons_lost": lost & backgammon,
+            "gammons_outside_won": won & outside,
+            "gammons_bar_won": won & on_bar,
+            "gammons_outside_lost": lost & outside,
+            "gammons_bar_lost": lost & on_bar,
             "cube": games["cube"],
-            "gammons_won_taken_cube": won & (gammon | backgammon) & taken,
+            "gammons_won_taken_cube": won & above & taken,
         }))
     return pd.concat(parts, ignore_index=True)
 
@@ -297,7 +318,8 @@ def _cube_counts(cube: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
 
 
 _GAME_SUMS = ("points_won", "points_lost", "money_points_won", "money_points_lost", "gammons_won",
-              "backgammons_won", "gammons_lost", "backgammons_lost", "gammons_won_taken_cube")
+              "backgammons_won", "gammons_lost", "backgammons_lost", "gammons_won_taken_cube",
+              "gammons_outside_won", "gammons_bar_won", "gammons_outside_lost", "gammons_bar_lost")
 
 
 def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -332,10 +354,13 @@ def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.Data
     out["doubles_received"] = out["opponent_doubles"] + out["opponent_redoubles"]
     out["doubles_dropped"] = out["opponent_drops"]
     out["match_win_rate"] = _rate(out["match_wins"], out["matches_completed"])
-    out["gammon_rate_won"] = _rate(out["gammons_won"] + out["backgammons_won"], out["game_wins"])
-    out["gammon_rate_lost"] = _rate(out["gammons_lost"] + out["backgammons_lost"], out["game_losses"])
-    out["backgammon_rate_won"] = _rate(out["backgammons_won"], out["game_wins"])
-    out["backgammon_rate_lost"] = _rate(out["backgammons_lost"], out["game_losses"])
+    for end, games_of in (("won", "game_wins"), ("lost", "game_losses")):
+        above = (out[f"gammons_{end}"] + out[f"backgammons_{end}"] + out[f"gammons_outside_{end}"]
+                 + out[f"gammons_bar_{end}"])
+        out[f"gammon_rate_{end}"] = _rate(above, out[games_of])
+        out[f"backgammon_rate_{end}"] = _rate(out[f"backgammons_{end}"], out[games_of])
+        out[f"gammon_outside_rate_{end}"] = _rate(out[f"gammons_outside_{end}"], out[games_of])
+        out[f"gammon_bar_rate_{end}"] = _rate(out[f"gammons_bar_{end}"], out[games_of])
     out["take_rate"] = _rate(out["takes"], out["doubles_received"])
     out["drop_rate"] = _rate(out["drops"], out["doubles_received"])
     net = out["points_won"] + out["money_points_won"] - out["points_lost"] - out["money_points_lost"]
@@ -489,8 +514,11 @@ def match_summary(frames: Frames) -> pd.DataFrame:
         "match": games["match"],
         "gammons": result.eq("gammon").fillna(False).astype("int64"),
         "backgammons": result.eq("backgammon").fillna(False).astype("int64"),
+        "gammons_outside": result.eq("gammon-outside").fillna(False).astype("int64"),
+        "gammons_bar": result.eq("gammon-bar").fillna(False).astype("int64"),
         "max_cube": games["cube"],
     }).groupby("match").agg(gammons=("gammons", "sum"), backgammons=("backgammons", "sum"),
+                            gammons_outside=("gammons_outside", "sum"), gammons_bar=("gammons_bar", "sum"),
                             max_cube=("max_cube", "max"))
     acted = _cube_counts(frames.cube, "match").rename(columns=lambda a: f"{a}s")
     out = m.set_index("match").join(per_game, how="left").join(acted, how="left").reset_index()

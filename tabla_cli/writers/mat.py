@@ -159,6 +159,10 @@ def _headers(match: Match) -> list[tuple[str, str]]:
         _set_header(headers, "Beaver", _on_off(want.beaver))
     if said.cube_limit != want.cube_limit:
         _set_header(headers, "CubeLimit", str(want.cube_limit))
+    if said.cube != want.cube:
+        _set_header(headers, "Cube", _on_off(want.cube))
+    if said.scoring != want.scoring:
+        _set_header(headers, "Scoring", want.scoring)
     return headers
 
 

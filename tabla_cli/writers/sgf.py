@@ -172,7 +172,7 @@ def _result(game: Game, result: GameResult | None) -> str:
     for action in game.actions:
         if action.kind is ActionKind.WIN:
             points = action.value if action.value is not None else ""
-            resigned = result is not None and result.ended_by == "resign"
+            resigned = result is not None and result.ended_by in ("resign", "forfeit")
             return f"{_COLOUR[action.player]}+{points}{'R' if resigned else ''}"
     return ""
 
