@@ -19,6 +19,7 @@ import click
 
 from tabla_cli import __version__
 from tabla_cli.cli_common import (
+    scoring_option,
     encoding_option,
     format_option,
     max_size_option,
@@ -27,7 +28,6 @@ from tabla_cli.cli_common import (
     reports_errors,
     stdin_source,
 )
-from tabla_cli.cli_options import scoring_option
 from tabla_cli.errors import TablaError
 
 class _TablaGroup(click.Group):

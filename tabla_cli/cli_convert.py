@@ -17,9 +17,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors, stdin_source
+from tabla_cli.cli_common import (
+    encoding_option,
+    max_size_option,
+    read_options,
+    reports_errors,
+    scoring_option,
+    stdin_source,
+)
 from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get
-from tabla_cli.cli_options import scoring_option
 
 if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions

@@ -18,8 +18,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli_common import encoding_option, max_size_option, progress, read_options, reports_errors, stdin_source
-from tabla_cli.cli_options import scoring_option
+from tabla_cli.cli_common import (
+    encoding_option,
+    max_size_option,
+    progress,
+    read_options,
+    reports_errors,
+    scoring_option,
+    stdin_source,
+)
 from tabla_cli.output import refuse_existing, write_atomic
 
 if TYPE_CHECKING:
