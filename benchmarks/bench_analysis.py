@@ -1,22 +1,30 @@
-"""Speed of the engine analysis (bgsage): decisions/s per level, and whole matches.
+"""Speed of ``tabla analyze``'s engine analysis (bgsage), through the visitor path.
 
 Run from the repository root:
 
-    python benchmarks/bench_analysis.py [--levels 1ply,2ply,3ply] [--threads 1,2]
-        [--limit N] [--gnubg PYTHON]
+    python benchmarks/bench_analysis.py [--levels 1ply,2ply,3ply] [--jobs 2]
+        [--match PATH] [--gnubg PYTHON] [--no-cli]
 
-Inputs come from replaying real matches (``tests/data`` and ``examples``): each
-roll gives a checker decision and, where the roller may double, a no-double
-cube decision on the same position. ``--gnubg`` names a Python that has the
-``gnubg`` package (GPL, a separate virtual environment, never imported here):
-the same 7-point match is then analysed by GNU Backgammon at its 0-ply in a
-child process, for a side-by-side time.
+Every figure analyses whole files with
+:func:`tabla_cli.analysis.decisions.analyse_file` (the replay's visitor
+stream, the engine in one batch per file, no cache, no recorded analysis),
+as ``tabla analyze --no-cache --no-recorded`` does. The inputs are the
+generated matches of ``tests/data/generated`` (GNU Backgammon self-play, see
+tests/data/SOURCES.md): all of them at 1ply, the smallest two at 2ply and the
+first moves of one at 3ply. Wall and CPU seconds are both printed: on a shared machine the CPU
+time of a one-thread run is the steadier figure.
+
+Then the CLI (a fresh process: imports and the nets' loading included) with
+``--jobs 1`` and ``--jobs N``, and one 7-point match: at 1ply next to GNU
+Backgammon's own analysis of it at its 0-ply (the raw net, with luck, as
+gnubg analyses by default), and at 2ply on one core. ``--gnubg`` names a
+Python that has the ``gnubg`` package (GPL, its own virtual environment,
+never imported here); gnubg runs in a child process.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -27,127 +35,111 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabla_cli.analysis import cache as analysis_cache  # noqa: E402
-from tabla_cli.analysis.engine import analyse  # noqa: E402
-from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind  # noqa: E402
-from tabla_cli.model import Match  # noqa: E402
-from tabla_cli.reader import read_path_matches  # noqa: E402
-from tabla_cli.replay import replay_match  # noqa: E402
+from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file, analyse_text  # noqa: E402
 
+GENERATED = ROOT / "tests" / "data" / "generated"
 SHARED = next((p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()),
               ROOT.parent / "shared")
-CORPUS = SHARED / "corpus" / "mat"
-MATCH_7 = CORPUS / "bglab-Llabba-crayon_-_Llabba_7pt_Backgammon_Studio_2023_05_23_13_07_53.txt"
+MATCH_7 = SHARED / "corpus" / "mat" / "bglab-Llabba-crayon_-_Llabba_7pt_Backgammon_Studio_2023_05_23_13_07_53.txt"
+FILES_PER_LEVEL = {"1ply": 8, "2ply": 2}
+OPENING_MOVES = 2
+"""3ply runs on the first moves of the first game only (a whole match takes minutes)."""
 
 
-def decisions_of(match: Match) -> list[DecisionInput]:
-    """Checker decisions of every roll, and a no-double decision where the roller could double."""
-    out: list[DecisionInput] = []
-    result = replay_match(match, collect=True)
-    money = match.length == 0
-    for game in result.games:
-        away = (0, 0) if money else (match.length - game.score[0], match.length - game.score[1])
-        for d in game.decisions:
-            player = d.action.player
-            common = dict(
-                position=d.position, on_roll=player, actor=player, cube=d.cube,
-                cube_owner=d.cube_owner, away=away, crawford=game.crawford,
-                jacoby=money and match.rules.jacoby, beavers=money and match.rules.beaver,
-            )
-            may_double = d.cube_owner in (None, player) and not game.crawford and (
-                money or d.cube < away[player])
-            if may_double and d.position.mover != d.position.opponent:
-                out.append(DecisionInput(kind=DecisionKind.DOUBLE,
-                                         cube_action=CubeAction.NO_DOUBLE, **common))  # type: ignore[arg-type]
-            played = d.position.apply(d.play) if d.play is not None else None
-            out.append(DecisionInput(kind=DecisionKind.CHECKER, dice=d.action.dice,
-                                     played=played, **common))  # type: ignore[arg-type]
-    return out
+def run_files(files: list[Path], level: str, luck: bool) -> tuple[int, float, float]:
+    """Decisions, wall seconds and CPU seconds of analysing ``files`` in this process."""
+    options = AnalysisOptions(level=level, recorded=False, cache=False, threads=1, luck=luck)
+    wall, cpu = time.perf_counter(), time.process_time()
+    decisions = sum(analyse_file(str(path), options).decisions for path in files)
+    return decisions, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def corpus(limit: int) -> list[DecisionInput]:
-    decisions: list[DecisionInput] = []
-    for path in sorted(CORPUS.iterdir()):
-        try:
-            for match in read_path_matches(path):
-                if not match.variant:
-                    decisions.extend(decisions_of(match))
-        except Exception:  # noqa: BLE001 - a benchmark skips unreadable files
-            continue
-        if len(decisions) >= limit:
-            break
-    return decisions[:limit]
+def run_opening(path: Path, level: str, luck: bool) -> tuple[int, float, float]:
+    """As :func:`run_files` on the first :data:`OPENING_MOVES` move lines of ``path`` (a Jellyfish file)."""
+    lines = path.read_text().splitlines()
+    last = next(i for i, text in enumerate(lines) if text.strip().startswith(f"{OPENING_MOVES})"))
+    text = "\n".join(lines[: last + 1]) + "\n"
+    options = AnalysisOptions(level=level, recorded=False, cache=False, threads=1, luck=luck)
+    wall, cpu = time.perf_counter(), time.process_time()
+    decisions = analyse_text(text, str(path), options).decisions
+    return decisions, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def rate(decisions: list[DecisionInput], level: str, threads: int, luck: bool) -> tuple[float, float]:
+def line(label: str, decisions: int, wall: float, cpu: float) -> str:
+    return (f"{label:<34} {decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s  "
+            f"cpu {cpu:7.2f} s {decisions / cpu:8.1f}/s")
+
+
+def cli_seconds(files: list[Path], level: str, jobs: int, luck: bool) -> float:
+    """Wall seconds of ``tabla analyze`` over ``files`` in a fresh process (output discarded)."""
+    command = [sys.executable, "-c", "from tabla_cli.cli import main; main()", "analyze", "--level", level,
+               "--no-cache", "--no-recorded", "--quiet", "--format", "csv", "--jobs", str(jobs)]
+    if not luck:
+        command.append("--no-luck")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
     start = time.perf_counter()
-    analyse(decisions, level, threads, luck=luck)
-    seconds = time.perf_counter() - start
-    return len(decisions) / seconds, seconds
+    subprocess.run(command + [str(f) for f in files], check=True, env=env, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
 
 
-def gnubg_time(python: str, mat: Path) -> float | None:
-    """Seconds GNU Backgammon takes to analyse ``mat`` at 0-ply (in a child process)."""
-    script = f"""
-import time, gnubg
-gnubg.command('set threads 1')
-gnubg.command('set analysis chequerplay evaluation plies 0')
-gnubg.command('set analysis cubedecision evaluation plies 0')
-gnubg.command('set analysis luckanalysis plies 0')
-gnubg.command('import mat {mat}')
-t = time.perf_counter()
-gnubg.command('analyse match')
-print(time.perf_counter() - t)
+GNUBG_SCRIPT = """
+import sys, time, gnubg
+for c in ("set threads 1", "set analysis chequerplay evaluation plies 0",
+          "set analysis cubedecision evaluation plies 0", "set analysis luckanalysis plies 0"):
+    gnubg.command(c)
+gnubg.command('import mat "' + sys.argv[1] + '"')
+wall, cpu = time.perf_counter(), time.process_time()
+gnubg.command("analyse match")
+print(time.perf_counter() - wall, time.process_time() - cpu, file=sys.stderr)
 """
+
+
+def gnubg_seconds(python: str, match: Path) -> tuple[float, float] | None:
+    """Wall and CPU seconds GNU Backgammon takes to analyse ``match`` at its 0-ply (child process)."""
     try:
-        done = subprocess.run([python, "-c", script], capture_output=True, text=True, timeout=600)
-        return float(done.stdout.strip().splitlines()[-1])
+        done = subprocess.run([python, "-c", GNUBG_SCRIPT, str(match)], capture_output=True, text=True,
+                              timeout=900)
+        wall, cpu = done.stderr.strip().splitlines()[-1].split()
+        return float(wall), float(cpu)
     except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
         return None
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--levels", default="1ply,2ply,3ply")
-    parser.add_argument("--threads", default="1,2")
-    parser.add_argument("--limit", type=int, default=400, help="decisions per measurement")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for the CLI runs")
     parser.add_argument("--match", type=Path, default=MATCH_7, help="the 7-point match to time")
     parser.add_argument("--gnubg", help="a Python with the gnubg package, for the side-by-side")
+    parser.add_argument("--no-cli", action="store_true", help="skip the CLI runs")
     args = parser.parse_args()
-    levels = args.levels.split(",")
-    threads = [int(t) for t in args.threads.split(",")]
-    decisions = corpus(args.limit)
-    checker = sum(1 for d in decisions if d.kind is DecisionKind.CHECKER)
-    print(f"{len(decisions)} decisions ({checker} checker, {len(decisions) - checker} cube)")
-    analyse(decisions[:4], "1ply")  # load the nets once
-    for level in levels:
-        sample = decisions if level != "3ply" else decisions[: max(20, args.limit // 10)]
-        for n in threads:
+    os.environ["TABLA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tabla-bench-")
+    files = sorted(GENERATED.glob("*.mat"), key=lambda p: p.stat().st_size)
+    run_files(files[:1], "1ply", True)  # load the nets once
+    for level in args.levels.split(","):
+        for luck in (False, True):
+            if level in FILES_PER_LEVEL:
+                decisions, wall, cpu = run_files(files[: FILES_PER_LEVEL[level]], level, luck)
+            else:
+                decisions, wall, cpu = run_opening(files[0], level, luck)
+            print(line(f"{level} one process luck {'on' if luck else 'off'}", decisions, wall, cpu), flush=True)
+    if not args.no_cli:
+        decisions = sum(analyse_file(str(f), AnalysisOptions(level="1ply", recorded=False, luck=False)).decisions
+                        for f in files)
+        for jobs in sorted({1, args.jobs}):
             for luck in (False, True):
-                per_s, seconds = rate(sample, level, n, luck)
-                print(f"{level} threads={n} luck={'on ' if luck else 'off'}: "
-                      f"{per_s:8.1f} decisions/s ({len(sample)} in {seconds:.2f} s)")
-    match = next(iter(read_path_matches(args.match)))
-    whole = decisions_of(match)
-    print(f"7-point match {args.match.name}: {len(whole)} decisions")
+                wall = cli_seconds(files, "1ply", jobs, luck)
+                print(f"{'1ply CLI --jobs ' + str(jobs) + ' luck ' + ('on' if luck else 'off'):<34} "
+                      f"{decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s", flush=True)
+    match = args.match if args.match.is_file() else files[-1]
+    print(f"match {match.name}")
     for level in ("1ply", "2ply"):
-        for n in threads:
-            per_s, seconds = rate(whole, level, n, True)
-            print(f"  {level} threads={n}: {seconds:.2f} s ({per_s:.0f} decisions/s)")
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["TABLA_CACHE_DIR"] = tmp
-        start = time.perf_counter()
-        analysis_cache.analyse_cached(whole, "1ply")
-        cold = time.perf_counter() - start
-        start = time.perf_counter()
-        analysis_cache.analyse_cached(whole, "1ply")
-        warm = time.perf_counter() - start
-        print(f"  cache (1ply): cold {cold:.2f} s, warm {warm:.3f} s")
+        decisions, wall, cpu = run_files([match], level, True)
+        print(line(f"  tabla {level} luck on, one core", decisions, wall, cpu), flush=True)
     if args.gnubg:
-        seconds = gnubg_time(args.gnubg, args.match)
-        shown = "failed" if seconds is None else f"{seconds:.2f} s"
-        print(f"  GNU Backgammon 0-ply analysis of the same match: {shown}")
-    print(json.dumps({"levels": levels, "threads": threads}))
+        seconds = gnubg_seconds(args.gnubg, match)
+        shown = "failed" if seconds is None else f"wall {seconds[0]:7.2f} s  cpu {seconds[1]:7.2f} s"
+        print(f"  GNU Backgammon 0-ply analyse match (luck on): {shown}")
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ _FILTER_MAX_MOVES = 5
 _FILTER_THRESHOLD = 0.08
 _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 _NON_DOUBLES: tuple[Dice, ...] = tuple(r for r in _ROLLS if r[0] != r[1])
-_OWNER_CODE = {"centered": 0, "player": 1, "opponent": 2}
+_OWNERS = {name: bgbot_cpp.CubeOwner(code) for code, name in enumerate(("centered", "player", "opponent"))}
 _FLIP_OWNER = {"centered": "centered", "player": "opponent", "opponent": "player"}
 
 
@@ -171,7 +171,7 @@ class _State:
                       self.crawford, self.jacoby)
 
     def owner_code(self) -> Any:
-        return bgbot_cpp.CubeOwner(_OWNER_CODE[self.owner])
+        return _OWNERS[self.owner]
 
     def checker_input(self, board: Sequence[int], dice: Dice) -> dict[str, Any]:
         item: dict[str, Any] = {
@@ -231,6 +231,15 @@ def _checker_batch(items: list[dict[str, Any]], level: str, threads: int, jacoby
          for m in r["moves"]]
         for r in raw
     ]
+
+
+def _best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[float]:
+    """The 1ply equity of each item's best play (all that luck needs: no move lists are copied)."""
+    if not items:
+        return []
+    one, _ = _strategies("1ply")
+    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
+    return [float(r["moves"][0]["equity"]) for r in raw]
 
 
 def _deep_play(board: tuple[int, ...], state: _State, level: str, threads: int) -> float:
@@ -385,6 +394,7 @@ class _Checker:
     index: int
     decision: DecisionInput
     state: _State
+    board: tuple[int, ...]
     plays: dict[tuple[int, ...], tuple[Position, Play]]
     played: tuple[int, ...] | None
 
@@ -414,16 +424,17 @@ class _Job:
         plays = {tuple(to_board(result)): (result, play)
                  for result, play in legal_plays(d.position, d.dice).items()}
         played = tuple(to_board(d.played)) if d.played is not None else None
-        item = _Checker(index, d, state, plays, played)
+        board = tuple(to_board(d.position))
+        item = _Checker(index, d, state, board, plays, played)
         if len(plays) == 1:
             self.forced.append(item)
         else:
             self.checkers[state.jacoby].append(item)
         if with_luck:
-            self._want_luck(index, d.position, state, d.dice)
+            self._want_luck(index, d.position, board, state, d.dice)
 
-    def _want_luck(self, index: int, position: Position, state: _State, dice: Dice) -> None:
-        board = tuple(to_board(position))
+    def _want_luck(self, index: int, position: Position, board: tuple[int, ...], state: _State,
+                   dice: Dice) -> None:
         opening = position == Position.start() and dice[0] != dice[1]
         group = self.luck[state.jacoby]
         key = (board, state)
@@ -439,14 +450,19 @@ class _Job:
     def run(self, out: list[Evaluation | None]) -> None:
         for index, evaluation in self.direct.items():
             out[index] = evaluation
-        luck = self._luck()
+        scored: list[tuple[_Checker, list[_Move]]] = []
+        for jacoby, items in self.checkers.items():
+            inputs = [it.state.checker_input(it.board, _dice(it.decision)) for it in items]
+            scored.extend(zip(items, _checker_batch(inputs, self.level, self.threads, jacoby)))
+        # At 1ply the roll made was just scored as luck scores it: its best play is not asked again.
+        known = {} if self.level != "1ply" else {
+            (item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
+            for item, moves in scored}
+        luck = self._luck(known)
         for item in self.forced:
             out[item.index] = self._forced(item, luck.get(item.index))
-        for jacoby, items in self.checkers.items():
-            inputs = [it.state.checker_input(to_board(it.decision.position), _dice(it.decision))
-                      for it in items]
-            for item, moves in zip(items, _checker_batch(inputs, self.level, self.threads, jacoby)):
-                out[item.index] = self._checker(item, moves, luck.get(item.index))
+        for item, moves in scored:
+            out[item.index] = self._checker(item, moves, luck.get(item.index))
         for jacoby, cubes in self.cubes.items():
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
             values = _cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
@@ -456,15 +472,24 @@ class _Job:
                 out[i] = self._cube(d, s, by_index.get(i))
         _clear_caches(self.level)
 
-    def _luck(self) -> dict[int, float]:
-        """Luck of each checker decision's roll (1ply, batched over all positions)."""
+    def _luck(self, known: dict[tuple[bool, tuple[Any, ...], Dice], float]) -> dict[int, float]:
+        """Luck of each checker decision's roll (1ply, batched over all positions).
+
+        Args:
+            known: best 1ply equities already computed, by Jacoby setting,
+                luck key and roll (low die first).
+        """
         luck: dict[int, float] = {}
         for jacoby, group in self.luck.items():
             inputs: list[dict[str, Any]] = []
             slots: list[tuple[tuple[Any, ...], Dice, bool]] = []
+            best: dict[tuple[tuple[Any, ...], Dice, bool], float] = {}
             for key, entry in group.items():
                 state: _State = entry["state"]
                 for roll in _ROLLS:
+                    if (jacoby, key, roll) in known:
+                        best[key, roll, False] = known[jacoby, key, roll]
+                        continue
                     inputs.append(state.checker_input(entry["board"], roll))
                     slots.append((key, roll, False))
                 if entry["opening"]:
@@ -472,13 +497,11 @@ class _Job:
                     for roll in _NON_DOUBLES:
                         inputs.append(state.flipped().checker_input(flipped, roll))
                         slots.append((key, roll, True))
-            best: dict[tuple[tuple[Any, ...], Dice, bool], float] = {}
-            for slot, moves in zip(slots, _checker_batch(inputs, "1ply", self.threads, jacoby)):
-                best[slot] = moves[0][1]
+            best.update(zip(slots, _best_equities(inputs, self.threads, jacoby)))
             for index, (group_jacoby, key, dice, opening) in self.luck_of.items():
                 if group_jacoby is not jacoby:
                     continue
-                roll = (min(dice), max(dice))
+                roll = _roll(dice)
                 if opening:
                     mine = sum(best[key, r, False] for r in _NON_DOUBLES)
                     theirs = sum(best[key, r, True] for r in _NON_DOUBLES)
@@ -564,6 +587,11 @@ class _Job:
             source=self.source, error_mwc=error_mwc, rank=rank, options=len(options),
             close=close, cube_equities=(nd, dt, dp),
         )
+
+
+def _roll(dice: Dice) -> Dice:
+    """``dice`` low die first, as :data:`_ROLLS` lists them."""
+    return (min(dice), max(dice))
 
 
 def _dice(d: DecisionInput) -> Dice:
