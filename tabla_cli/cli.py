@@ -25,6 +25,7 @@ from tabla_cli.cli_common import (
     progress,
     read_options,
     reports_errors,
+    scheduler_option,
     stdin_source,
 )
 from tabla_cli.errors import TablaError
@@ -69,12 +70,13 @@ def main(verbose: bool) -> None:
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores).")
+@scheduler_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @encoding_option
 @max_size_option
 @reports_errors
-def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quiet: bool, encoding: str | None,
-          max_size: int) -> None:
+def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, scheduler: str | None, quiet: bool,
+          encoding: str | None, max_size: int) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
     Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
@@ -89,12 +91,13 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quie
     reports: list[FileReport] = []
     options = read_options(encoding, max_size)
     names = collect_sources(p for p in paths if p != "-")
-    stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options)
-    if "-" in paths:
-        stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
     as_json = fmt == "json"
     out: list[dict[str, Any]] = []
     with progress(len(names), quiet, "checking") as advance:
+        stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options, scheduler=scheduler,
+                                                   progress=advance)
+        if "-" in paths:
+            stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
         for report in stream:
             reports.append(report)
             for finding in report.findings:
@@ -104,7 +107,6 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, jobs: int | None, quie
                     out.append(finding.to_dict())
                 else:
                     click.echo(json.dumps(finding.to_dict(), ensure_ascii=False))
-            advance()
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     counts = Counter(f.code for r in reports for f in r.findings)
