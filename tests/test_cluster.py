@@ -1,8 +1,9 @@
-"""``--scheduler``: check and report on a real Dask cluster give the output of a local ``--jobs`` run.
+"""``--scheduler``: check, report and analyze on a real Dask cluster give the output of a local ``--jobs`` run.
 
 A scheduler and two workers run as separate processes on 127.0.0.1 (one
-thread each, no nanny, no dashboard) for the whole module; every process is
-killed at teardown. The tests that kill a worker start a new one afterwards.
+thread each, no nanny, no dashboard) for the whole module, with an
+evaluation cache of their own (TABLA_CACHE_DIR); every process is killed at
+teardown. The tests that kill a worker start a new one afterwards.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tabla_cli.cluster import ClusterError, check_scheduler, map_on_cluster
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "corpus"
 REPORTS = str(ROOT / "tests" / "data" / "report" / "matches")
+THREE_POINT = str(ROOT / "examples" / "three-point-match.mat")
 SMALL = [str(p) for p in sorted(CORPUS.glob("mat/*"), key=lambda p: (p.stat().st_size, p.name))[:20]]
 """The 20 smallest transcripts of the corpus (the test runs stay short on a busy machine)."""
 FLAWED = [str(CORPUS / "mat" / "gammonview-5nqfGw9bWG3deTaU.mat"), *(str(p) for p in sorted(CORPUS.glob("ids/xg-0*_EN.txt"))),
@@ -39,7 +41,9 @@ class Cluster:
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
         self.file = workdir / "scheduler.json"
-        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+        self.cache = workdir / "cache"
+        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+                    "TABLA_CACHE_DIR": str(self.cache)}
         self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0")
         deadline = time.monotonic() + WAIT
         while not self.file.exists():
@@ -115,6 +119,17 @@ def test_report_tables_are_identical(workers: str) -> None:
     same_output(["report", "-q", "--by", "errors", "--format", "json", *FLAWED, "missing.mat"], workers)
 
 
+def test_analyze_is_identical(cluster: Cluster, workers: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLA_CACHE_DIR", str(cluster.cache))
+    args = ["analyze", THREE_POINT, "missing.mat", "--level", "1ply", "--no-luck", "--format", "csv"]
+    found = same_output([*args, "-q"], workers)
+    assert found.exit_code == 1
+    assert found.stdout.startswith("file,match,player")
+    assert found.stdout.count("three-point-match.mat,1,") == 2
+    loud = tabla(*args, "--scheduler", workers)
+    assert loud.stderr.startswith("missing.mat: error[unreadable-file]: No such file or directory\nanalyzed 2 files")
+
+
 def test_relative_paths_are_read_from_the_clients_directory(workers: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT / "tests" / "data")
     found = same_output(["check", "-q", "report/matches", "corpus/ids/xg-01_checkerPosition_EN.txt"], workers)
@@ -124,7 +139,7 @@ def test_relative_paths_are_read_from_the_clients_directory(workers: str, monkey
 def test_a_file_no_worker_can_open_is_a_finding(workers: str) -> None:
     found = tabla("check", "-q", "--scheduler", workers, "nosuch://host/a.mat", *SMALL)
     assert found.exit_code == 1
-    assert found.stderr.startswith("nosuch://host/a.mat: error[unreadable-file]: cannot be checked: ValueError")
+    assert found.stderr.startswith("nosuch://host/a.mat: error[unreadable-file]: cannot be opened here:")
     assert found.stderr.count("error[") == 1
 
 
@@ -177,7 +192,7 @@ def test_a_malformed_address_is_a_usage_error(address: str) -> None:
 
 def test_without_dask_the_option_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
-    for command in ("check", "report"):
+    for command in ("check", "report", "analyze"):
         found = tabla(command, "--scheduler", "local", REPORTS)
         assert found.exit_code == 2
         assert "pip install 'tabla-cli[dask]'" in found.stderr
