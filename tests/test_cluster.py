@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "corpus"
 REPORTS = str(ROOT / "tests" / "data" / "report" / "matches")
 THREE_POINT = str(ROOT / "examples" / "three-point-match.mat")
-SMALL = [str(p) for p in sorted(CORPUS.glob("mat/*"), key=lambda p: (p.stat().st_size, p.name))[:20]]
-"""The 20 smallest transcripts of the corpus (the test runs stay short on a busy machine)."""
+SMALL = [str(p) for p in sorted(CORPUS.glob("mat/*"), key=lambda p: (p.stat().st_size, p.name))[:10]]
+"""The 10 smallest transcripts of the corpus (the test runs stay short on a busy machine)."""
 FLAWED = [str(CORPUS / "mat" / "gammonview-5nqfGw9bWG3deTaU.mat"), *(str(p) for p in sorted(CORPUS.glob("ids/xg-0*_EN.txt"))),
           REPORTS]
 """An illegal play, files that are no transcripts, syntax errors."""
@@ -109,13 +109,13 @@ def test_check_text_and_json_are_identical(workers: str) -> None:
     assert found.exit_code == 1
     assert "missing.mat: error[unreadable-file]: No such file or directory" in found.stderr
     assert "error[illegal-play]" in found.stderr
-    assert found.stderr.count("\n") > 20
+    assert found.stderr.count("\n") > 10
     same_output(["check", "-q", "--format", "jsonl", *SMALL, *FLAWED], workers)
 
 
 def test_report_tables_are_identical(workers: str) -> None:
     found = same_output(["report", "-q", "--by", "match", "--format", "csv", *SMALL, *FLAWED], workers)
-    assert found.stdout.count("\n") > 20
+    assert found.stdout.count("\n") > 10
     same_output(["report", "-q", "--by", "errors", "--format", "json", *FLAWED, "missing.mat"], workers)
 
 
@@ -144,7 +144,7 @@ def test_a_file_no_worker_can_open_is_a_finding(workers: str) -> None:
 
 
 def test_killing_a_worker_mid_run_changes_nothing(cluster: Cluster, workers: str) -> None:
-    args = ["check", "-q", "--format", "jsonl", *SMALL * 15, *FLAWED]
+    args = ["check", "-q", "--format", "jsonl", *SMALL * 10, *FLAWED]
     expected = tabla(*args, "--jobs", "2")
     run = subprocess.Popen([sys.executable, "-c", "from tabla_cli.cli import main; main()", *args, "--scheduler", workers],
                            env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
