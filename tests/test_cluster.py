@@ -207,3 +207,22 @@ def test_an_unreachable_scheduler_is_an_error_not_a_traceback() -> None:
         found = tabla("check", "-q", "--scheduler", "tcp://127.0.0.1:9", REPORTS)
     assert found.exit_code == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in found.stderr
+
+
+def test_a_failed_task_gives_the_findings_of_a_local_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabla_cli.analysis.decisions import FileAnalysis
+    from tabla_cli.check import check_file, failed_check
+    from tabla_cli.cli_analyze import _failed
+    from tabla_cli.reports.rows import failed_rows, file_rows
+    from tabla_cli.source import Source
+
+    def boom(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("tabla_cli.pipeline.replay", boom)
+    local = check_file(THREE_POINT)
+    assert [f.code for f in local.findings] == ["internal-error"]
+    assert failed_check(THREE_POINT, "RuntimeError: boom") == local
+    rows = failed_rows(THREE_POINT, "RuntimeError: boom")
+    assert rows == file_rows(THREE_POINT)
+    assert _failed(Source(THREE_POINT), "RuntimeError: boom") == FileAnalysis(local, [])
