@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tabla_cli.board import Play, Player, Position
@@ -11,14 +11,14 @@ from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
 from tabla_cli.errors import Location
 from tabla_cli.findings import Finding, Severity
 from tabla_cli.model import Action, Match
-from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, run
+from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.source import Source, collect_paths, map_in_order
 from tabla_cli.visitor import DecisionState
 
 __all__ = [
     "CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths",
-    "mark_duplicates",
+    "failed_check", "mark_duplicates",
 ]
 
 
@@ -91,10 +91,20 @@ def check_file(source: Source | str, options: ReadOptions = ReadOptions()) -> Fi
     return run(src, CheckVisitor(FileReport(src.path)), options)
 
 
-def check_paths(paths: Iterable[Source | str], jobs: int = 1, options: ReadOptions = ReadOptions()) -> Iterator[FileReport]:
-    """Check files in order, with ``jobs`` processes; results come in input order."""
-    return map_in_order(functools.partial(check_file, options=options), paths, jobs)
+def failed_check(source: Source | str, message: str) -> FileReport:
+    """The report of a file whose task failed for good on a cluster (``Type: message``): an ``internal-error``."""
+    path = as_source(source).path
+    return FileReport(path, findings=[internal_error(message, path)])
 
+
+def check_paths(paths: Iterable[Source | str], jobs: int = 1, options: ReadOptions = ReadOptions(), *,
+                scheduler: str | None = None, progress: Callable[[], None] | None = None) -> Iterator[FileReport]:
+    """Check files in order, with ``jobs`` processes or on the Dask ``scheduler``; results come in input order.
+
+    ``progress`` is called once per file checked.
+    """
+    return map_in_order(functools.partial(check_file, options=options), paths, jobs, scheduler=scheduler,
+                        progress=progress, on_error=failed_check)
 
 
 def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:

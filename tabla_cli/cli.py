@@ -26,6 +26,7 @@ from tabla_cli.cli_common import (
     progress,
     read_options,
     reports_errors,
+    scheduler_option,
     stdin_source,
 )
 from tabla_cli.errors import TablaError
@@ -72,13 +73,14 @@ def main(verbose: bool) -> None:
 @click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding, notes included.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores).")
+@scheduler_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @encoding_option
 @max_size_option
 @scoring_option
 @reports_errors
 def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show_all: bool, jobs: int | None,
-          quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
+          scheduler: str | None, quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
     Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
@@ -101,13 +103,14 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show
         click.echo(message, err=True)
     if not names and "-" not in paths:
         raise click.ClickException(f"no match transcripts found under {', '.join(paths)}")
-    stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options)
-    if "-" in paths:
-        stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
     as_json = fmt == "json"
     show_notes = show_notes or show_all
     out: list[dict[str, Any]] = []
     with progress(len(names), quiet, "checking") as advance:
+        stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options, scheduler=scheduler,
+                                                   progress=advance)
+        if "-" in paths:
+            stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
         for report in mark_duplicates(stream):
             reports.append(report)
             for finding in report.findings:
@@ -118,7 +121,6 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show
                     out.append(finding.to_dict())
                 else:
                     click.echo(json.dumps(finding.to_dict(), ensure_ascii=False))
-            advance()
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     counts = Counter(f.code for r in reports for f in r.findings)

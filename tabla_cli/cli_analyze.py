@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.analysis.report import BY_CHOICES
-from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors
+from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors, scheduler_option
 from tabla_cli.cli_report import FORMAT_CHOICES, _resolve_format, _write_atomic
 from tabla_cli.output import refuse_existing
 
@@ -67,6 +67,15 @@ def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAn
     return analyse_source(source, options, read)
 
 
+def _failed(source: Source, message: str) -> FileAnalysis:
+    """The analysis of a file whose task failed for good on a cluster: an ``internal-error`` finding, no rows."""
+    from tabla_cli.analysis.decisions import FileAnalysis
+    from tabla_cli.check import FileReport
+    from tabla_cli.pipeline import internal_error
+
+    return FileAnalysis(FileReport(source.path, findings=[internal_error(message, source.path)]), [])
+
+
 @click.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--level", type=click.Choice(LEVELS), default="2ply", show_default=True,
@@ -88,13 +97,14 @@ def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAn
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
+@scheduler_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, findings or summary line.")
 @encoding_option
 @max_size_option
 @reports_errors
 def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output: str | None, recorded: bool,
             no_cache: bool, no_luck: bool, threads: int, out_dir: str | None, force: bool, jobs: int | None,
-            quiet: bool, encoding: str | None, max_size: int) -> None:
+            scheduler: str | None, quiet: bool, encoding: str | None, max_size: int) -> None:
     """Skill errors of the players of every match in PATHS (files or directories).
 
     Every checker play and cube decision is evaluated by the bgsage engine at
@@ -124,8 +134,8 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     errors = 0
     with _progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
-        for index, result in enumerate(map_in_order(work, names, jobs or os.cpu_count() or 1,
-                                                    per_job=2, max_chunk=1)):
+        for index, result in enumerate(map_in_order(work, names, jobs or os.cpu_count() or 1, per_job=2,
+                                                    max_chunk=1, scheduler=scheduler, on_error=_failed)):
             rows += result.rows
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)

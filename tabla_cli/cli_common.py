@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from tabla_cli.cluster import SCHEDULER_HELP
 from tabla_cli.errors import TablaError
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from tabla_cli.source import Source
 
 __all__ = ["encoding_option", "format_option", "max_size_option", "parse_size", "progress", "read_options",
-           "reports_errors", "stdin_source"]
+           "reports_errors", "scheduler_option", "stdin_source"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -101,6 +102,22 @@ max_size_option = click.option(
     "--max-size", "max_size", default="256M", show_default=True, metavar="SIZE", callback=_check_size,
     help="Read no input larger than SIZE (bytes, or with K, M, G); a larger one is a finding.",
 )
+
+
+def _check_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A malformed ``--scheduler``, or Dask not installed, is a usage error (exit 2)."""
+    if value is None:
+        return None
+    from tabla_cli.cluster import SchedulerAddressError, check_scheduler
+
+    try:
+        return check_scheduler(value)
+    except SchedulerAddressError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+scheduler_option = click.option("--scheduler", metavar="ADDRESS", default=None, callback=_check_scheduler,
+                                help=SCHEDULER_HELP)
 
 
 def read_options(encoding: str | None, max_size: int, *, lenient: bool = True,

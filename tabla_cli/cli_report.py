@@ -25,6 +25,7 @@ from tabla_cli.cli_common import (
     read_options,
     reports_errors,
     scoring_option,
+    scheduler_option,
     stdin_source,
 )
 from tabla_cli.output import refuse_existing, write_atomic
@@ -117,6 +118,7 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
               help="Count every copy of a match (by default a match read twice, in any format, counts once).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: all cores); the output does not depend on it.")
+@scheduler_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 @encoding_option
 @max_size_option
@@ -126,7 +128,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
            plots_dir: str | None, alias_file: str | None, players: tuple[str, ...], ignore_case: bool,
            opponents: tuple[str, ...], since: datetime.datetime | None, until: datetime.datetime | None,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
-           keep_duplicates: bool, jobs: int | None, quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
+           keep_duplicates: bool, jobs: int | None, scheduler: str | None, quiet: bool, encoding: str | None,
+           max_size: int, scoring: str | None) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action, or
@@ -176,9 +179,9 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         if "-" in paths:
             builder.add(file_rows(stdin_source(max_size), include=include, options=options))
         with progress(len(names), quiet, "reading") as advance:
-            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options):
+            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options,
+                                       scheduler=scheduler, progress=advance):
                 builder.add(rows)
-                advance()
         everything = builder.frames()
         frames = fold_case(everything, players) if ignore_case else everything
         chosen = filter_frames(frames, flt)

@@ -78,9 +78,12 @@ def as_source(source: Source | str) -> Source:
     return Source(source) if isinstance(source, str) else source
 
 
-def internal_error(exc: BaseException, path: str) -> Finding:
-    """The ``internal-error`` finding for an exception tabla did not expect while working on ``path``."""
-    text = f"{type(exc).__name__}: {exc}"
+def internal_error(exc: BaseException | str, path: str) -> Finding:
+    """The ``internal-error`` finding for an exception tabla did not expect while working on ``path``.
+
+    ``exc`` may also be its text, ``Type: message`` (a task that failed on a cluster worker).
+    """
+    text = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
     if len(text) > _MESSAGE_LIMIT:
         text = text[:_MESSAGE_LIMIT] + "..."
     return Finding(Code.INTERNAL_ERROR, f"{text} (a bug in tabla: please report it, with this file if you can)",

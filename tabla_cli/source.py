@@ -5,7 +5,9 @@ files only, never more than a size limit), :func:`decode_bytes` (a byte-order
 mark, else UTF-8, else UTF-16 without a BOM, else a guessed legacy code page;
 the encoding chosen is kept), :func:`collect_paths` (files named and the
 files below directories, in a stable order) and :func:`map_in_order` (a
-process pool whose results come back in input order).
+process pool, or a Dask cluster with ``scheduler``, whose results come back
+in input order). In a task on a cluster, :func:`read_source` opens its file
+on the worker (see :func:`tabla_cli.cluster.worker_url`).
 
 >>> decode_bytes("1 point match".encode("utf-16-le")).encoding
 'utf-16-le'
@@ -25,6 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
+
+from tabla_cli.cluster import map_on_cluster, read_url, worker_url
 
 __all__ = [
     "MAX_SIZE", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError", "check_encoding",
@@ -121,13 +125,24 @@ def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
     """The bytes of the regular file at ``path``, never more than ``max_size``.
 
     Nothing but a regular file is opened (a named pipe would block, a device
-    never end), and the file is checked again once open.
+    never end), and the file is checked again once open. In a task on a
+    cluster, a relative path is taken from the client's directory and a URL
+    (``s3://...``) is opened through fsspec, never more than ``max_size`` + 1
+    bytes of it.
 
     Raises:
         NotRegularFileError: ``path`` is a named pipe, device, socket or directory.
         TooLargeError: the file has more than ``max_size`` bytes.
         OSError: the file cannot be read.
     """
+    url = worker_url(str(path))
+    if url is not None and "://" in url:
+        data = read_url(url, max_size + 1)
+        if len(data) > max_size:
+            raise TooLargeError(len(data), max_size)
+        return data
+    if url is not None:
+        path = url
     kind = _kind(os.stat(path).st_mode)
     if kind is not None:
         raise NotRegularFileError(kind)
@@ -390,8 +405,9 @@ def collect_sources(paths: Iterable[str], left_out: LeftOut | None = None) -> li
 
 
 def map_in_order(work: Callable[[A], R], items: Iterable[A], jobs: int = 1, *, per_job: int = 4,
-                 max_chunk: int = 16) -> Iterator[R]:
-    """``work`` of each item, with ``jobs`` processes; results come in input order.
+                 max_chunk: int = 16, scheduler: str | None = None, progress: Callable[[], None] | None = None,
+                 on_error: Callable[[A, str], R] | None = None) -> Iterator[R]:
+    """``work`` of each item, with ``jobs`` processes or on a Dask cluster; results come in input order.
 
     Args:
         work: a picklable function (run in worker processes when ``jobs > 1``).
@@ -399,8 +415,24 @@ def map_in_order(work: Callable[[A], R], items: Iterable[A], jobs: int = 1, *, p
         jobs: worker processes; one (or one item) runs here, without a pool.
         per_job: chunks per worker (smaller chunks balance uneven work).
         max_chunk: the largest chunk handed to a worker at once.
+        scheduler: a Dask scheduler address, ``local`` or ``local:N``: run
+            there with :func:`tabla_cli.cluster.map_on_cluster` (``jobs`` unused).
+        progress: called once per item done.
+        on_error: on a cluster, the result for an item whose task failed for
+            good, from the item and ``"Type: message"``.
     """
-    names = list(items)
+    if scheduler is not None:
+        yield from map_on_cluster(work, items, scheduler, progress=progress, on_error=on_error,
+                                  per_worker=per_job, max_chunk=max_chunk)
+        return
+    for result in _map_here(work, list(items), jobs, per_job, max_chunk):
+        yield result
+        if progress is not None:
+            progress()
+
+
+def _map_here(work: Callable[[A], R], names: list[A], jobs: int, per_job: int, max_chunk: int) -> Iterator[R]:
+    """``work`` of each name, with ``jobs`` processes of this machine, in input order."""
     jobs = min(jobs, len(names))
     if jobs <= 1:
         for name in names:

@@ -12,7 +12,7 @@ import datetime
 import functools
 import re
 from pathlib import Path
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,14 +21,14 @@ from tabla_cli.digest import Fingerprint, MatchKey
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
-from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, run
+from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.reports.schema import FRAME_NAMES
 from tabla_cli.source import Source, map_in_order
 from tabla_cli.visitor import DecisionState
 
-__all__ = ["FileRows", "RowsVisitor", "display_names", "file_rows", "iter_file_rows", "match_date", "match_ratings",
-           "parse_date", "parse_rating", "text_rows"]
+__all__ = ["FileRows", "RowsVisitor", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date",
+           "match_ratings", "parse_date", "parse_rating", "text_rows"]
 
 _DATE = re.compile(r"([0-9]{4})[ \t]*[-./][ \t]*([0-9]{1,2})[ \t]*[-./][ \t]*([0-9]{1,2})")
 _RATING = re.compile(r"[-+]?[0-9]+(?:[.,][0-9]+)?")
@@ -323,8 +323,23 @@ def file_rows(source: Source | str, *, include: Iterable[str] = FRAME_NAMES,
     return run(src, RowsVisitor(FileRows(src.path, frozenset(include))), options)
 
 
+def failed_rows(source: Source | str, message: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
+    """The rows of a file whose task failed for good on a cluster (``Type: message``): an ``internal-error``."""
+    path = as_source(source).path
+    rows = FileRows(path, frozenset(include))
+    rows.add_finding(internal_error(message, path), None)
+    return rows
+
+
 def iter_file_rows(paths: Iterable[Source | str], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
-                   options: ReadOptions = ReadOptions()) -> Iterator[FileRows]:
-    """:class:`FileRows` of each file, in input order, with ``jobs`` processes."""
-    work = functools.partial(file_rows, include=frozenset(include), options=options)
-    return map_in_order(work, paths, jobs, per_job=8, max_chunk=8)
+                   options: ReadOptions = ReadOptions(), scheduler: str | None = None,
+                   progress: Callable[[], None] | None = None) -> Iterator[FileRows]:
+    """:class:`FileRows` of each file, in input order, with ``jobs`` processes or on the Dask ``scheduler``.
+
+    The rows are made where the file is read (on the workers): only these
+    row batches travel back. ``progress`` is called once per file done.
+    """
+    kept = frozenset(include)
+    work = functools.partial(file_rows, include=kept, options=options)
+    return map_in_order(work, paths, jobs, per_job=8, max_chunk=8, scheduler=scheduler, progress=progress,
+                        on_error=functools.partial(failed_rows, include=kept))
