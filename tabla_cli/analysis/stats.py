@@ -29,15 +29,13 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from tabla_cli.analysis.recorded import evaluation_from_recorded
 from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
-from tabla_cli.model import ActionKind, Match
 
 __all__ = [
     "DECISION_COLUMNS",
