@@ -8,10 +8,9 @@ Register it on the ``tabla`` group with ``main.add_command(convert)``.
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,6 +19,7 @@ import click
 
 from tabla_cli.convert import FORMATS, OUTPUT_SUFFIXES, SUFFIXES, format_for_path
 from tabla_cli.errors import Location
+from tabla_cli.output import Inputs
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -139,7 +139,7 @@ def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to
     start = time.perf_counter()
     fmt = _resolve_format(to, output, out_dir)
     jobs = _jobs(inputs, output, out_dir, fmt)
-    sources = _Inputs(j.source for j in jobs if j.source != STDIO)
+    sources = Inputs(j.source for j in jobs if j.source != STDIO)
     failed = converted = matches = 0
     written: dict[Path, str] = {}
     for job in jobs:
@@ -157,45 +157,20 @@ def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to
         sys.exit(1)
 
 
-class _Inputs:
-    """The input files, to tell whether an output would be one of them (also through links)."""
-
-    def __init__(self, paths: Iterable[str]) -> None:
-        self.resolved: set[Path] = set()
-        self.files: set[tuple[int, int]] = set()
-        for path in paths:
-            self.resolved.add(Path(path).resolve())
-            try:
-                info = os.stat(path)
-            except OSError:
-                continue
-            self.files.add((info.st_dev, info.st_ino))
-
-    def __contains__(self, path: object) -> bool:
-        assert isinstance(path, Path)
-        if path.resolve() in self.resolved:
-            return True
-        try:
-            info = os.stat(path)
-        except OSError:
-            return False
-        return (info.st_dev, info.st_ino) in self.files
-
-
-def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str], *,
+def _convert_one(job: _Job, fmt: str, sources: Inputs, written: dict[Path, str], *,
                  force: bool, check: bool) -> int | None:
     """Convert one input; report any problem on stderr. The number of matches, or None on failure."""
     from tabla_cli.convert import convert_text
     from tabla_cli.errors import InputError, InvalidPlayError, TablaError
     from tabla_cli.findings import Finding, Severity
-    from tabla_cli.output import write_atomic
+    from tabla_cli.output import OutputExistsError, OutputIsInputError, make_folder, remove_created, write_atomic
     from tabla_cli.reader import decode
 
     name = "<stdin>" if job.source == STDIO else job.source
     target = job.target
     if target != STDIO:
         path = Path(target)
-        if path in sources:
+        if sources.holds(path):
             _say(f"{target}: error: is an input; not writing over it")
             return None
         if path.resolve() in written:
@@ -235,10 +210,16 @@ def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str]
         click.echo(done.output, nl=False)
         return done.matches
     path = Path(target)
+    made: list[Path] = []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, done.output)
+        made = make_folder(path.parent)
+        write_atomic(path, done.output, force=force, inputs=sources)
+    except (OutputExistsError, OutputIsInputError) as exc:
+        remove_created(made)
+        _say(f"{target}: error: {exc}")
+        return None
     except OSError as exc:
+        remove_created(made)
         _say(f"{target}: error: cannot write: {exc.strerror or exc}")
         return None
     written[path.resolve()] = name

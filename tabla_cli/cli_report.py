@@ -11,16 +11,15 @@ import functools
 import os
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tabla_cli.output import refuse_existing, write_atomic
+from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
@@ -62,12 +61,33 @@ def _progress(total: int, quiet: bool) -> Iterator[Callable[[], None]]:
         yield lambda: bar.advance(task)
 
 
-def _write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
+def _write_atomic(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then publish it (see :mod:`tabla_cli.output`)."""
     try:
-        write_atomic(path, data)
+        write_atomic(path, data, force=force, inputs=inputs)
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+@contextmanager
+def _writing(folder: str | None) -> Iterator[None]:
+    """File-system errors while the frames stream into ``folder`` as one-line messages."""
+    try:
+        yield
+    except OSError as exc:
+        if folder is None:
+            raise
+        raise click.ClickException(f"cannot write {folder}: {exc.strerror or exc}") from exc
+
+
+@contextmanager
+def _staged(folder: str, names: list[str], force: bool, inputs: Inputs) -> Iterator[Path]:
+    """:func:`tabla_cli.output.staged_folder`, with file-system errors as one-line messages."""
+    try:
+        with staged_folder(folder, names, force=force, inputs=inputs) as tmp:
+            yield tmp
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {folder}: {exc.strerror or exc}") from exc
 
 
 def _resolve_format(fmt: str | None, output: str | None) -> str:
@@ -138,33 +158,25 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
-    refuse_existing(_targets(output, frames_dir, plots_dir), force)
-    aliases = read_aliases(alias_file) if alias_file else {}
     names = collect_paths(p for p in paths if p != "-")
+    inputs = Inputs([*names, *([alias_file] if alias_file else [])])
+    check_targets(_targets(output, frames_dir, plots_dir), inputs, force)
+    aliases = read_aliases(alias_file) if alias_file else {}
     include = FRAME_NAMES if frames_dir is not None else IN_MEMORY
-    try:
-        for directory in (frames_dir, plots_dir):
-            if directory is not None:
-                Path(directory).mkdir(parents=True, exist_ok=True)
-        sink = tempfile.mkdtemp(prefix=".tabla-frames-", dir=frames_dir) if frames_dir is not None else None
-    except OSError as exc:
-        raise click.ClickException(f"cannot create {exc.filename}: {exc.strerror or exc}") from exc
-    try:
+    with ExitStack() as stack:
+        sink = None
+        if frames_dir is not None:
+            sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
         builder = FrameBuilder(include, keep=IN_MEMORY, aliases=aliases, sink=sink)
-        if "-" in paths:
-            builder.add(text_rows(sys.stdin.read(), "<stdin>", include=include))
-        with _progress(len(names), quiet) as advance:
+        stdin = sys.stdin.read() if "-" in paths else None
+        with _progress(len(names), quiet) as advance, _writing(frames_dir):
+            if stdin is not None:
+                builder.add(text_rows(stdin, "<stdin>", include=include))
             for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include):
                 builder.add(rows)
                 advance()
-        frames = builder.frames()
-        _emit(frames, by, fmt, output, plots_dir)
-        if sink is not None and frames_dir is not None:
-            for name in FRAME_NAMES:
-                os.replace(Path(sink) / f"{name}.parquet", Path(frames_dir) / f"{name}.parquet")
-    finally:
-        if sink is not None:
-            shutil.rmtree(sink, ignore_errors=True)
+            frames = builder.frames()
+        _emit(frames, by, fmt, output, plots_dir, force, inputs)
 
     failed = records(frames.errors[frames.errors["code"].isin(READ_FAILURES)])
     for row in failed:
@@ -180,7 +192,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         sys.exit(1)
 
 
-def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None) -> None:
+def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, force: bool,
+          inputs: Inputs) -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
     import pandas as pd
 
@@ -211,10 +224,11 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
     else:
         data = render(table, fmt)
     if output is not None:
-        _write_atomic(Path(output), data)
+        _write_atomic(Path(output), data, force, inputs)
     elif data:
         assert isinstance(data, str)
         click.echo(data, nl=False)
     if plots_dir is not None:
-        for name, png in plots.items():
-            _write_atomic(Path(plots_dir) / f"{name}.png", png)
+        with _staged(plots_dir, [f"{name}.png" for name in plots], force, inputs) as folder:
+            for name, png in plots.items():
+                (folder / f"{name}.png").write_bytes(png)
