@@ -231,4 +231,4 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
     if plots_dir is not None:
         with _staged(plots_dir, [f"{name}.png" for name in plots], force, inputs) as folder:
             for name, png in plots.items():
-                (folder / f"{name}.png").write_bytes(png)
+                write_atomic(folder / f"{name}.png", png)
