@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Finding, Severity
 from tabla_cli.model import Match
-from tabla_cli.reader import read_text_matches
+from tabla_cli.formats._syntax import ErrorHandler
+from tabla_cli.reader import read_path_matches, read_text_matches
 from tabla_cli.replay import MatchResult, replay
-from tabla_cli.source import collect_paths, decode, map_in_order
+from tabla_cli.source import collect_paths, map_in_order
 from tabla_cli.visitor import BaseVisitor
 
 __all__ = ["CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths"]
@@ -57,13 +57,18 @@ def check_match(match: Match, report: FileReport) -> FileReport:
 
 def check_text(text: str, path: str) -> FileReport:
     """Check every match in ``text``; never raises for bad input."""
+    return _check(lambda on_error: read_text_matches(text, path, on_error), path)
+
+
+def _check(read: Callable[[ErrorHandler], Iterator[Match]], path: str) -> FileReport:
+    """Check every match ``read(on_error)`` gives, one at a time; never raises for bad input."""
     report = FileReport(path)
 
     def syntax(exc: TranscriptSyntaxError) -> None:
         report.findings.append(Finding("syntax-error", exc.message, exc.location or Location(path)))
 
     try:
-        for match in read_text_matches(text, path, syntax):
+        for match in read(syntax):
             check_match(match, report)
     except InputError as exc:
         code = "unreadable-file" if exc.location is None or not exc.location.line else "syntax-error"
@@ -76,10 +81,9 @@ def check_text(text: str, path: str) -> FileReport:
 def check_file(path: str) -> FileReport:
     """Check the file at ``path``; an unreadable file becomes a finding."""
     try:
-        data = Path(path).read_bytes()
+        return _check(lambda on_error: read_path_matches(path, on_error), path)
     except OSError as exc:
         return FileReport(path, findings=[Finding("unreadable-file", exc.strerror or str(exc), Location(path))])
-    return check_text(decode(data), path)
 
 
 def check_paths(paths: list[str], jobs: int = 1) -> Iterator[FileReport]:

@@ -265,14 +265,16 @@ class _GameReplay:
             self.check_marks(action, segments, play, text)
             after = resolution.result
         else:
-            listed, total = variant.some_plays(self.pos, dice, 10)
-            shown = tuple(self.format(self.pos, p) or "(no move)" for p in listed)
-            more = total - len(shown)
-            if more > 0:
-                shown += (f"... (+{more})",)
-            elif total < 0:
-                shown += ("... (+more)",)
             code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
+            shown: tuple[str, ...] = ()
+            if code != "unchecked":  # the search gave up: no list of legal plays either
+                listed, total = variant.some_plays(self.pos, dice, 10)
+                shown = tuple(self.format(self.pos, p) or "(no move)" for p in listed)
+                more = total - len(shown)
+                if more > 0:
+                    shown += (f"... (+{more})",)
+                elif total < 0:
+                    shown += ("... (+more)",)
             self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             applied = variant.apply_written(self.pos, segments)
             if applied is None:

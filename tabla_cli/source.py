@@ -13,14 +13,15 @@ pool whose results come back in input order).
 from __future__ import annotations
 
 import codecs
+import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TextIO, TypeVar
 
-__all__ = ["Decoded", "collect_paths", "decode", "decode_bytes", "map_in_order", "read_path_text"]
+__all__ = ["Decoded", "collect_paths", "decode", "decode_bytes", "map_in_order", "open_text", "read_path_text"]
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -92,6 +93,49 @@ def read_path_text(path: str | Path) -> str:
         OSError: the file cannot be read.
     """
     return decode(Path(path).read_bytes())
+
+
+_CHUNK = 1 << 20
+
+
+def _valid_utf8(handle: BinaryIO) -> bool:
+    """Whether what is left to read of ``handle`` is UTF-8 (read in chunks; nothing is kept)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        while chunk := handle.read(_CHUNK):
+            decoder.decode(chunk)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def open_text(path: str | Path) -> TextIO:
+    """The file at ``path`` as a text stream, decoded as :func:`decode_bytes` would.
+
+    A large UTF-8 or Latin-1 file is decoded as it is read (memory holds a
+    chunk, not the file); a file with a byte-order mark or in UTF-16 is
+    decoded whole. Line ends are kept as they are.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    raw = open(path, "rb")  # noqa: SIM115 - handed to the caller inside the text stream
+    try:
+        head = raw.read(_SAMPLE)
+        if head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
+            _utf16_without_bom(head) is not None
+        ):
+            data = head + raw.read()
+            raw.close()
+            return io.StringIO(decode(data), newline="")
+        raw.seek(0)
+        encoding = "utf-8" if _valid_utf8(raw) else "latin-1"
+        raw.seek(0)
+    except BaseException:
+        raw.close()
+        raise
+    return io.TextIOWrapper(raw, encoding=encoding, newline="")
 
 
 def collect_paths(paths: Iterable[str]) -> list[str]:

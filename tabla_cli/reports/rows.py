@@ -9,9 +9,8 @@ packs into Arrow batches. No :class:`~tabla_cli.model.Match` outlives its file.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tabla_cli.board import BAR, Play, Player, Position
@@ -19,10 +18,11 @@ from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxE
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.notation import format_play
-from tabla_cli.reader import read_text_matches
+from tabla_cli.formats._syntax import ErrorHandler
+from tabla_cli.reader import read_path_matches, read_text_matches
 from tabla_cli.replay import MatchResult, replay
 from tabla_cli.reports.schema import FRAME_NAMES
-from tabla_cli.source import decode, map_in_order
+from tabla_cli.source import map_in_order
 from tabla_cli.visitor import BaseVisitor, DecisionState
 
 __all__ = ["FileRows", "RowsVisitor", "file_rows", "iter_file_rows", "text_rows"]
@@ -174,6 +174,11 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> 
     ``unreadable-file`` or ``syntax-error`` row in ``errors`` (the matches
     before the bad spot are kept), as ``tabla check`` reports it.
     """
+    return _rows(lambda on_error: read_text_matches(text, path, on_error), path, include)
+
+
+def _rows(read: Callable[[ErrorHandler], Iterator[Match]], path: str, include: Iterable[str]) -> FileRows:
+    """The rows of every match ``read(on_error)`` gives, one match at a time; never raises for bad input."""
     rows = FileRows(path, frozenset(include))
     syntax: list[Finding] = []
 
@@ -181,7 +186,7 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> 
         syntax.append(Finding("syntax-error", exc.message, exc.location or Location(path)))
 
     try:
-        for match in read_text_matches(text, path, on_error):
+        for match in read(on_error):
             rows.add_match(match, syntax)
             syntax.clear()
     except InputError as exc:
@@ -197,12 +202,11 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES) -> 
 def file_rows(path: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
     """The rows of every match in the file at ``path``; never raises for bad input."""
     try:
-        data = Path(path).read_bytes()
+        return _rows(lambda on_error: read_path_matches(path, on_error), path, include)
     except OSError as exc:
         rows = FileRows(path, frozenset(include))
         rows.add_finding(Finding("unreadable-file", exc.strerror or str(exc), Location(path)), None)
         return rows
-    return text_rows(decode(data), path, include=include)
 
 
 def iter_file_rows(paths: Iterable[str], *, jobs: int = 1,

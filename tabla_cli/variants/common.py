@@ -13,7 +13,9 @@ from typing import Any, ClassVar, TypeVar
 from tabla_cli.board import BAR, OFF, Dice, Play, Position, Resolution, Segment
 from tabla_cli.errors import InvalidIdError
 from tabla_cli.findings import Code
-from tabla_cli.variants.search import Board, PathStep, SearchResult, TurnPlan, plain_plan, search, to_play
+from tabla_cli.variants.search import (
+    SEARCH_LIMIT, Board, PathStep, SearchResult, TurnPlan, plain_plan, search, to_play,
+)
 from tabla_cli.variants.standard import Backgammon
 from tabla_cli.variants.written import VariantResolution, format_steps, resolve
 
@@ -177,13 +179,16 @@ class TablaVariant(Backgammon):
 
     @classmethod
     def some_plays(cls, position: Position, dice: Dice, limit: int) -> tuple[list[Play], int]:
-        """Up to ``limit`` legal plays, and how many there are (-1: not counted, more than shown)."""
+        """Up to ``limit`` legal plays, and how many there are (-1: not counted: more than shown, or the
+        search gave up after :data:`SEARCH_LIMIT` // 4 positions and lists none)."""
         position = cls.position_from(position)
         if cls.judges_plays(position):
             legal = cls.legal_plays(position, dice)
             return list(legal.values())[:limit], len(legal)
         plan = cls.plan(position, dice)
-        result = search(cls.board(position, plan), plan, cap=limit + 1)
+        result = search(cls.board(position, plan), plan, cap=limit + 1, limit=SEARCH_LIMIT // 4)
+        if not result.complete:
+            return [], -1
         plays = [cls.finish_play(position, cls.make_result(position, snap, plan, result.best), path)
                  for snap, path in result.found.items()]
         if len(plays) > limit:

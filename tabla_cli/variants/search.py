@@ -83,16 +83,35 @@ def plain_plan(dice: Dice) -> TurnPlan:
     return TurnPlan(((a, b), (b, a)), pair=(a, b), own=(a, b))
 
 
+SEARCH_LIMIT = 20_000
+"""The most states (dice played, owed dice used, board) a bounded search visits.
+
+Each state is visited once (the search memoises them), but a long Gulbara
+progression (1-1 runs to 6-6: 24 moves) on a spread-out position has
+millions; checking a transcript gives up on such a roll (an ``unchecked``
+note, or no list of legal plays) rather than search for minutes. Far above
+any ordinary turn: the largest in ``examples/`` and ``tests/data/variants``
+visits about 700.
+"""
+
+
 @dataclass(slots=True)
 class SearchResult:
-    """Distinct results (snapshot -> path) of the best score, and that score."""
+    """Distinct results (snapshot -> path) of the best score, and that score.
+
+    ``complete`` is False when the search stopped at its ``limit``: then
+    ``found`` and ``best`` are only what it saw so far. ``visited``: the
+    states it visited.
+    """
 
     found: dict[object, tuple[PathStep, ...]]
     best: tuple[int, int]
+    complete: bool = True
+    visited: int = 0
 
 
 def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int = 0,
-           target: object = None) -> SearchResult:
+           target: object = None, limit: int = 0) -> SearchResult:
     """Every distinct result of the highest-scoring plays (rules.md §2.4).
 
     With ``stop_at_full`` the search stops at the first play that uses every
@@ -101,7 +120,8 @@ def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int
     results that use every die are found (for listing some plays of a turn
     with a million of them: Gulbara's 1-1 progression). With ``target`` (a
     snapshot) only plays reaching it count, and states that can no longer
-    reach it are cut (checkers never move back).
+    reach it are cut (checkers never move back). With ``limit`` it stops
+    after visiting that many states, and says it is not ``complete``.
     """
     goal: tuple[int, ...] | None = None
     if target is not None:
@@ -115,6 +135,8 @@ def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int
     split = plan.split
     full = (split, plan.size - split)
     done = [False]
+    visited = [0]
+    complete = True
 
     for order in plan.orders:
         size = len(order)
@@ -132,6 +154,9 @@ def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int
                         key = (i, owed, board.key())
                         if key not in seen and (goal is None or board.reaches(goal)):
                             seen.add(key)
+                            visited[0] += 1
+                            if visited[0] == limit:
+                                done[0] = True
                             path.append((src, dst, flag, die, own))
                             dfs(i + 1, nxt)
                             path.pop()
@@ -158,13 +183,14 @@ def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int
 
         dfs(0, 0)
         if done[0]:
+            complete = not limit or visited[0] < limit
             break
     if plan.pair is not None and best[0][1] == 1:
         high = max(plan.pair)
         kept = {k: p for k, p in found.items() if _own_die(p) == high}
         if kept:
             found = kept
-    return SearchResult(found, best[0])
+    return SearchResult(found, best[0], complete, visited[0])
 
 
 def _own_die(path: tuple[PathStep, ...]) -> int:

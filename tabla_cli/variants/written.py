@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from tabla_cli.board import BAR, OFF, Dice, Play, Position, Resolution, Segment, Step
 from tabla_cli.findings import Code
-from tabla_cli.variants.search import Board, PathStep, TurnPlan, search, snapshot_after, step_name
+from tabla_cli.variants.search import SEARCH_LIMIT, Board, PathStep, TurnPlan, search, snapshot_after, step_name
 
 if TYPE_CHECKING:
     from tabla_cli.variants.common import TablaVariant
@@ -155,7 +155,9 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
     target: object = None
     if written is not None:
         target = cls.snapshot_of(written)
-        reached = search(cls.board(position, plan), plan, target=target)
+        reached = search(cls.board(position, plan), plan, target=target, limit=SEARCH_LIMIT)
+        if not reached.complete:
+            return _too_large(plan)
         if reached.found:
             found, reach = reached.found[target], reached.best
     if found is None and walked is not None:
@@ -169,7 +171,9 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
         text = " ".join(step_name(s, d) for s, d, _ in segments)
         return VariantResolution(None, None, f"'{text}' cannot be made of the dice {a}-{b}"
                                  + (f" as {cls.name} plays them" if plan.size > 4 or plan.split else ""))
-    every = search(cls.board(position, plan), plan, stop_at_full=True)
+    every = search(cls.board(position, plan), plan, stop_at_full=True, limit=SEARCH_LIMIT)
+    if not every.complete:
+        return _too_large(plan)
     best = every.best
     result = cls.make_result(position, target, plan, best)
     play = cls.finish_play(position, result, found)
@@ -189,6 +193,12 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
         code, message = cls.filter_reason(position)
         return VariantResolution(play, result, message, code=code)
     return VariantResolution(play, result, None)
+
+
+def _too_large(plan: TurnPlan) -> VariantResolution:
+    """The resolution of a play the search gave up on (more than :data:`SEARCH_LIMIT` states)."""
+    return VariantResolution(None, None, f"not checked: the legal plays of this roll ({_describe_plan(plan)}) "
+                             f"take more than {SEARCH_LIMIT:,} positions to search", code=Code.UNCHECKED)
 
 
 def _describe_plan(plan: TurnPlan) -> str:
