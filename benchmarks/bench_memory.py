@@ -31,7 +31,7 @@ _RIGHT = 30  # the column where a .mat transcript's right player starts
 def _mat_texts() -> list[str]:
     texts = []
     for path in sorted(CORPUS.iterdir()):
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace").lstrip("\ufeff")
         if re.search(r"^ *\d+ point match *$", text, re.M):
             texts.append(text.replace("\r\n", "\n").rstrip("\n") + "\n\n")
     return texts

@@ -17,7 +17,7 @@ from tabla_cli.variants import Gulbara, GulbaraPosition
 from tabla_cli.variants.search import SEARCH_LIMIT, SearchResult, search
 
 ROOT = Path(__file__).resolve().parents[1]
-DAMAGED = ROOT / "tests" / "data" / "variants" / "gulbara-damaged.mat"
+DAMAGED = ROOT / "tests" / "data" / "search" / "gulbara-damaged.mat"
 CLEAN = ROOT / "examples" / "gulbara.mat"
 # Game 2 move 13 of the damaged file: Georgi to play 1-1 (a progression: 1s to 6s, four each).
 SPREAD = GulbaraPosition.from_text("24:2 22:1 17:1 16:2 13:1 10:5 9:2 8:1 / 23:1 19:1 18:4 17:1 16:2 15:2 "
