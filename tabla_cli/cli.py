@@ -378,7 +378,7 @@ def show(ids: tuple[str, ...], variant: Any, fmt: str, output: str | None, force
         emit(json.dumps(shown if len(shown) > 1 else shown[0], indent=2) + "\n")
     if target is not None:
         try:
-            write_atomic(target, "".join(parts))
+            write_atomic(target, "".join(parts), force=force)
         except OSError as exc:
             raise click.ClickException(f"{target}: cannot write: {exc.strerror or exc}") from exc
 

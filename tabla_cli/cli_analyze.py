@@ -23,7 +23,7 @@ import click
 from tabla_cli.analysis.report import BY_CHOICES
 from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors, scheduler_option
 from tabla_cli.cli_report import FORMAT_CHOICES, _resolve_format, _write_atomic
-from tabla_cli.output import refuse_existing
+from tabla_cli.output import Inputs, check_targets
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -125,8 +125,8 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     fmt = _resolve_format(fmt, output)
     names = collect_sources(paths)
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
-    _refuse_inputs([source.path for source in names], targets)
-    refuse_existing(([Path(output)] if output else []) + targets, force)
+    inputs = Inputs(source.path for source in names)
+    check_targets(([Path(output)] if output else []) + targets, inputs, force)
     options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
                               luck=not no_luck, document=out_dir is not None)
     written = 0
@@ -139,7 +139,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
             rows += result.rows
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
-                _write_atomic(targets[index], result.document)
+                _write_atomic(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
@@ -148,7 +148,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
                         click.echo(finding.render(), err=True)
             advance(result.decisions)
     decisions = decisions_frame(rows)
-    _emit(decisions, by, fmt, output)
+    _emit(decisions, by, fmt, output, force, inputs)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
@@ -188,25 +188,7 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
     return [out_dir / target for target in unique]
 
 
-def _refuse_inputs(names: list[str], targets: list[Path]) -> None:
-    """Stop (a usage error) when an output is one of the inputs, even through another name or a link."""
-    inputs = set()
-    for name in names:
-        try:
-            info = os.stat(name)
-        except OSError:
-            continue
-        inputs.add((info.st_dev, info.st_ino))
-    for target in targets:
-        try:
-            info = os.stat(target)
-        except OSError:
-            continue
-        if (info.st_dev, info.st_ino) in inputs:
-            raise click.UsageError(f"--out-dir would write {target} over an input: choose another DIR")
-
-
-def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None) -> None:
+def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
     from tabla_cli.analysis.report import analysis_table, plot_error_rates, worst_decisions_html
     from tabla_cli.analysis.stats import player_stats
     from tabla_cli.reports.render import Section, render, render_page
@@ -223,7 +205,7 @@ def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None) -> Non
     else:
         data = render(table, fmt)
     if output is not None:
-        _write_atomic(Path(output), data)
+        _write_atomic(Path(output), data, force, inputs)
     elif data:
         if isinstance(data, bytes):
             raise click.UsageError("this format writes a binary file: give -o FILE")

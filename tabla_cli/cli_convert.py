@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +24,7 @@ from tabla_cli.cli_common import (
     scoring_option,
     stdin_source,
 )
+from tabla_cli.output import Inputs
 from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to
     start = time.perf_counter()
     fmt = _resolve_format(to, output, out_dir)
     jobs = _jobs(inputs, output, out_dir, fmt)
-    sources = _Inputs(j.source for j in jobs if j.source != STDIO)
+    sources = Inputs(j.source for j in jobs if j.source != STDIO)
     failed = converted = matches = 0
     written: dict[Path, str] = {}
     options = read_options(encoding, max_size, lenient=False, scoring=scoring)
@@ -163,49 +163,24 @@ def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to
         sys.exit(1)
 
 
-class _Inputs:
-    """The input files, to tell whether an output would be one of them (also through links)."""
-
-    def __init__(self, paths: Iterable[str]) -> None:
-        self.resolved: set[Path] = set()
-        self.files: set[tuple[int, int]] = set()
-        for path in paths:
-            self.resolved.add(_resolved(path))
-            try:
-                info = os.stat(path)
-            except OSError:
-                continue
-            self.files.add((info.st_dev, info.st_ino))
-
-    def __contains__(self, path: object) -> bool:
-        assert isinstance(path, Path)
-        if _resolved(path) in self.resolved:
-            return True
-        try:
-            info = os.stat(path)
-        except OSError:
-            return False
-        return (info.st_dev, info.st_ino) in self.files
-
-
 def _resolved(path: str | Path) -> Path:
     """``path`` made absolute with its links resolved as far as they go (a link loop is left as it is)."""
     return Path(os.path.realpath(path))
 
 
-def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str], options: ReadOptions, *,
+def _convert_one(job: _Job, fmt: str, sources: Inputs, written: dict[Path, str], options: ReadOptions, *,
                  force: bool, check: bool) -> int | None:
     """Convert one input; report any problem on stderr. The number of matches, or None on failure."""
     from tabla_cli.convert import convert_source
     from tabla_cli.findings import Severity
-    from tabla_cli.output import write_atomic
+    from tabla_cli.output import OutputExistsError, OutputIsInputError, make_folder, remove_created, write_atomic
     from tabla_cli.source import Source
 
     name = "<stdin>" if job.source == STDIO else job.source
     target = job.target
     if target != STDIO:
         path = Path(target)
-        if path in sources:
+        if sources.holds(path):
             _say(f"{target}: error: is an input; not writing over it")
             return None
         if _resolved(path) in written:
@@ -231,10 +206,16 @@ def _convert_one(job: _Job, fmt: str, sources: _Inputs, written: dict[Path, str]
         click.echo(done.output, nl=False)
         return done.matches
     path = Path(target)
+    made: list[Path] = []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, done.output)
+        made = make_folder(path.parent)
+        write_atomic(path, done.output, force=force, inputs=sources)
+    except (OutputExistsError, OutputIsInputError) as exc:
+        remove_created(made)
+        _say(f"{target}: error: {exc}")
+        return None
     except OSError as exc:
+        remove_created(made)
         _say(f"{target}: error: cannot write: {exc.strerror or exc}")
         return None
     written[_resolved(path)] = name

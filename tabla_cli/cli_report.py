@@ -11,8 +11,9 @@ import datetime
 import os
 import shutil
 import sys
-import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from tabla_cli.cli_common import (
     scheduler_option,
     stdin_source,
 )
-from tabla_cli.output import refuse_existing, write_atomic
+from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 
 if TYPE_CHECKING:
     from tabla_cli.reports.filters import ReportFilter
@@ -43,12 +44,33 @@ RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
 
 
-def _write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
+def _write_atomic(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then publish it (see :mod:`tabla_cli.output`)."""
     try:
-        write_atomic(path, data)
+        write_atomic(path, data, force=force, inputs=inputs)
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+@contextmanager
+def _writing(folder: str | None) -> Iterator[None]:
+    """File-system errors while the frames stream into ``folder`` as one-line messages."""
+    try:
+        yield
+    except OSError as exc:
+        if folder is None:
+            raise
+        raise click.ClickException(f"cannot write {folder}: {exc.strerror or exc}") from exc
+
+
+@contextmanager
+def _staged(folder: str, names: list[str], force: bool, inputs: Inputs) -> Iterator[Path]:
+    """:func:`tabla_cli.output.staged_folder`, with file-system errors as one-line messages."""
+    try:
+        with staged_folder(folder, names, force=force, inputs=inputs) as tmp:
+            yield tmp
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {folder}: {exc.strerror or exc}") from exc
 
 
 def _resolve_format(fmt: str | None, output: str | None) -> str:
@@ -153,12 +175,13 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError("--length and --money exclude each other")
     flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
                        length=length, money=money)
-    refuse_existing(_targets(output, frames_dir, plots_dir), force)
-    aliases = read_aliases(alias_file) if alias_file else {}
     from tabla_cli.source import LeftOut
 
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
+    inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
+    check_targets(_targets(output, frames_dir, plots_dir), inputs, force)
+    aliases = read_aliases(alias_file) if alias_file else {}
     for message in left_out.messages():
         click.echo(message, err=True)
     options = read_options(encoding, max_size, scoring=scoring)
@@ -166,19 +189,16 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
     include = FRAME_NAMES if frames_dir is not None else memory
     streaming = not (flt.selects or ignore_case)
-    try:
-        for directory in (frames_dir, plots_dir):
-            if directory is not None:
-                Path(directory).mkdir(parents=True, exist_ok=True)
-        sink = tempfile.mkdtemp(prefix=".tabla-frames-", dir=frames_dir) if frames_dir is not None else None
-    except OSError as exc:
-        raise click.ClickException(f"cannot create {exc.filename}: {exc.strerror or exc}") from exc
-    try:
+    with ExitStack() as stack:
+        sink = None
+        if frames_dir is not None:
+            sink = str(stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force,
+                                                   inputs)))
         builder = FrameBuilder(include, keep=memory if streaming else include, aliases=aliases,
                                sink=sink if streaming else None, keep_duplicates=keep_duplicates)
         if "-" in paths:
             builder.add(file_rows(stdin_source(max_size), include=include, options=options))
-        with progress(len(names), quiet, "reading") as advance:
+        with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
             for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options,
                                        scheduler=scheduler, progress=advance):
                 builder.add(rows)
@@ -189,14 +209,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         if sink is not None and not streaming:
             write_frames(frames, sink)
         if len(frames.matches) or not frames.errors["code"].isin(READ_FAILURES).any():
-            _emit(frames, by, fmt, output, plots_dir, players=players, every=every, top=top,
+            _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
                   selection=_selection(flt, chosen.kept, chosen.matches, chosen.undated))
-        if sink is not None and frames_dir is not None:
-            for name in FRAME_NAMES:
-                os.replace(Path(sink) / f"{name}.parquet", Path(frames_dir) / f"{name}.parquet")
-    finally:
-        if sink is not None:
-            shutil.rmtree(sink, ignore_errors=True)
 
     failed = records(everything.errors[everything.errors["code"].isin(READ_FAILURES)])
     for row in failed:
@@ -231,7 +245,8 @@ def _selection(flt: ReportFilter, kept: int, total: int, undated: int) -> str:
     return text
 
 
-def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, *,
+def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, force: bool,
+          inputs: Inputs, *,
           players: tuple[str, ...] = (), every: str = "month", top: int = 50, selection: str = "") -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
     import pandas as pd
@@ -277,10 +292,11 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
     else:
         data = render(table, fmt)
     if output is not None:
-        _write_atomic(Path(output), data)
+        _write_atomic(Path(output), data, force, inputs)
     elif data:
         assert isinstance(data, str)
         click.echo(data, nl=False)
     if plots_dir is not None:
-        for name, png in plots.items():
-            _write_atomic(Path(plots_dir) / f"{name}.png", png)
+        with _staged(plots_dir, [f"{name}.png" for name in plots], force, inputs) as folder:
+            for name, png in plots.items():
+                write_atomic(folder / f"{name}.png", png)

@@ -19,14 +19,22 @@ stops a run over many.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Code, Finding
-from tabla_cli.reader import read_text_matches
+from tabla_cli.reader import read_handle_matches, read_text_matches
 from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
-from tabla_cli.source import MAX_SIZE, NotRegularFileError, Source, TooLargeError, decode_bytes, read_source
+from tabla_cli.source import (
+    MAX_SIZE,
+    NotRegularFileError,
+    Source,
+    TooLargeError,
+    decode_bytes,
+    open_stream,
+    read_source,
+)
 from tabla_cli.visitor import BaseVisitor
 
 __all__ = ["FileVisitor", "ReadOptions", "Source", "as_source", "internal_error", "run"]
@@ -105,6 +113,8 @@ def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = Re
     """
     src = as_source(source)
     try:
+        if text is None and src.data is None and _stream(src, visitor, options):
+            return visitor.result()
         if text is None:
             text = _text(src, visitor, options)
         if text is not None:
@@ -112,6 +122,27 @@ def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = Re
     except Exception as exc:  # one file's bug must not stop a run over many
         visitor.visit_file_finding(internal_error(exc, src.path))
     return visitor.result()
+
+
+def _stream(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> bool:
+    """Read and replay a large file as a stream, a match at a time; False when it is to be read whole."""
+    try:
+        stream = open_stream(source.path, options.max_size, options.encoding)
+    except (OSError, LookupError):
+        return False  # read whole, which reports the problem
+    if stream is None:
+        return False
+    with stream.handle:
+        if stream.guessed:
+            visitor.visit_file_finding(_guessed(stream.encoding, source.path))
+        _replay(stream.handle, source.path, visitor, options)
+    return True
+
+
+def _guessed(encoding: str, path: str) -> Finding:
+    return Finding(Code.GUESSED_ENCODING,
+                   f"neither UTF-8 nor UTF-16: read as {encoding}, a guess (--encoding sets the encoding)",
+                   Location(path))
 
 
 def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str | None:
@@ -142,20 +173,21 @@ def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str 
             Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))
         return None
     if decoded.guessed:
-        visitor.visit_file_finding(Finding(
-            Code.GUESSED_ENCODING,
-            f"neither UTF-8 nor UTF-16: read as {decoded.encoding}, a guess (--encoding sets the encoding)", where))
+        visitor.visit_file_finding(_guessed(decoded.encoding, path))
     return decoded.text
 
 
-def _replay(text: str, path: str, visitor: FileVisitor[T], options: ReadOptions) -> None:
-    """Read every match of ``text`` and replay it with ``visitor``; reading errors become findings."""
+def _replay(text: str | TextIO, path: str, visitor: FileVisitor[T], options: ReadOptions) -> None:
+    """Read every match of ``text`` (or a text stream) and replay it with ``visitor``; reading errors become findings."""
 
     def on_error(exc: TranscriptSyntaxError) -> None:
         visitor.visit_read_finding(Finding(Code.SYNTAX_ERROR, exc.message, exc.location or Location(path)))
 
     try:
-        for match in read_text_matches(text, path, on_error if options.lenient else None):
+        handler = on_error if options.lenient else None
+        matches = (read_text_matches(text, path, handler) if isinstance(text, str)
+                   else read_handle_matches(text, path, handler))
+        for match in matches:
             replay(apply_scoring(match, options.scoring), visitor)
     except InputError as exc:
         code = Code.SYNTAX_ERROR if exc.location is not None and exc.location.line else Code.UNREADABLE_FILE

@@ -5,14 +5,15 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
-from tabla_cli.errors import UnsupportedFormatError
+from tabla_cli.errors import InputError, Location, UnsupportedFormatError
 from tabla_cli.formats import detect, get
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Match
 from tabla_cli.source import collect_paths, decode, read_source
 
-__all__ = ["decode", "detect_format", "read_match", "read_matches", "read_path_matches", "read_text_matches"]
+__all__ = ["decode", "detect_format", "read_handle_matches", "read_match", "read_matches", "read_path_matches", "read_text_matches"]
 
 
 def detect_format(text: str) -> str:
@@ -37,6 +38,31 @@ def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler |
             read up to that line; without it the error is raised.
     """
     return get(detect_format(text)).read(io.StringIO(text), path, on_error)
+
+
+DETECT_SAMPLE = 65536
+"""How many characters of a stream format detection looks at."""
+
+
+def read_handle_matches(handle: TextIO, path: str, on_error: ErrorHandler | None = None) -> Iterator[Match]:
+    """Every match in the seekable text stream ``handle``, whatever its format, read as they are needed.
+
+    The format is detected from the first :data:`DETECT_SAMPLE` characters;
+    a reader that streams (``.mat``: match by match) keeps one match of the
+    file in memory at a time.
+
+    Raises:
+        UnsupportedFormatError: the format is not recognised.
+        TranscriptSyntaxError: (without ``on_error``) it does not follow its format.
+        InputError: the stream cannot be decoded.
+    """
+    try:
+        sample = handle.read(DETECT_SAMPLE)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+    fmt = get(detect_format(sample))
+    handle.seek(0)
+    return fmt.read(handle, path, on_error)
 
 
 def read_path_matches(path: str | Path) -> Iterator[Match]:

@@ -18,6 +18,7 @@ Decoded(text='Пётр', encoding='cp1251', guessed=False)
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import re
 import stat
@@ -26,14 +27,14 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TextIO, TypeVar
 
 from tabla_cli.cluster import map_on_cluster, read_url, worker_url
 
 __all__ = [
     "MAX_SIZE", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError", "check_encoding",
-    "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript", "map_in_order", "read_path_text",
-    "read_source",
+    "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript", "map_in_order", "open_stream",
+    "read_path_text", "read_source",
 ]
 
 A = TypeVar("A")
@@ -160,6 +161,78 @@ def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
     if len(data) > max_size:
         raise TooLargeError(len(data), max_size)
     return data
+
+
+STREAM_SIZE = 16 * 1024 * 1024
+"""Local files larger than this are decoded as they are read (:func:`open_stream`), not held whole."""
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Stream:
+    """A file opened as a text stream by :func:`open_stream` (close ``handle``)."""
+
+    handle: TextIO
+    encoding: str
+    guessed: bool = False
+
+
+def _valid_utf8(handle: BinaryIO) -> bool:
+    """Whether what is left to read of ``handle`` is UTF-8 (read in chunks; nothing is kept)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        while chunk := handle.read(_CHUNK):
+            decoder.decode(chunk)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def open_stream(path: str | Path, max_size: int = MAX_SIZE, encoding: str | None = None) -> Stream | None:
+    """A large local file as a text stream decoded as it is read; None when it is better read whole.
+
+    Only a regular local file larger than :data:`STREAM_SIZE` (and within
+    ``max_size``) without a byte-order mark or NUL bytes near its start is
+    streamed: the encoding is ``encoding``, else UTF-8 when the whole file is
+    UTF-8 (checked chunk by chunk), else a legacy code page guessed from its
+    first megabyte as :func:`decode_bytes` guesses. Everything else (small
+    files, UTF-16, URLs, special files, too large) is None: read it with
+    :func:`read_source` and :func:`decode_bytes`, which also report the problems.
+
+    Raises:
+        OSError: the file cannot be read.
+        LookupError: ``encoding`` is not an encoding.
+    """
+    url = worker_url(str(path))
+    if url is not None and "://" in url:
+        return None
+    name = url if url is not None else str(path)
+    info = os.stat(name)
+    if not stat.S_ISREG(info.st_mode) or not STREAM_SIZE < info.st_size <= max_size:
+        return None
+    raw = open(name, "rb")  # noqa: SIM115 - handed to the caller inside the text stream
+    try:
+        head = raw.read(_SAMPLE)
+        if head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head:
+            raw.close()
+            return None
+        raw.seek(0)
+        guessed = False
+        if encoding is not None:
+            chosen = check_encoding(encoding)
+        elif _valid_utf8(raw):
+            chosen = "utf-8"
+        else:
+            raw.seek(0)
+            chosen, guessed = _legacy(raw.read(_CHUNK)).encoding, True
+        raw.seek(0)
+    except BaseException:
+        raw.close()
+        raise
+    handle = io.TextIOWrapper(raw, encoding=chosen, errors="replace" if guessed else "strict", newline="")
+    return Stream(handle, chosen, guessed)
 
 
 def check_encoding(name: str) -> str:

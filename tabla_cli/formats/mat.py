@@ -47,11 +47,11 @@ from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
-from tabla_cli.errors import Location, TranscriptSyntaxError, UnknownScoringError
+from tabla_cli.errors import InputError, Location, TranscriptSyntaxError, UnknownScoringError
 from tabla_cli.findings import Finding
 from tabla_cli.source import read_path_text
 from tabla_cli.formats import Format
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -265,27 +265,98 @@ def read_matches(
             (without ``on_error``) a line of a game cannot be read.
         InputError: the stream cannot be decoded.
     """
-    text = read_handle(handle, path)
-    yield from parse_matches(text, path=path, on_error=on_error)
+    for chunk, first_line in _match_chunks(handle, path):
+        yield from parse_matches(chunk, path=path, on_error=on_error, first_line=first_line)
+
+
+def _lines(handle: TextIO, path: str) -> Iterator[str]:
+    """The lines of ``handle`` with LF line ends (CRLF and CR become LF), read in blocks.
+
+    Raises:
+        InputError: the stream cannot be decoded.
+    """
+    rest = ""
+    while True:
+        try:
+            block = handle.read(1 << 16)
+        except UnicodeDecodeError as exc:
+            raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+        if not block:
+            break
+        text = rest + block
+        if text.endswith("\r"):  # the start of a CRLF the next block ends
+            text, rest = text[:-1], "\r"
+        else:
+            rest = ""
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        rest = lines.pop() + rest
+        for line in lines:
+            yield line + "\n"
+    if rest:
+        yield rest.replace("\r", "\n")
+
+
+def _match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
+    """The text of each match in ``handle`` (its headers included) and the number of its first line.
+
+    The stream is read in blocks, so memory holds one match at a time; a
+    match starts at an ``N point match`` line, with the comment and blank
+    lines just before it.
+
+    Raises:
+        InputError: the stream cannot be decoded.
+    """
+    chunk: list[str] = []
+    pending: list[str] = []  # comment and blank lines since the last other line
+    first = number = 1
+    for line in _lines(handle, path):
+        stripped = line.strip().lstrip("\ufeff")
+        if not stripped or stripped[0] in ";#":
+            pending.append(line)
+        elif _LENGTH_LINE.match(stripped) is not None and chunk:
+            yield "".join(chunk), first
+            first = number - len(pending)
+            chunk = [*pending, line]
+            pending = []
+        else:
+            chunk += pending
+            chunk.append(line)
+            pending = []
+        number += 1
+    chunk += pending
+    if chunk or first == 1:
+        yield "".join(chunk), first
 
 
 def parse_matches(
-    text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None
+    text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None, first_line: int = 1
 ) -> Iterator[Match]:
     """Every match in ``text``; see :func:`read_matches`.
 
     The structure of the whole text is checked first (a structural error
     raises before the first match is yielded); the lines of the games are
-    read as the matches are yielded.
+    read as the matches are yielded. ``first_line`` is the line number of
+    the text's first line in its file (locations count from there).
 
     Raises:
         TranscriptSyntaxError: see :func:`read_matches`.
     """
     text = normalise_newlines(text)
     parser = _parser()
-    tree = parse_tree(parser, text, path, "the transcript", lambda exc: _structure_error(exc, text, path, parser))
+    offset = first_line - 1
+
+    def structure(exc: UnexpectedInput) -> TranscriptSyntaxError:
+        error = _structure_error(exc, text, path, parser)
+        if offset and error.location is not None:
+            where = error.location
+            error = TranscriptSyntaxError(error.message, Location(path, where.line + offset, where.column),
+                                          error.context)
+        return error
+
+    tree = parse_tree(parser, text, path, "the transcript", structure)
     tokens = [child for child in tree.children if isinstance(child, Token)]
-    yield from _Reader(path, on_error).matches(tokens)
+    del tree
+    yield from _Reader(path, on_error, offset).matches(tokens)
 
 
 def read_match(path: str | Path) -> Match:
@@ -394,14 +465,19 @@ def _variant(value: str | None) -> str:
 class _Reader:
     """Turns the token list of one text into matches."""
 
-    def __init__(self, path: str, on_error: ErrorHandler | None) -> None:
+    def __init__(self, path: str, on_error: ErrorHandler | None, offset: int = 0) -> None:
         self.path = path
         self.on_error = on_error
+        self.offset = offset  # lines of the file before the text parsed
         self.match: Match | None = None
         self.game: Game | None = None
         self.skip = False  # the current game had an error: ignore its lines
         self.have_players = False
         self.next_variant: str | None = None  # a [Variation] line just before a later Game line
+
+    def line(self, token: Token) -> int:
+        """The line of ``token`` in the file."""
+        return (token.line or 0) + self.offset
 
     # -- errors -----------------------------------------------------------
 
@@ -438,7 +514,7 @@ class _Reader:
                     self.fail(
                         "unexpected line in a game: expected a move line 'n) ...', "
                         "a result line 'Wins n point(s)', a comment or 'Game N'",
-                        token.line or 0,
+                        self.line(token),
                         _first_column(token),
                         token,
                     )
@@ -460,8 +536,8 @@ class _Reader:
 
     def start_match(self, token: Token, comments: list[Token]) -> None:
         found = _LENGTH.match(token)
-        line = token.line or 0
-        start = comments[0].line if comments else line
+        line = self.line(token)
+        start = self.line(comments[0]) if comments else line
         self.match = Match(
             players=("", ""),
             length=0,
@@ -506,7 +582,7 @@ class _Reader:
     def start_game(self, token: Token) -> None:
         match = self.match
         assert match is not None  # the grammar puts a match first
-        line = token.line or 0
+        line = self.line(token)
         found = _GAME.match(token)
         self.skip = False
         self.game = Game(
@@ -527,7 +603,7 @@ class _Reader:
         if found is None:
             self.fail(
                 "expected the score line 'Name : score   Name : score' after 'Game N'",
-                token.line or 0,
+                self.line(token),
                 _first_column(token),
                 text,
             )
@@ -557,7 +633,7 @@ class _Reader:
 
     def moves(self, token: Token) -> None:
         """Read a run of move and result lines (one token, blank lines included)."""
-        line = (token.line or 0) - 1
+        line = self.line(token) - 1
         for text in token.split("\n"):
             line += 1
             text = text.rstrip()
