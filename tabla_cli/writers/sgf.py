@@ -34,8 +34,9 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from tabla_cli import __version__
-from tabla_cli.board import BAR, OFF, Player, Position, Step
+from tabla_cli.board import BAR, Player, Position, Step
 from tabla_cli.errors import InvalidPlayError
+from tabla_cli.formats.sgf import point_letter
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
 from tabla_cli.replay import GameResult, MatchResult, replay_match
@@ -105,19 +106,6 @@ def _simple(value: str) -> str:
     return _escape(" ".join(value.split()))
 
 
-def letter(point: int, player: Player) -> str:
-    """The SGF letter of ``point`` in ``player``'s numbering (25 = bar ``y``, 0 = off ``z``).
-
-    >>> letter(24, Player.ZERO), letter(24, Player.ONE), letter(25, Player.ZERO), letter(0, Player.ONE)
-    ('x', 'a', 'y', 'z')
-    """
-    if point == BAR:
-        return "y"
-    if point == OFF:
-        return "z"
-    return chr(ord("a") + point - 1) if player is _WHITE else chr(ord("x") - point + 1)
-
-
 def _root(match: Match, game: Game, index: int, result: GameResult | None, application: str) -> str:
     length = match.length
     score = game.score
@@ -183,8 +171,8 @@ def _setup(game: Game, match: Match) -> str:
     node = f"\n;PL[{_COLOUR[first]}]"
     if game.start is not None:
         start: Position = game.start
-        white = "".join(f"[{letter(p, _WHITE)}]" * start.mover[p] for p in range(BAR, 0, -1))
-        black = "".join(f"[{letter(p, _BLACK)}]" * start.opponent[p] for p in range(BAR, 0, -1))
+        white = "".join(f"[{point_letter(p, _WHITE)}]" * start.mover[p] for p in range(BAR, 0, -1))
+        black = "".join(f"[{point_letter(p, _BLACK)}]" * start.opponent[p] for p in range(BAR, 0, -1))
         node += "AE[a:y]"
         if white:
             node += f"AW{white}"
@@ -231,7 +219,7 @@ def _roll(action: Action, play: tuple[Step, ...] | None) -> str:
     head = f"{dice[0]}{dice[1]}"
     player = action.player
     if play is not None:
-        return head + "".join(letter(s.src, player) + letter(s.dst, player) for s in play)
+        return head + "".join(point_letter(s.src, player) + point_letter(s.dst, player) for s in play)
     text = action.play_text or ""
     if action.resigned or not text.strip():
         return head
@@ -240,4 +228,4 @@ def _roll(action: Action, play: tuple[Step, ...] | None) -> str:
         segments = parse_play(text)
     except InvalidPlayError as exc:
         raise InvalidPlayError(f"cannot write the play {text!r} as SGF: {exc.message}", action.location) from exc
-    return head + "".join(letter(src, player) + letter(dst, player) for src, dst, _ in segments)
+    return head + "".join(point_letter(src, player) + point_letter(dst, player) for src, dst, _ in segments)
