@@ -19,14 +19,13 @@ import click
 
 from tabla_cli import __version__
 from tabla_cli.cli_common import (
-    scoring_option,
-    encoding_option,
     format_option,
-    max_size_option,
+    input_options,
+    option_callback,
     progress,
     read_options,
     reports_errors,
-    scheduler_option,
+    scoring_option,
     stdin_source,
 )
 from tabla_cli.errors import TablaError
@@ -71,12 +70,7 @@ def main(verbose: bool) -> None:
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--notes", "show_notes", is_flag=True, help="Show notes too (by default only counted in the summary).")
 @click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding, notes included.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Processes to use (default: all cores).")
-@scheduler_option
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-@encoding_option
-@max_size_option
+@input_options(quiet="No progress bar and no summary.")
 @scoring_option
 @reports_errors
 def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show_all: bool, jobs: int | None,
@@ -162,19 +156,14 @@ _NAMED_FILES = 20
 # --- show and plays ---------------------------------------------------------
 
 
-def _find_variant(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    if value is None:
-        return None
+def _find_variant(name: str) -> Any:
     from tabla_cli.variant import find_variant
 
-    try:
-        return find_variant(value)
-    except TablaError as exc:
-        raise click.BadParameter(str(exc)) from exc
+    return find_variant(name)
 
 
 variant_option = click.option(
-    "--variant", "variant", metavar="NAME", default=None, callback=_find_variant,
+    "--variant", "variant", metavar="NAME", default=None, callback=option_callback(_find_variant),
     help="The game: backgammon (default), portes, nackgammon, hypergammon, tapa, plakoto, gulbara, "
          "fevga, long_nardy, long_tabla (English, Bulgarian or Greek names).",
 )

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.analysis.report import BY_CHOICES
-from tabla_cli.cli_common import encoding_option, max_size_option, read_options, reports_errors, scheduler_option
+from tabla_cli.cli_common import input_options, read_options, reports_errors, table_options
 from tabla_cli.cli_report import FORMAT_CHOICES, _resolve_format, _write_atomic
 from tabla_cli.output import Inputs, check_targets
 
@@ -82,10 +82,7 @@ def _failed(source: Source, message: str) -> FileAnalysis:
               help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply).")
 @click.option("--by", type=click.Choice(BY_CHOICES), default="match", show_default=True,
               help="One row per match and player, per player, or per decision.")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
-              help="Output format.  [default: from -o's suffix, else table]")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the table to FILE (through a temporary file) instead of stdout.")
+@table_options(FORMAT_CHOICES)
 @click.option("--recorded/--no-recorded", default=True, show_default=True,
               help="Use the analysis an analysed file records (gnubg text export, SGF) where it has one.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the evaluation cache.")
@@ -95,12 +92,7 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 @click.option("--out-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write each input as DIR/<name>.json: tabla JSON keeping every decision's analysis.")
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Processes to use (default: all cores); the output does not depend on it.")
-@scheduler_option
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar, findings or summary line.")
-@encoding_option
-@max_size_option
+@input_options(quiet="No progress bar, findings or summary line.")
 @reports_errors
 def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output: str | None, recorded: bool,
             no_cache: bool, no_luck: bool, threads: int, out_dir: str | None, force: bool, jobs: int | None,

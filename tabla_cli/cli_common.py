@@ -1,6 +1,6 @@
 """What the ``tabla`` commands share: error reporting, the options of reading inputs, the progress bar.
 
-:mod:`tabla_cli.cli`, :mod:`tabla_cli.cli_convert` and
+:mod:`tabla_cli.cli`, :mod:`tabla_cli.cli_analyze`, :mod:`tabla_cli.cli_convert` and
 :mod:`tabla_cli.cli_report` import this module; it imports none of them.
 """
 
@@ -10,23 +10,25 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tabla_cli.cluster import SCHEDULER_HELP
+from tabla_cli.cluster import SCHEDULER_HELP, SchedulerAddressError, check_scheduler
 from tabla_cli.errors import TablaError
 
 if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
 
-__all__ = ["encoding_option", "format_option", "max_size_option", "parse_size", "progress", "read_options",
-           "reports_errors", "scheduler_option", "stdin_source"]
+__all__ = ["encoding_option", "format_option", "input_options", "max_size_option", "option_callback", "parse_size",
+           "progress", "read_options", "reports_errors", "scheduler_option", "scoring_option", "stdin_source",
+           "table_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)(?:i?B)?", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
@@ -49,6 +51,29 @@ def reports_errors(func: F) -> F:
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def option_callback(
+    convert: Callable[[str], T], *errors: type[Exception]
+) -> Callable[[click.Context, click.Parameter, str | None], T | None]:
+    """A click callback for an option with no default: None stays None, a value becomes ``convert(value)``.
+
+    Args:
+        convert: reads the option's text.
+        errors: what ``convert`` raises for a bad value (default
+            :class:`TablaError`): a usage error (exit 2) with its message.
+    """
+    caught = errors or (TablaError,)
+
+    def callback(ctx: click.Context, param: click.Parameter, value: str | None) -> T | None:
+        if value is None:
+            return None
+        try:
+            return convert(value)
+        except caught as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return callback
 
 
 def format_option(*choices: str, default: str) -> Callable[[F], F]:
@@ -104,20 +129,9 @@ max_size_option = click.option(
 )
 
 
-def _check_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A malformed ``--scheduler``, or Dask not installed, is a usage error (exit 2)."""
-    if value is None:
-        return None
-    from tabla_cli.cluster import SchedulerAddressError, check_scheduler
-
-    try:
-        return check_scheduler(value)
-    except SchedulerAddressError as exc:
-        raise click.BadParameter(str(exc)) from None
-
-
-scheduler_option = click.option("--scheduler", metavar="ADDRESS", default=None, callback=_check_scheduler,
-                                help=SCHEDULER_HELP)
+scheduler_option = click.option("--scheduler", metavar="ADDRESS", default=None,
+                                callback=option_callback(check_scheduler, SchedulerAddressError), help=SCHEDULER_HELP)
+"""``--scheduler ADDRESS``: a malformed address, or Dask not installed, is a usage error (exit 2)."""
 
 
 def read_options(encoding: str | None, max_size: int, *, lenient: bool = True,
@@ -151,23 +165,54 @@ def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[], None]
         yield lambda: bar.advance(task)
 
 
-def _find_scoring(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is None:
-        return None
-    from tabla_cli.errors import TablaError
+def _scoring_name(name: str) -> str:
     from tabla_cli.scoring import find_scoring
 
-    try:
-        return find_scoring(value).name
-    except TablaError as exc:
-        raise click.BadParameter(str(exc)) from exc
+    return find_scoring(name).name
 
 
 def scoring_option(func: F) -> F:
     """``--scoring NAME``: the scoring rule set, winning over the transcripts' ``Scoring`` headers."""
     option = click.option(
-        "--scoring", metavar="NAME", default=None, callback=_find_scoring,
+        "--scoring", metavar="NAME", default=None, callback=option_callback(_scoring_name),
         help="Score every game by this rule set: standard (1, 2, 3) or 1-2-4-8 (old Bulgarian); "
              "wins over a transcript's Scoring header.",
     )
     return option(func)
+
+
+def _together(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """One decorator applying ``options`` in order (``--help`` lists them in that order)."""
+
+    def decorate(func: F) -> F:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+def input_options(quiet: str) -> Callable[[F], F]:
+    """The options of a command that reads many inputs: ``-j``, ``--scheduler``, ``-q``, ``--encoding``, ``--max-size``.
+
+    Args:
+        quiet: the help of ``-q/--quiet`` (what it turns off).
+    """
+    return _together(
+        click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+                     help="Processes to use (default: all cores); the output does not depend on it."),
+        scheduler_option,
+        click.option("-q", "--quiet", is_flag=True, help=quiet),
+        encoding_option,
+        max_size_option,
+    )
+
+
+def table_options(formats: Sequence[str]) -> Callable[[F], F]:
+    """``--format`` (one of ``formats``, by default from ``-o``'s suffix) and ``-o/--output``: where a table goes."""
+    return _together(
+        click.option("--format", "fmt", type=click.Choice(formats), default=None,
+                     help="Output format.  [default: from -o's suffix, else table]"),
+        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+                     help="Write the table to FILE (through a temporary file) instead of stdout."),
+    )

@@ -20,14 +20,13 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli_common import (
-    encoding_option,
-    max_size_option,
+    input_options,
     progress,
     read_options,
     reports_errors,
     scoring_option,
-    scheduler_option,
     stdin_source,
+    table_options,
 )
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 
@@ -109,10 +108,7 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--by", type=click.Choice(BY_CHOICES), default="player", show_default=True,
               help="The table: per player, per match, every game, every cube action, or findings by code.")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
-              help="Output format.  [default: from -o's suffix, else table]")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the table to FILE (through a temporary file) instead of stdout.")
+@table_options(FORMAT_CHOICES)
 @click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write every DataFrame (matches, games, cube, plays, errors) as DIR/<name>.parquet.")
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
@@ -138,12 +134,7 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
 @click.option("--keep-duplicates", is_flag=True,
               help="Count every copy of a match (by default a match read twice, in any format, counts once).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Processes to use (default: all cores); the output does not depend on it.")
-@scheduler_option
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
-@encoding_option
-@max_size_option
+@input_options(quiet="No progress bar and no summary line.")
 @scoring_option
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
