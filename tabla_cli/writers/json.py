@@ -18,8 +18,7 @@ Small objects (an action, a score, the dice) stay on one line, so the
 document diffs well and stays readable.
 
 Example:
-    >>> import io
-    >>> from tabla_cli.formats.mat import read_matches
+    >>> from tabla_cli.formats.mat import parse_matches
     >>> text = '''3 point match
     ... Game 1
     ... Ann : 0   Bob : 0
@@ -27,7 +26,7 @@ Example:
     ... 2) Drops
     ...                            Wins 1 point
     ... '''
-    >>> match = next(read_matches(io.StringIO(text), path="m.mat"))
+    >>> match = next(parse_matches(text, path="m.mat"))
     >>> print(format_json([(match, None)], generator="tabla"), end="")
     {
       "schema": "tabla-match/1",

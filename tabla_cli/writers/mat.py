@@ -23,8 +23,7 @@ written as written. A game that starts from a set-up position gets an XG
 as a comment). Writing the written text again gives the same bytes.
 
 Example:
-    >>> import io
-    >>> from tabla_cli.formats.mat import read_matches
+    >>> from tabla_cli.formats.mat import parse_matches
     >>> text = '''3 point match
     ... Game 1
     ... Petar : 0   Maria : 0
@@ -32,7 +31,7 @@ Example:
     ... 2) Doubles => 2  Drops
     ...    Wins 1 point
     ... '''
-    >>> match = next(read_matches(io.StringIO(text)))
+    >>> match = next(parse_matches(text))
     >>> print(format_mat(match), end="")
      3 point match
     <BLANKLINE>

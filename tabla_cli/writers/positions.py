@@ -20,15 +20,14 @@ that cannot be applied) has empty IDs and pips; so do variants without
 gnubg IDs.
 
 Example:
-    >>> import io
-    >>> from tabla_cli.formats.mat import read_matches
+    >>> from tabla_cli.formats.mat import parse_matches
     >>> text = '''3 point match
     ... Game 1
     ... Ann : 0   Bob : 0
     ... 1) 31: 8/5 6/5  Doubles => 2
     ... 2) Takes
     ... '''
-    >>> match = next(read_matches(io.StringIO(text)))
+    >>> match = next(parse_matches(text))
     >>> print(format_positions([(match, None)]), end="")
     match,game,move,player,side,action,dice,play,position_id,match_id,xgid,pips_player,pips_opponent
     1,1,1,Ann,0,roll,31,8/5 6/5,4HPwATDgc/ABMA,MIBlAAAAAAAE,XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:0:3:10,167,167

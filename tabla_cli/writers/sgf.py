@@ -14,11 +14,10 @@ match``; the printed move numbers; the cube value written on a ``Doubles``
 line (SGF's double has none: the reader recomputes it).
 
 Example:
-    >>> import io
-    >>> from tabla_cli.formats.sgf import read_matches
+    >>> from tabla_cli.formats.sgf import parse_matches
     >>> text = '''(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Petar]PB[Maria]RU[Crawford]RE[W+1]
     ... ;W[31hefe];B[62agln];W[double];B[drop])'''
-    >>> match = next(read_matches(io.StringIO(text)))
+    >>> match = next(parse_matches(text))
     >>> print(format_sgf(match, application="tabla:test"), end="")
     (;FF[4]GM[6]CA[UTF-8]AP[tabla:test]MI[length:3][game:0][ws:0][bs:0]PW[Petar]PB[Maria]RU[Crawford]RE[W+1]
     ;W[31hefe]

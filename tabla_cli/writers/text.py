@@ -8,15 +8,14 @@ Match ID, pip counts and what was done. It is written for people, not read
 back.
 
 Example:
-    >>> import io
-    >>> from tabla_cli.formats.mat import read_matches
+    >>> from tabla_cli.formats.mat import parse_matches
     >>> text = '''1 point match
     ... Game 1
     ... Ann : 0   Bob : 0
     ... 1) 31: 8/5 6/5
     ...                 Wins 1 point
     ... '''
-    >>> match = next(read_matches(io.StringIO(text)))
+    >>> match = next(parse_matches(text))
     >>> print(format_text([(match, None)]), end="")
     Ann (O) - Bob (X), 1-point match
     <BLANKLINE>
