@@ -156,8 +156,9 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @scoring_option
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
-           level: str | None, no_cache: bool, plots_dir: str | None, alias_file: str | None, players: tuple[str, ...], ignore_case: bool,
-           opponents: tuple[str, ...], since: datetime.datetime | None, until: datetime.datetime | None,
+           level: str | None, no_cache: bool, plots_dir: str | None, alias_file: str | None,
+           players: tuple[str, ...], ignore_case: bool, opponents: tuple[str, ...],
+           since: datetime.datetime | None, until: datetime.datetime | None,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
            keep_duplicates: bool, jobs: int | None, scheduler: str | None, quiet: bool, encoding: str | None,
            max_size: int, scoring: str | None) -> None:
@@ -169,9 +170,10 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     HTML page with plots, or Parquet (needs -o). When the inputs carry
     analysis (analysed tabla JSON, gnubg exports, SGF), or with --analyze, the
     player and match tables have the players' skill columns (error rate, PR,
-    blunders, luck). --player, --opponent, --since, --until, --site, --length and
-    --money choose the matches before every table, frame and plot. Exit 0 when done, 1 when a file could not be read (or only
-    in part) or an output exists (without --force), 2 on usage errors.
+    blunders, luck). --player, --opponent, --since, --until, --site, --length
+    and --money choose the matches before every table, frame and plot. Exit 0
+    when done, 1 when a file could not be read (or only in part) or an output
+    exists (without --force), 2 on usage errors.
     """
     from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
     from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows, write_frames
