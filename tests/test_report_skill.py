@@ -94,6 +94,14 @@ def test_match_table_has_each_side_s_skill() -> None:
             assert match[f"skill_rating{side}"] == theirs["rating"]
 
 
+def test_a_match_with_one_side_analysed() -> None:
+    frames = build_frames([EXPORT])
+    one_side = frames.replace(decisions=frames.decisions[frames.decisions["side"] == 1])
+    match = summarize(one_side, "match").iloc[0]
+    assert match["decisions0"] == 0 and pd.isna(match["error_rate0"]) and match["decisions1"] == 3
+    assert match["error_rate1"] == pytest.approx(49.333, abs=1e-3)
+
+
 def test_without_analysis_there_are_no_skill_columns() -> None:
     players = rows("report", THREE_POINT)
     assert "error_rate" not in players[0] and "decisions" not in players[0]

@@ -108,12 +108,13 @@ def player_skill(decisions: pd.DataFrame) -> pd.DataFrame:
 
 
 def match_skill(decisions: pd.DataFrame) -> pd.DataFrame:
-    """:data:`MATCH_SKILL_COLUMNS` per ``match``: each side's statistics in that match."""
+    """:data:`MATCH_SKILL_COLUMNS` per ``match``: each side's statistics in that match (missing for a
+    side without decisions)."""
     stats = _stats(decisions, decisions["side"].astype("string"), by_match=True)
     wide = stats.pivot(index="match", columns="player")
     levels = wide.columns
     wide.columns = [f"{name}{side}" for name, side in zip(levels.get_level_values(0), levels.get_level_values(1))]
-    return wide.reset_index()
+    return wide.reindex(columns=[c.name for c in MATCH_SKILL_COLUMNS]).reset_index()
 
 
 def group_skill(decisions: pd.DataFrame, sides: pd.DataFrame, keys: list[str], prefix: str = "") -> pd.DataFrame:
