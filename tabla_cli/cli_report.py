@@ -34,10 +34,13 @@ if TYPE_CHECKING:
     from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import Frames
 
-BY_CHOICES = ("player", "opponent", "period", "dice", "match", "game", "cube", "errors")
+BY_CHOICES = ("player", "opponent", "period", "dice", "match", "game", "cube", "findings", "decisions", "errors")
 PLAYER_TABLES = ("opponent", "period")
 FORMAT_CHOICES = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
-IN_MEMORY = ("matches", "games", "cube", "errors")
+LEVELS = ("1ply", "2ply", "3ply")
+IN_MEMORY = ("matches", "games", "cube", "findings", "decisions")
+DEPRECATED_BY = {"errors": "findings"}
+"""Old ``--by`` names: they still work, with a notice on stderr."""
 READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
@@ -92,7 +95,7 @@ def _resolve_format(fmt: str | None, output: str | None) -> str:
 
 def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) -> list[Path]:
     from tabla_cli.reports.frames import FRAME_NAMES
-    from tabla_cli.reports.render import PLOTS
+    from tabla_cli.reports.plots import PLOTS
 
     out = []
     if output is not None:
@@ -107,10 +110,19 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.command("report")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--by", type=click.Choice(BY_CHOICES), default="player", show_default=True,
-              help="The table: per player, per match, every game, every cube action, or findings by code.")
-@table_options(FORMAT_CHOICES)
+              help="The table: per player, per match, every game, every cube action, findings by code, or "
+                   "every analysed decision ('errors': the old name of 'findings').")
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+              help="Output format.  [default: from -o's suffix, else table]")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the table to FILE (through a temporary file) instead of stdout.")
 @click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Also write every DataFrame (matches, games, cube, plays, errors) as DIR/<name>.parquet.")
+              help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as "
+                   "DIR/<name>.parquet.")
+@click.option("--analyze", "level", type=click.Choice(LEVELS), default=None,
+              help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
+                   "does) for the skill columns.")
+@click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write the plots as DIR/<name>.png.")
 @click.option("--alias", "alias_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -138,28 +150,43 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @scoring_option
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
-           plots_dir: str | None, alias_file: str | None, players: tuple[str, ...], ignore_case: bool,
-           opponents: tuple[str, ...], since: datetime.datetime | None, until: datetime.datetime | None,
+           level: str | None, no_cache: bool, plots_dir: str | None, alias_file: str | None,
+           players: tuple[str, ...], ignore_case: bool, opponents: tuple[str, ...],
+           since: datetime.datetime | None, until: datetime.datetime | None,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
            keep_duplicates: bool, jobs: int | None, scheduler: str | None, quiet: bool, encoding: str | None,
            max_size: int, scoring: str | None) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
-    Tables per player (the default), per match, per game, per cube action, or
-    findings by code, as a terminal table, CSV, JSON (a list of row objects),
-    JSON Lines, Markdown, one self-contained HTML page with plots, or Parquet
-    (needs -o). --player, --opponent, --since, --until, --site, --length and
-    --money choose the matches before every table, frame and plot. Exit 0 when done, 1 when a file could not be read (or only
-    in part) or an output exists (without --force), 2 on usage errors.
+    Tables per player (the default), per match, per game, per cube action,
+    findings by code, or every analysed decision, as a terminal table, CSV,
+    JSON (a list of row objects), JSON Lines, Markdown, one self-contained
+    HTML page with plots, or Parquet (needs -o). When the inputs carry
+    analysis (analysed tabla JSON, gnubg exports, SGF), or with --analyze, the
+    player and match tables have the players' skill columns (error rate, PR,
+    blunders, luck). --player, --opponent, --since, --until, --site, --length
+    and --money choose the matches before every table, frame and plot. Exit 0
+    when done, 1 when a file could not be read (or only in part) or an output
+    exists (without --force), 2 on usage errors.
     """
     from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
     from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows, write_frames
-    from tabla_cli.reports.render import records
+    from tabla_cli.reports.cells import records
     from tabla_cli.reports.summaries import read_aliases
     from tabla_cli.source import collect_sources
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
+    if by in DEPRECATED_BY:
+        click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_BY[by]}", err=True)
+        by = DEPRECATED_BY[by]
+    if no_cache and level is None:
+        raise click.UsageError("--no-cache needs --analyze LEVEL")
+    analyse = None
+    if level is not None:
+        from tabla_cli.analysis.decisions import AnalysisOptions
+
+        analyse = AnalysisOptions(level=level, cache=not no_cache)
     if by in PLAYER_TABLES and not players:
         raise click.UsageError(f"--by {by} needs --player NAME")
     if length is not None and money:
@@ -188,10 +215,10 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         builder = FrameBuilder(include, keep=memory if streaming else include, aliases=aliases,
                                sink=sink if streaming else None, keep_duplicates=keep_duplicates)
         if "-" in paths:
-            builder.add(file_rows(stdin_source(max_size), include=include, options=options))
-        with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
+            builder.add(file_rows(stdin_source(max_size), include=include, options=options, analyse=analyse))
+        with progress(len(names), quiet, "analysing" if analyse else "reading") as advance, _writing(frames_dir):
             for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options,
-                                       scheduler=scheduler, progress=advance):
+                                       scheduler=scheduler, progress=advance, analyse=analyse):
                 builder.add(rows)
         everything = builder.frames()
         frames = fold_case(everything, players) if ignore_case else everything
@@ -199,11 +226,11 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         frames = chosen.frames
         if sink is not None and not streaming:
             write_frames(frames, sink)
-        if len(frames.matches) or not frames.errors["code"].isin(READ_FAILURES).any():
+        if len(frames.matches) or not frames.findings["code"].isin(READ_FAILURES).any():
             _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
                   selection=_selection(flt, chosen.kept, chosen.matches, chosen.undated))
 
-    failed = records(everything.errors[everything.errors["code"].isin(READ_FAILURES)])
+    failed = records(everything.findings[everything.findings["code"].isin(READ_FAILURES)])
     for row in failed:
         where = f"{row['file']}:{row['line']}:{row['column'] or 1}" if row["line"] else row["file"]
         click.echo(f"{where}: error[{row['code']}]: {row['message']}", err=True)
@@ -211,7 +238,9 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         seconds = time.perf_counter() - start
         click.echo(
             f"report: {frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-            f"{len(frames.cube)} cube actions, {len(frames.errors)} findings in {seconds:.2f} s"
+            f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
+            + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
+            + f" in {seconds:.2f} s"
             + (f"; left out {builder.duplicates} {'copy' if builder.duplicates == 1 else 'copies'} of "
                "matches read before" if builder.duplicates else ""),
             err=True,
@@ -240,27 +269,20 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
           inputs: Inputs, *,
           players: tuple[str, ...] = (), every: str = "month", top: int = 50, selection: str = "") -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
-    import pandas as pd
-
-    from tabla_cli.reports.render import (
-        TITLES,
-        make_plots,
-        player_page,
-        print_tables,
-        render,
-        render_html,
-        table_renderables,
-    )
-    from tabla_cli.reports.summaries import findings_by_code, player_summary, summarize
+    from tabla_cli.reports.html import TITLES, player_page, report_page
+    from tabla_cli.reports.plots import make_plots
+    from tabla_cli.reports.render import print_tables, render, table_renderables
+    from tabla_cli.reports.summaries import player_summary, summarize
 
     table = summarize(frames, by, players=players, every=every)
     plots: dict[str, bytes] = {}
     summary = (f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-               f"{len(frames.cube)} cube actions, {len(frames.errors)} findings"
+               f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
+               + (f", {len(frames.decisions)} analysed decisions" if len(frames.decisions) else "")
                + (f"; {selection}" if selection else ""))
     page = ""
     if players and (fmt == "html" or plots_dir is not None):
-        extra = [] if by in ("player", "opponent", "period", "dice", "errors") else [(TITLES[by], table)]
+        extra = [] if by in ("player", "opponent", "period", "dice", "findings") else [(TITLES[by], table)]
         page, plots = player_page(frames, players, every=every, top=top, summary=summary, extra=extra)
     elif fmt == "html" or plots_dir is not None:
         plots = make_plots(frames, table if by == "player" else player_summary(frames))
@@ -268,10 +290,7 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
     if fmt == "html" and players:
         data = page
     elif fmt == "html":
-        tables: list[tuple[str, pd.DataFrame]] = [(TITLES[by], table)]
-        if by != "errors":
-            tables.append((TITLES["errors"], findings_by_code(frames)))
-        data = render_html(tables, plots=plots, summary=summary, top=top)
+        data = report_page(frames, by, table, plots, summary=summary, top=top)
     elif fmt == "table" and output is None and sys.stdout.isatty() and len(table) <= RICH_ROWS:
         from rich.console import Console
 

@@ -22,7 +22,7 @@ from pandas.testing import assert_frame_equal
 from tabla_cli.cli_report import report
 from tabla_cli.reports import FRAME_NAMES, build_frames, player_summary, summarize
 from tabla_cli.reports.frames import read_frames
-from tabla_cli.reports.render import PLOTS
+from tabla_cli.reports.plots import PLOTS
 
 DATA = Path(__file__).parent / "data" / "report"
 MATCHES = str(DATA / "matches")
@@ -107,7 +107,7 @@ def test_jsonl() -> None:
 
 
 def test_markdown() -> None:
-    result = run(MATCHES, "--format", "markdown", "--by", "errors")
+    result = run(MATCHES, "--format", "markdown", "--by", "findings")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "| code | severity | findings | files | matches | description |"
@@ -164,7 +164,8 @@ def test_html() -> None:
     assert page.header_cells[:3] == ["player", "matches", "matches_completed"]
     assert "Annie" in page.cells and "illegal-play" in page.cells
     assert "script" not in page.tags and "link" not in page.tags  # self-contained
-    assert [img["alt"] for img in page.images] == [t for n, t in PLOTS.items() if n not in ("trend", "dice")]
+    assert [img["alt"] for img in page.images] == [t for n, t in PLOTS.items()
+                                                   if n not in ("trend", "dice", "error_rates")]
     for img in page.images:
         src = img["src"] or ""
         prefix = "data:image/png;base64,"
@@ -242,9 +243,10 @@ def test_plots_and_frames(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("player,")
     assert_summary_only(result)
-    for name in PLOTS.keys() - {"trend", "dice"}:
+    for name in PLOTS.keys() - {"trend", "dice", "error_rates"}:
         decode_png((tmp_path / "plots" / f"{name}.png").read_bytes())
     assert not (tmp_path / "plots" / "trend.png").exists()
+    assert not (tmp_path / "plots" / "error_rates.png").exists()
     assert sorted(p.name for p in (tmp_path / "frames").iterdir()) == sorted(f"{n}.parquet" for n in FRAME_NAMES)
     back = read_frames(tmp_path / "frames")
     expected = build_frames([MATCHES])
@@ -310,7 +312,7 @@ def test_help() -> None:
 
 def test_same_table_as_the_library(players: pd.DataFrame) -> None:
     frames = build_frames([MATCHES])
-    for by in ("player", "match", "game", "cube", "errors"):
+    for by in ("player", "match", "game", "cube", "findings", "decisions"):
         result = run(MATCHES, "--by", by, "--format", "json", "-q")
         assert result.exit_code == 0
         expected = json.loads(summarize(frames, by).to_json(orient="records"))

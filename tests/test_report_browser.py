@@ -66,3 +66,21 @@ def test_every_section_renders_and_no_image_is_broken(browser: webdriver.Chrome,
         assert image.size["width"] > 0
     tables = browser.find_elements(By.CSS_SELECTOR, "table tbody tr")
     assert tables and all(row.is_displayed() for row in tables[:5])
+
+
+def test_worst_decisions_show_their_boards(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    out = tmp_path / "skill.html"
+    analysed = Path(__file__).parent / "data" / "corpus" / "txt"
+    result = CliRunner().invoke(main, ["report", str(analysed), "-q", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    browser.get(out.resolve().as_uri())
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section h2")]
+    assert headings == ["Players", "Findings by code", "Error rates", "Worst decisions", "Plots"]
+    section = browser.find_element(By.ID, "worst-decisions")
+    boards = section.find_elements(By.CSS_SELECTOR, "figure.board svg")
+    assert len(boards) == 20
+    for board in boards:
+        assert board.is_displayed() and board.size["width"] > 300 and board.size["height"] > 200
+    assert all("lost" in c.text for c in section.find_elements(By.TAG_NAME, "figcaption"))
+    plot = browser.find_element(By.CSS_SELECTOR, "#error-rates img")
+    assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", plot) > 0

@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import math
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -26,7 +25,8 @@ from tabla_cli.cli import main
 from tabla_cli.reports import Frames, build_frames
 from tabla_cli.reports.dice import EXPECTED_PIPS, ROLLS, dice_summary, roll_probabilities
 from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
-from tabla_cli.reports.render import limit_rows, plot_dice, plot_trend
+from tabla_cli.reports.html import limit_rows
+from tabla_cli.reports.plots import plot_dice, plot_trend
 from tabla_cli.reports.rows import match_date, parse_date, parse_rating
 from tabla_cli.reports.summaries import (
     SUMMARY_COLUMNS,
@@ -180,7 +180,7 @@ def test_filters_choose_matches_in_every_frame(folded: Frames) -> None:
     def kept(**kwargs: object) -> list[str]:
         chosen = filter_frames(folded, ReportFilter(**kwargs))  # type: ignore[arg-type]
         for name, df in chosen.frames.items():
-            if name != "errors":
+            if name != "findings":
                 assert set(df["match"]) <= set(chosen.frames.matches["match"]), name
         m = chosen.frames.matches
         return sorted((set(m["player0"]) | set(m["player1"])) - {"lasse"})
@@ -280,24 +280,16 @@ def test_fair_dice_constants() -> None:
 # --- skill from a decisions frame -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AnalysedFrames(Frames):
-    """Frames with a ``decisions`` frame, as the analysis adds it."""
-
-    decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
-
-
 def test_skill_columns_from_decisions() -> None:
     base = build_frames([REPORT_MATCHES / "ann-bob.mat"])
-    key = str(base.matches["file"].iloc[0])
+    key = "the first match"
     rows = [
         decision_row(key, 1, 1, "Ann", 0, DecisionKind.CHECKER, error=0.0),
         decision_row(key, 1, 3, "Ann", 0, DecisionKind.CHECKER, error=0.02),
         decision_row(key, 1, 5, "Ann", 0, DecisionKind.CHECKER, error=0.0, forced=True),
         decision_row(key, 1, 2, "Bob", 1, DecisionKind.CHECKER, error=0.03),
     ]
-    frames = AnalysedFrames(*(base[n] for n in ("matches", "games", "cube", "plays", "errors")), base.files,
-                            decisions=decisions_frame(rows))
+    frames = base.replace(decisions=decisions_frame(rows).assign(match=0))
     players = player_summary(frames).set_index("player")
     assert players.loc["Ann", "decisions"] == 2 and players.loc["Ann", "error_rate"] == pytest.approx(10.0)
     assert players.loc["Bob", "pr"] == pytest.approx(15.0)

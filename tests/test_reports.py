@@ -40,10 +40,10 @@ from tabla_cli.reports import (
     summarize,
 )
 from tabla_cli.reports.frames import read_frames, write_frames
+from tabla_cli.reports.cells import records
+from tabla_cli.reports.plots import make_plots
 from tabla_cli.reports.render import (
     format_for_path,
-    make_plots,
-    records,
     render_csv,
     render_json,
     render_jsonl,
@@ -109,7 +109,8 @@ def test_frames_have_the_documented_columns_and_dtypes(frames: Frames) -> None:
         for c in COLUMNS[name]:
             assert df[c.name].dtype == c.pandas_dtype, (name, c.name, df[c.name].dtype)
         assert_frame_equal(df.iloc[:0], empty_frame(name))
-        assert len(df) > 0, name
+        assert len(df) > 0 or name == "decisions", name
+    assert frames.decisions.empty  # no analysis in .mat files
 
 
 def test_every_column_is_documented() -> None:
@@ -157,11 +158,11 @@ def test_cube_table_golden(request: pytest.FixtureRequest, frames: Frames) -> No
 
 
 def test_findings_by_code_golden(request: pytest.FixtureRequest, frames: Frames) -> None:
-    check_golden(request, summarize(frames, "errors"), "codes.expected.csv", SUMMARY_COLUMNS["errors"])
+    check_golden(request, summarize(frames, "findings"), "codes.expected.csv", SUMMARY_COLUMNS["findings"])
 
 
 def test_errors_frame_locates_findings(frames: Frames) -> None:
-    row = frames.errors[frames.errors["code"] == "illegal-play"].iloc[0]
+    row = frames.findings[frames.findings["code"] == "illegal-play"].iloc[0]
     assert os.path.basename(row["file"]) == "flawed.mat"
     assert (row["line"], row["match"], row["game"], row["move"]) == (8, 1, 1, 1)
     assert (row["player"], row["severity"], row["dice"], row["play"]) == ("Eve", "error", "62", "24/18 13/12")
@@ -221,8 +222,8 @@ def test_write_frames_round_trip(tmp_path: Path, frames: Frames) -> None:
 def test_unreadable_file_is_an_errors_row(tmp_path: Path) -> None:
     frames = build_frames([DATA / "unreadable" / "notes.txt", tmp_path / "missing.mat"])
     assert frames.matches.empty
-    assert list(frames.errors["code"]) == ["unreadable-file", "unreadable-file"]
-    assert frames.errors["match"].isna().all()
+    assert list(frames.findings["code"]) == ["unreadable-file", "unreadable-file"]
+    assert frames.findings["match"].isna().all()
     assert frames.files == 2
 
 
@@ -243,15 +244,15 @@ this line is junk
 
 def test_syntax_error_inside_a_game_keeps_the_match() -> None:
     frames = frames_from_text(SYNTAX, "junk.mat")
-    assert frames.matches[["games", "findings", "errors"]].values.tolist() == [[2, 3, 2]]
-    first = frames.errors.iloc[0]
+    assert frames.matches[["games", "findings", "error_findings"]].values.tolist() == [[2, 3, 2]]
+    first = frames.findings.iloc[0]
     assert (first["code"], first["line"], first["match"]) == ("syntax-error", 6, 0)
     assert len(frames.games) == 2 and len(frames.plays) == 4
 
 
 def test_include_leaves_other_frames_empty() -> None:
     frames = build_frames([MATCHES], include=("matches", "games"))
-    assert len(frames.games) == 7 and frames.cube.empty and frames.plays.empty and frames.errors.empty
+    assert len(frames.games) == 7 and frames.cube.empty and frames.plays.empty and frames.findings.empty
 
 
 def test_summaries_of_no_data() -> None:
@@ -346,7 +347,7 @@ def test_format_for_path() -> None:
 
 
 def _clean(frames: Frames, codes: tuple[str, ...]) -> pd.Series:
-    bad = frames.errors.loc[frames.errors["code"].isin(codes), "match"].dropna().unique()
+    bad = frames.findings.loc[frames.findings["code"].isin(codes), "match"].dropna().unique()
     return ~frames.matches["match"].isin(bad)
 
 
@@ -414,4 +415,4 @@ def test_corpus_summaries_agree_with_frames(corpus_frames: Frames) -> None:
     assert players["game_wins"].sum() == games["winner"].notna().sum()
     assert players["matches"].sum() == 2 * len(corpus_frames.matches)
     codes = findings_by_code(corpus_frames)
-    assert codes["findings"].sum() == len(corpus_frames.errors)
+    assert codes["findings"].sum() == len(corpus_frames.findings)

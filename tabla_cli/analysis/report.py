@@ -1,10 +1,10 @@
-"""Tables, a plot and the "worst decisions" section made from a decisions frame.
+"""Tables and the "worst decisions" section made from a decisions frame.
 
 The tables are :func:`tabla_cli.analysis.stats.player_stats` per player or per
 match and player, or the decisions themselves. The HTML section draws the
 position before each of the costliest decisions as an SVG board
 (:func:`tabla_cli.svg.board_svg`) with the play made, the best play and the
-equity lost.
+equity lost. The error-rate plot is :func:`tabla_cli.reports.plots.plot_error_rates`.
 """
 
 from __future__ import annotations
@@ -53,24 +53,6 @@ def _number_in_file(key: str, path: str) -> int:
     return int(suffix[1:]) if suffix.startswith("#") and suffix[1:].isascii() and suffix[1:].isdigit() else 1
 
 
-def plot_error_rates(stats: pd.DataFrame, top: int = 20) -> bytes:
-    """Horizontal bars: the error rate (mEMG) of the players with the most decisions, checker and cube apart."""
-    from tabla_cli.reports.render import _figure, _png
-
-    shown = stats.sort_values("decisions", ascending=False, kind="stable").head(top).iloc[::-1]
-    fig = _figure(max(2.5, 0.9 + 0.4 * len(shown)))
-    ax = fig.add_subplot()
-    names = [str(p) for p in shown["player"]]
-    y = range(len(shown))
-    ax.barh([v - 0.2 for v in y], shown["checker_error_rate"].fillna(0.0), height=0.4, label="checker")
-    ax.barh([v + 0.2 for v in y], shown["cube_error_rate"].fillna(0.0), height=0.4, label="cube")
-    ax.plot(shown["error_rate"].fillna(0.0), list(y), "k|", markersize=14, label="overall")
-    ax.set_yticks(list(y), names)
-    ax.set_xlabel("error rate (mEMG, lower is better)")
-    ax.legend(loc="lower right")
-    return _png(fig)
-
-
 def worst_decisions(decisions: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
     """The ``n`` decisions that gave away the most equity, costliest first."""
     analysed = decisions[decisions["error"].notna() & (decisions["error"] > 0)]
@@ -88,8 +70,9 @@ def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
                    f"played {_text(row['action']) or '(no move)'}, best {_text(row['best'])}, "
                    f"lost {row['error']:.3f}")
         board = _board(row, caption)
+        where = _text(row.get("file")) or _text(row["match"])
         parts.append(f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
-                     f"({html.escape(str(row['source']))}; {html.escape(str(row['match']))})"
+                     f"({html.escape(str(row['source']))}; {html.escape(where)})"
                      "</figcaption></figure>")
     parts.append("</div>")
     return "\n".join(parts)

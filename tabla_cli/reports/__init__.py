@@ -1,9 +1,11 @@
 """Reports: match statistics as pandas DataFrames (``tabla report``).
 
 Compute apart from render, as ydata-profiling does: :mod:`.frames` reads and
-replays transcripts into five DataFrames with documented columns and dtypes,
+replays transcripts into six DataFrames with documented columns and dtypes
+(``decisions``: the players' analysed decisions, :mod:`.skill`),
 :mod:`.summaries` aggregates them per player, per match and per finding code,
-and :mod:`.render` turns a table into text, files and plots.
+and :mod:`.render`, :mod:`.html` and :mod:`.plots` turn a table into text,
+files, pages and plots.
 
 >>> from tabla_cli.reports import build_frames, player_summary
 >>> frames = build_frames(["examples/three-point-match.mat"])  # doctest: +SKIP
@@ -35,6 +37,7 @@ from tabla_cli.reports.summaries import (
     TABLES,
     apply_aliases,
     cube_table,
+    decision_table,
     findings_by_code,
     game_table,
     match_summary,
@@ -56,6 +59,7 @@ __all__ = [
     "apply_aliases",
     "build_frames",
     "cube_table",
+    "decision_table",
     "empty_frame",
     "file_rows",
     "findings_by_code",

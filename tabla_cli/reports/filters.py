@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from tabla_cli.reports.frames import FRAME_NAMES, Frames
-from tabla_cli.reports.summaries import apply_aliases, decision_match_keys, decisions_of
+from tabla_cli.reports.summaries import apply_aliases
 
 __all__ = ["FilterResult", "ReportFilter", "filter_frames", "fold_case"]
 
@@ -110,12 +110,7 @@ def fold_case(frames: Frames, prefer: Iterable[str] = ()) -> Frames:
         chosen.setdefault(spelling.casefold(), spelling)
     aliases = {spelling: chosen[spelling.casefold()] for spelling in counts
                if chosen[spelling.casefold()] != spelling}
-    out = apply_aliases(frames, aliases)
-    decisions = decisions_of(out)
-    if decisions is not None and aliases:
-        renamed = decisions.assign(player=decisions["player"].replace(aliases).astype("string"))
-        out = out.replace(decisions=renamed)
-    return out
+    return apply_aliases(frames, aliases)
 
 
 def _selected(matches: pd.DataFrame, flt: ReportFilter) -> pd.Series:
@@ -143,7 +138,7 @@ def _selected(matches: pd.DataFrame, flt: ReportFilter) -> pd.Series:
 
 
 def filter_frames(frames: Frames, flt: ReportFilter) -> FilterResult:
-    """Keep the matches ``flt`` selects in every frame (and in ``decisions``, when there is one)."""
+    """Keep the matches ``flt`` selects in every frame."""
     matches = frames.matches
     keep = _selected(matches, flt)
     chosen = matches.loc[keep, "match"]
@@ -156,11 +151,7 @@ def filter_frames(frames: Frames, flt: ReportFilter) -> FilterResult:
         df = frames[name]
         key = df["match"]
         inside = key.isin(wanted)
-        if name == "errors":
+        if name == "findings":
             inside |= key.isna()
         changed[name] = df[inside.fillna(False).astype(bool)].reset_index(drop=True)
-    decisions = decisions_of(frames)
-    if decisions is not None:
-        inside = decision_match_keys(frames, decisions).isin(wanted).fillna(False).astype(bool)
-        changed["decisions"] = decisions[inside].reset_index(drop=True)
     return FilterResult(frames.replace(**changed), len(matches), len(chosen), undated)

@@ -1,4 +1,4 @@
-"""Match statistics as five pandas DataFrames: matches, games, cube, plays, errors.
+"""Match statistics as pandas DataFrames: matches, games, cube, plays, findings, decisions.
 
 The frames are built by streaming: each file is read and replayed on its own
 (in a worker process with ``jobs > 1``), turned into plain row tuples
@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
@@ -43,6 +43,9 @@ from tabla_cli.reports.schema import (
     COLUMNS,
     Column,
 )
+
+if TYPE_CHECKING:
+    from tabla_cli.analysis.decisions import AnalysisOptions
 
 __all__ = [
     "COLUMNS", "CUBE_ACTIONS", "ENDINGS", "FRAME_NAMES", "NAME_COLUMNS", "RESULTS", "SEVERITIES", "Column",
@@ -81,14 +84,17 @@ def _to_pandas(name: str, batches: list[pa.RecordBatch]) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Frames:
-    """The five report frames (a frame not asked for is empty but typed).
+    """The report frames (a frame not asked for is empty but typed).
 
     Attributes:
         matches: one row per match.
         games: one row per game.
         cube: one row per cube action.
         plays: one row per roll the replay checked.
-        errors: one row per finding of ``tabla check``.
+        findings: one row per finding of ``tabla check``.
+        decisions: one row per analysed decision (players' skill), from the
+            analysis the inputs record or the engine (``--analyze``); empty
+            when there is none.
         files: how many files were read.
     """
 
@@ -96,7 +102,8 @@ class Frames:
     games: pd.DataFrame
     cube: pd.DataFrame
     plays: pd.DataFrame
-    errors: pd.DataFrame
+    findings: pd.DataFrame
+    decisions: pd.DataFrame
     files: int = 0
 
     def __getitem__(self, name: str) -> pd.DataFrame:
@@ -116,7 +123,8 @@ class Frames:
         def get(name: str) -> pd.DataFrame:
             return frames[name] if name in frames else empty_frame(name)
 
-        return cls(get("matches"), get("games"), get("cube"), get("plays"), get("errors"), files)
+        return cls(get("matches"), get("games"), get("cube"), get("plays"), get("findings"), get("decisions"),
+                   files)
 
     def replace(self, **frames: pd.DataFrame) -> Frames:
         """A copy with some frames replaced."""
@@ -284,7 +292,8 @@ def read_frames(directory: str | Path) -> Frames:
 def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
                  keep: Iterable[str] | None = None, aliases: Mapping[str, str] | None = None,
                  sink: str | Path | None = None, progress: Callable[[], None] | None = None,
-                 keep_duplicates: bool = False, scoring: str | None = None) -> Frames:
+                 keep_duplicates: bool = False, scoring: str | None = None,
+                 analyse: AnalysisOptions | None = None) -> Frames:
     """Read and replay every match below ``paths`` into :class:`Frames`.
 
     Args:
@@ -301,11 +310,13 @@ def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterabl
             first copy, in input order, counts).
         scoring: a scoring rule set (``standard``, ``1-2-4-8``) that wins over
             the transcripts' headers.
+        analyse: analyse the matches that record no analysis with the engine
+            (``decisions`` holds the recorded analysis anyway).
     """
     builder = FrameBuilder(include, keep=keep, aliases=aliases, sink=sink, keep_duplicates=keep_duplicates)
     names = collect_sources(str(p) for p in paths)
     for rows in iter_file_rows(names, jobs=jobs, include=builder.include,
-                               options=ReadOptions(scoring=scoring)):
+                               options=ReadOptions(scoring=scoring), analyse=analyse):
         builder.add(rows)
         if progress is not None:
             progress()
@@ -313,10 +324,10 @@ def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterabl
 
 
 def frames_from_text(text: str, path: str = "<string>", *, include: Iterable[str] = FRAME_NAMES,
-                     scoring: str | None = None) -> Frames:
+                     scoring: str | None = None, analyse: AnalysisOptions | None = None) -> Frames:
     """:class:`Frames` of the transcript(s) in ``text`` (for notebooks and tests)."""
     builder = FrameBuilder(include)
-    builder.add(text_rows(text, path, include=include, scoring=scoring))
+    builder.add(text_rows(text, path, include=include, scoring=scoring, analyse=analyse))
     return builder.frames()
 
 

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabla_cli.board import BAR, Play, Player, Position
 from tabla_cli.digest import Fingerprint, MatchKey
@@ -24,8 +24,12 @@ from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.reports.schema import FRAME_NAMES
+from tabla_cli.reports.skill import decision_rows, match_decisions
 from tabla_cli.source import Source, map_in_order
 from tabla_cli.visitor import DecisionState
+
+if TYPE_CHECKING:
+    from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 
 __all__ = ["FileRows", "RowsVisitor", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date",
            "match_ratings", "parse_date", "parse_rating", "text_rows"]
@@ -99,42 +103,53 @@ class FileRows:
 
     def add_finding(self, finding: Finding, match: int | None) -> None:
         """Record one finding of ``match`` (None: a file-level finding)."""
-        if "errors" not in self.include:
+        if "findings" not in self.include:
             return
         loc = finding.location
         dice = f"{finding.dice[0]}{finding.dice[1]}" if finding.dice else None
-        self.rows["errors"].append((
+        self.rows["findings"].append((
             self.path, loc.line or None, loc.column or None, match, finding.game, finding.move,
             finding.player, finding.severity.value, finding.code, finding.message, dice, finding.play,
             finding.position_id, finding.match_id,
         ))
 
-    def add_match(self, match: Match, read: Iterable[Finding] = ()) -> None:
+    def add_match(self, match: Match, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
         """Replay ``match`` and record its rows.
 
         ``read`` are findings of reading the match (syntax errors inside a
-        game, after which the reader went on); they come first.
+        game, after which the reader went on); they come first. ``analyse``:
+        as :class:`RowsVisitor` takes it.
         """
-        replay(match, RowsVisitor(self, read))
+        replay(match, RowsVisitor(self, read, analyse))
 
 
 class RowsVisitor(FileVisitor[FileRows]):
     """Adds the rows of each replayed match of a file to a :class:`FileRows`.
 
+    With ``decisions`` among the frames, the same replay also feeds the
+    analysis' visitor (:class:`~tabla_cli.analysis.decisions.DecisionsVisitor`,
+    one per match, see :func:`tabla_cli.reports.skill.match_decisions`): a match
+    that records analysis gives its decisions, and with ``analyse`` every other
+    match is evaluated by the engine, a match at a time.
+
     Args:
         out: the file's rows.
         read: findings of reading the next match, recorded before the replay's.
+        analyse: the engine's options for matches without recorded analysis;
+            None = only the analysis the files record.
     """
 
-    def __init__(self, out: FileRows, read: Iterable[Finding] = ()) -> None:
+    def __init__(self, out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
         self.out = out
+        self.analyse = analyse
+        self.decisions: DecisionsVisitor | None = None
         self.pending = list(read)
         self.read: list[Finding] = []
         self.local = out.matches
         self.plays = out.rows["plays"] if "plays" in out.include else None
         self.cubes = out.rows["cube"] if "cube" in out.include else None
         self.findings = 0
-        self.errors = 0
+        self.error_findings = 0
         self.names: tuple[str, str] = ("", "")
         self.game = 0
         self.rolled = False
@@ -151,19 +166,23 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.names = display_names(match.players, self.out.path, self.local)
         self.fingerprint.begin_match(match)
         self.out.matches += 1
+        if "decisions" in self.out.include:
+            self.decisions = match_decisions(match, self.out.path, self.analyse)
         self.read, self.pending = self.pending, []
-        self.findings = self.errors = 0
+        self.findings = self.error_findings = 0
         for finding in self.read:
             self.out.add_finding(finding, self.local)
 
     def visit_finding(self, finding: Finding) -> None:
         self.findings += 1
-        self.errors += finding.severity.value == "error"
+        self.error_findings += finding.severity.value == "error"
         self.out.add_finding(finding, self.local)
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         self.game = game.number
         self.rolled = False
+        if self.decisions is not None:
+            self.decisions.begin_game(game, state)
 
     def _opening(self) -> bool:
         """Whether the roll now visited is the game's first (and note that one was seen)."""
@@ -173,6 +192,8 @@ class RowsVisitor(FileVisitor[FileRows]):
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         self.fingerprint.roll(action, after)
+        if self.decisions is not None:
+            self.decisions.visit_roll(state, action, play, after)
         rows = self.plays
         if rows is None:
             return
@@ -194,6 +215,8 @@ class RowsVisitor(FileVisitor[FileRows]):
         ))
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
+        if self.decisions is not None:
+            self.decisions.visit_resign(state, action)
         rows = self.plays
         if rows is None or action.kind is not ActionKind.ROLL or not action.dice:
             return
@@ -209,6 +232,8 @@ class RowsVisitor(FileVisitor[FileRows]):
         ))
 
     def visit_unchecked(self, action: Action) -> None:
+        if self.decisions is not None:
+            self.decisions.visit_unchecked(action)
         rows = self.plays
         if rows is None or action.kind is not ActionKind.ROLL or not action.dice:
             return
@@ -222,6 +247,8 @@ class RowsVisitor(FileVisitor[FileRows]):
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
                    owner: Player | None) -> None:
         self.fingerprint.cube(action, cube_after)
+        if self.decisions is not None:
+            self.decisions.visit_cube(state, action, cube_before, cube_after, owner)
         rows = self.cubes
         if rows is None:
             return
@@ -242,8 +269,14 @@ class RowsVisitor(FileVisitor[FileRows]):
             length - theirs if length else None, pips[0], pips[1],
         ))
 
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        if self.decisions is not None:
+            self.decisions.visit_result(state, action, game_result)
+
     def end_game(self, game_result: GameResult) -> None:
         self.fingerprint.end_game(game_result)
+        if self.decisions is not None:
+            self.decisions.end_game(game_result)
 
     def end_match(self, match_result: MatchResult) -> None:
         out = self.out
@@ -251,11 +284,14 @@ class RowsVisitor(FileVisitor[FileRows]):
         match = match_result.match
         names = self.names
         local = self.local
-        errors = self.errors + sum(1 for f in self.read if f.severity.value == "error")
+        error_findings = self.error_findings + sum(1 for f in self.read if f.severity.value == "error")
         findings = self.findings + len(self.read)
         length = match.length
         score = match_result.final_score
         games = match_result.games
+        if self.decisions is not None:
+            out.rows["decisions"] += decision_rows(self.decisions, self.analyse, local, names)
+            self.decisions = None
         winner: Player | None = None
         if length and max(score) >= length:
             winner = Player.ZERO if score[0] >= length else Player.ONE
@@ -268,7 +304,7 @@ class RowsVisitor(FileVisitor[FileRows]):
                 local, out.path, local + 1, names[0], names[1], length, match_result.kind,
                 match.variant or None, match_result.scoring, match_date(match), match.header("Site"), ratings[0],
                 ratings[1], None if winner is None else names[winner], None if winner is None else int(winner),
-                score[0], score[1], len(games), crawford, findings, errors,
+                score[0], score[1], len(games), crawford, findings, error_findings,
             ))
         if "games" not in out.include:
             return
@@ -305,22 +341,29 @@ def display_names(players: tuple[str, str], path: str, local: int) -> tuple[str,
     return (players[0] or f"(unnamed 1: {path} #{local + 1})", players[1] or f"(unnamed 2: {path} #{local + 1})")
 
 
-def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, scoring: str | None = None) -> FileRows:
+def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, scoring: str | None = None,
+              analyse: AnalysisOptions | None = None) -> FileRows:
     """The rows of every match in ``text``; never raises for bad input.
 
     A file that cannot be read, or stops following its format, gives an
-    ``unreadable-file`` or ``syntax-error`` row in ``errors`` (the matches
+    ``unreadable-file`` or ``syntax-error`` row in ``findings`` (the matches
     before the bad spot are kept), as ``tabla check`` reports it. ``scoring``
-    names a scoring rule set that wins over the transcripts' headers.
+    names a scoring rule set that wins over the transcripts' headers;
+    ``analyse``: as :class:`RowsVisitor` takes it.
     """
-    return run(path, RowsVisitor(FileRows(path, frozenset(include))), text=text)
+    return run(path, RowsVisitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring),
+               text=text)
 
 
 def file_rows(source: Source | str, *, include: Iterable[str] = FRAME_NAMES,
-              options: ReadOptions = ReadOptions()) -> FileRows:
-    """The rows of every match in the file at ``source``; never raises for bad input."""
+              options: ReadOptions = ReadOptions(), analyse: AnalysisOptions | None = None) -> FileRows:
+    """The rows of every match in the file at ``source``; never raises for bad input.
+
+    ``analyse``: the engine's options for matches that record no analysis
+    (None: only recorded analysis fills ``decisions``).
+    """
     src = as_source(source)
-    return run(src, RowsVisitor(FileRows(src.path, frozenset(include))), options)
+    return run(src, RowsVisitor(FileRows(src.path, frozenset(include)), analyse=analyse), options)
 
 
 def failed_rows(source: Source | str, message: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
@@ -333,13 +376,15 @@ def failed_rows(source: Source | str, message: str, *, include: Iterable[str] = 
 
 def iter_file_rows(paths: Iterable[Source | str], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
                    options: ReadOptions = ReadOptions(), scheduler: str | None = None,
-                   progress: Callable[[], None] | None = None) -> Iterator[FileRows]:
+                   progress: Callable[[], None] | None = None,
+                   analyse: AnalysisOptions | None = None) -> Iterator[FileRows]:
     """:class:`FileRows` of each file, in input order, with ``jobs`` processes or on the Dask ``scheduler``.
 
     The rows are made where the file is read (on the workers): only these
     row batches travel back. ``progress`` is called once per file done.
+    ``analyse``: as :func:`file_rows` takes it.
     """
     kept = frozenset(include)
-    work = functools.partial(file_rows, include=kept, options=options)
+    work = functools.partial(file_rows, include=kept, options=options, analyse=analyse)
     return map_in_order(work, paths, jobs, per_job=8, max_chunk=8, scheduler=scheduler, progress=progress,
                         on_error=functools.partial(failed_rows, include=kept))

@@ -12,11 +12,14 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 
+from tabla_cli.analysis.stats import DECISION_COLUMNS
+from tabla_cli.analysis.types import DecisionKind
 from tabla_cli.findings import CODES
 from tabla_cli.scoring import LEVEL_NAMES, SCORINGS
 
-FRAME_NAMES: tuple[str, ...] = ("matches", "games", "cube", "plays", "errors")
-"""The frames, in the order they are documented and written."""
+FRAME_NAMES: tuple[str, ...] = ("matches", "games", "cube", "plays", "findings", "decisions")
+"""The frames, in the order they are documented and written (``decisions`` has rows only when the
+inputs carry analysis or the report analyses them)."""
 
 RESULTS = tuple(LEVEL_NAMES.values())
 ENDINGS = ("bearoff", "drop", "resign", "forfeit", "draw")
@@ -95,7 +98,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("games", "int64", "games in the transcript"),
         C("crawford_game", "Int64", "number of the Crawford game, if one was played"),
         C("findings", "int64", "findings of the check in this match (all severities)"),
-        C("errors", "int64", "findings of severity error"),
+        C("error_findings", "int64", "findings of severity error"),
     ),
     "games": (
         _MATCH_KEY,
@@ -164,7 +167,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("closed", "Int64", "points the opponent holds (2+ checkers) in the mover's entry board"),
         C("entered", "boolean", "a checker on the bar came in (missing when none was on the bar)"),
     ),
-    "errors": (
+    "findings": (
         C("file", "string", "the file"),
         C("line", "Int64", "line of the finding (missing for a whole-file finding)"),
         C("column", "Int64", "column of the finding"),
@@ -180,6 +183,11 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("position_id", "string", "GNU Backgammon Position ID before the action"),
         C("gnubg_match_id", "string", "GNU Backgammon Match ID before the action"),
     ),
+    "decisions": tuple(
+        _MATCH_KEY if c.name == "match"
+        else C(c.name, c.dtype, c.doc, tuple(k.value for k in DecisionKind) if c.dtype == "category" else ())
+        for c in DECISION_COLUMNS
+    ),
 }
 """The columns of every frame, in order, with dtypes and meanings."""
 
@@ -190,7 +198,8 @@ NAME_COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("winner", "cube_owner"),
     "cube": ("player",),
     "plays": ("player",),
-    "errors": ("player",),
+    "findings": ("player",),
+    "decisions": ("player", "opponent"),
 }
 """The columns of each frame that hold a player's name (rewritten by aliases)."""
 

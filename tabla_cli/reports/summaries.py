@@ -1,5 +1,9 @@
 """Summaries of the report frames: per player, per match, per finding code.
 
+With analysis (a ``decisions`` frame), the player and match tables also hold
+the skill columns of :mod:`tabla_cli.reports.skill`; the opponent and period
+tables ``decisions``, ``error_rate`` and ``pr``.
+
 Players are matched by exact name; :func:`apply_aliases` merges names first.
 Definitions (also in the README):
 
@@ -29,6 +33,16 @@ from tabla_cli.errors import InputError, Location
 from tabla_cli.findings import CODES
 from tabla_cli.reports.dice import DICE_COLUMNS, dice_summary
 from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Column, Frames
+from tabla_cli.reports.skill import (
+    GROUP_SKILL,
+    MATCH_SKILL_COLUMNS,
+    OPPONENT_SKILL_COLUMNS,
+    SKILL_COLUMNS,
+    decisions_of,
+    group_skill,
+    match_skill,
+    player_skill,
+)
 
 C = Column
 
@@ -84,13 +98,6 @@ PLAYER_COLUMNS: tuple[Column, ...] = (
                                          "taken (or beavered)"),
 )
 
-SKILL_COLUMNS: tuple[Column, ...] = (
-    C("decisions", "int64", "analysed decisions counted (unforced plays + close or actual cube decisions)"),
-    C("error_rate", "float64", "1000 x total error / decisions, mEMG (GNU Backgammon's error rate)"),
-    C("pr", "float64", "500 x total error / decisions (eXtreme Gammon's Performance Rating)"),
-)
-"""Added to the player, opponent and period tables when the frames hold a ``decisions`` frame."""
-
 OPPONENT_COLUMNS: tuple[Column, ...] = (
     C("player", "string", "the player (--player)"),
     C("opponent", "string", "the opponent"),
@@ -107,11 +114,6 @@ OPPONENT_COLUMNS: tuple[Column, ...] = (
 """``--by opponent``: one row per player and opponent (with analysis, also the
 skill columns and ``opponent_error_rate``, ``opponent_pr``)."""
 
-OPPONENT_SKILL_COLUMNS: tuple[Column, ...] = (
-    C("opponent_error_rate", "float64", "the opponent's error_rate in these matches"),
-    C("opponent_pr", "float64", "the opponent's pr in these matches"),
-)
-
 PERIOD_COLUMNS: tuple[Column, ...] = (
     C("player", "string", "the player (--player)"),
     C("period", "string", "2024 (year), 2024-08 (month) or 2024-W31 (ISO week) of the match date; "
@@ -124,7 +126,8 @@ PERIOD_COLUMNS: tuple[Column, ...] = (
 (with analysis, also the skill columns)."""
 
 MATCH_COLUMNS: tuple[Column, ...] = (
-    *(c for c in COLUMNS["matches"] if c.name not in ("variant", "rating0", "rating1", "findings", "errors")),
+    *(c for c in COLUMNS["matches"] if c.name not in ("variant", "rating0", "rating1", "findings",
+                                                      "error_findings")),
     C("gammons", "int64", "games won with a gammon"),
     C("backgammons", "int64", "games won with a backgammon"),
     C("gammons_outside", "int64", "1-2-4-8: games won at 4"),
@@ -135,8 +138,9 @@ MATCH_COLUMNS: tuple[Column, ...] = (
     C("drops", "int64", "drops"),
     C("beavers", "int64", "beavers"),
     C("max_cube", "Int64", "highest cube value at the end of a game"),
-    *(c for c in COLUMNS["matches"] if c.name in ("findings", "errors")),
+    *(c for c in COLUMNS["matches"] if c.name in ("findings", "error_findings")),
 )
+"""``--by match``: one row per match (with analysis, also :data:`MATCH_SKILL_COLUMNS`)."""
 
 CODE_COLUMNS: tuple[Column, ...] = (
     C("code", "string", "the finding code"),
@@ -157,7 +161,8 @@ SUMMARY_COLUMNS: dict[str, tuple[Column, ...]] = {
     "match": MATCH_COLUMNS,
     "game": (COLUMNS["games"][0], _FILE, *COLUMNS["matches"][3:5], *COLUMNS["games"][1:]),
     "cube": (COLUMNS["cube"][0], _FILE, *COLUMNS["cube"][1:]),
-    "errors": CODE_COLUMNS,
+    "findings": CODE_COLUMNS,
+    "decisions": COLUMNS["decisions"],
 }
 """The columns of each ``--by`` table, in order."""
 
@@ -368,73 +373,35 @@ def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.Data
     return out.reset_index()
 
 
-def decisions_of(frames: Frames) -> pd.DataFrame | None:
-    """The frames' ``decisions`` frame (skill analysis), or None when there is none or it is empty."""
-    decisions = getattr(frames, "decisions", None)
-    if not isinstance(decisions, pd.DataFrame) or decisions.empty:
-        return None
-    return decisions
-
-
-def decision_match_keys(frames: Frames, decisions: pd.DataFrame) -> pd.Series:
-    """The integer match key of each decision row.
-
-    The ``match`` of a decision is the integer key, or the analysis' string
-    key: the file's path, ``path#n`` for its n-th match. Rows of no known
-    match get NA.
-    """
-    keys = decisions["match"]
-    if pd.api.types.is_integer_dtype(keys.dtype):
-        return keys.astype("Int64")
-    m = frames.matches
-    lookup = {f"{f}#{i}": k for f, i, k in zip(m["file"], m["index"], m["match"])}
-    single = m["file"].value_counts()
-    lookup.update({f: k for f, i, k in zip(m["file"], m["index"], m["match"]) if single[f] == 1})
-    return keys.astype("string").map(lookup).astype("Int64")
-
-
-def _skill(frames: Frames, sides: pd.DataFrame, keys: list[str], prefix: str = "") -> pd.DataFrame | None:
-    """error_rate and pr grouped by ``keys`` from the decisions of each match and side; None without analysis.
-
-    With ``prefix`` ``opponent_``, the rates are those of each side's opponent.
-    """
-    decisions = decisions_of(frames)
-    if decisions is None:
-        return None
-    from tabla_cli.analysis.stats import player_stats
-
-    keyed = decisions.assign(match=decision_match_keys(frames, decisions).astype("string").fillna(""))
-    per = player_stats(keyed, by_match=True)
-    per = per[per["match"] != ""].assign(match=lambda d: d["match"].astype("int64"))
-    sides = sides.assign(name=sides["opponent"] if prefix else sides["player"])
-    joined = per.merge(sides, left_on=["match", "player"], right_on=["match", "name"],
-                       suffixes=("_stats", ""))
-    if "player_stats" in joined.columns:
-        joined = joined.drop(columns=["player_stats"])
-    sums = joined.groupby(keys).agg(decisions=("decisions", "sum"), error_total=("error_total", "sum"))
-    out = pd.DataFrame(index=sums.index)
-    if not prefix:
-        out["decisions"] = sums["decisions"].astype("int64")
-    out[f"{prefix}error_rate"] = 1000 * _rate(sums["error_total"], sums["decisions"])
-    out[f"{prefix}pr"] = 500 * _rate(sums["error_total"], sums["decisions"])
-    return out.reset_index()
+def _zero_counts(table: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFrame:
+    """``table`` with the counts of ``columns`` 0 where a row had no decision."""
+    for c in columns:
+        if c.dtype == "int64":
+            table[c.name] = table[c.name].fillna(0).astype("int64")
+    return table
 
 
 def _with_skill(table: pd.DataFrame, frames: Frames, sides: pd.DataFrame, keys: list[str],
                 columns: tuple[Column, ...], opponent: bool = False) -> pd.DataFrame:
-    """``table`` (typed as ``columns``) with the skill columns added when the frames hold decisions."""
-    own = _skill(frames, sides, keys)
-    if own is None:
+    """``table`` (typed as ``columns``) with the skill columns added when the frames hold decisions.
+
+    Per player every column of :data:`SKILL_COLUMNS`; grouped otherwise
+    (opponent, period) ``decisions``, ``error_rate`` and ``pr``, and with
+    ``opponent`` the opponent's rates.
+    """
+    decisions = decisions_of(frames)
+    if decisions is None:
         return _typed(table, columns)
-    extra = SKILL_COLUMNS
-    table = table.merge(own, on=keys, how="left")
+    if keys == ["player"]:
+        table = table.merge(player_skill(decisions), on="player", how="left")
+        extra = SKILL_COLUMNS
+    else:
+        table = table.merge(group_skill(decisions, sides, keys), on=keys, how="left")
+        extra = tuple(c for c in SKILL_COLUMNS if c.name in GROUP_SKILL)
     if opponent:
-        theirs = _skill(frames, sides, keys, "opponent_")
-        assert theirs is not None
-        table = table.merge(theirs, on=keys, how="left")
+        table = table.merge(group_skill(decisions, sides, keys, "opponent_"), on=keys, how="left")
         extra = (*extra, *OPPONENT_SKILL_COLUMNS)
-    table["decisions"] = table["decisions"].fillna(0).astype("int64")
-    return _typed(table, (*columns, *extra))
+    return _typed(_zero_counts(table, extra), (*columns, *extra))
 
 
 def player_summary(frames: Frames, players: tuple[str, ...] = ()) -> pd.DataFrame:
@@ -524,7 +491,12 @@ def match_summary(frames: Frames) -> pd.DataFrame:
     out = m.set_index("match").join(per_game, how="left").join(acted, how="left").reset_index()
     counts = [c.name for c in MATCH_COLUMNS if c.dtype == "int64"]
     out[counts] = out[counts].fillna(0).astype("int64")
-    return _typed(out.sort_values("match", kind="stable"), MATCH_COLUMNS)
+    out = out.sort_values("match", kind="stable")
+    decisions = decisions_of(frames)
+    if decisions is None:
+        return _typed(out, MATCH_COLUMNS)
+    out = _zero_counts(out.merge(match_skill(decisions), on="match", how="left"), MATCH_SKILL_COLUMNS)
+    return _typed(out, (*MATCH_COLUMNS, *MATCH_SKILL_COLUMNS))
 
 
 def game_table(frames: Frames) -> pd.DataFrame:
@@ -542,8 +514,8 @@ def cube_table(frames: Frames) -> pd.DataFrame:
 
 def findings_by_code(frames: Frames) -> pd.DataFrame:
     """One row per finding code found: how often, in how many files and matches."""
-    errors = frames.errors.assign(code=frames.errors["code"].astype("string"))
-    out = errors.groupby("code").agg(
+    findings = frames.findings.assign(code=frames.findings["code"].astype("string"))
+    out = findings.groupby("code").agg(
         findings=("file", "size"), files=("file", "nunique"), matches=("match", "nunique"),
     ).reset_index()
     out["severity"] = [CODES[c][0].value for c in out["code"]]
@@ -554,13 +526,19 @@ def findings_by_code(frames: Frames) -> pd.DataFrame:
     return _typed(out, CODE_COLUMNS)
 
 
+def decision_table(frames: Frames) -> pd.DataFrame:
+    """``--by decisions``: the decisions frame, one row per analysed decision."""
+    return _typed(frames.decisions, SUMMARY_COLUMNS["decisions"])
+
+
 TABLES: dict[str, Callable[[Frames], pd.DataFrame]] = {
     "player": player_summary,
     "dice": dice_summary,
     "match": match_summary,
     "game": game_table,
     "cube": cube_table,
-    "errors": findings_by_code,
+    "findings": findings_by_code,
+    "decisions": decision_table,
 }
 """The table of each ``tabla report --by`` value."""
 
@@ -575,7 +553,7 @@ def summarize(frames: Frames, by: str = "player", *, players: tuple[str, ...] = 
 
     Args:
         frames: the frames.
-        by: player, opponent, period, dice, match, game, cube or errors.
+        by: player, opponent, period, dice, match, game, cube, findings or decisions.
         players: the players of the player, opponent, period and dice
             tables (opponent and period need at least one).
         every: the period of ``by="period"``: week, month or year.

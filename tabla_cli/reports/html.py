@@ -1,0 +1,261 @@
+"""The HTML report: one self-contained page of sections (tables, inline PNG plots, SVG boards).
+
+:func:`render_page` lays out :class:`Section` objects; :func:`render_html`
+makes the page of ``tabla report --format html``; :func:`player_page` the
+personal page of ``--player``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from tabla_cli.reports.cells import _numeric, _text_rows
+from tabla_cli.reports.dice import dice_summary
+from tabla_cli.reports.frames import Frames
+from tabla_cli.reports.plots import (
+    PLOTS,
+    plot_cube_values,
+    plot_dice,
+    plot_error_rates,
+    plot_gammon_rates,
+    plot_result_types,
+    plot_take_drop_by_score,
+    plot_trend,
+)
+from tabla_cli.reports.skill import decisions_of, player_skill
+from tabla_cli.reports.summaries import findings_by_code, opponent_summary, period_summary, player_summary
+
+TITLES: dict[str, str] = {
+    "player": "Players",
+    "opponent": "Opponents",
+    "period": "Over time",
+    "dice": "Dice",
+    "match": "Matches",
+    "game": "Games",
+    "cube": "Cube actions",
+    "findings": "Findings by code",
+    "decisions": "Decisions",
+}
+
+
+TOP = 50
+"""Rows of a large table an HTML page shows (the top ones by games)."""
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+p.meta { color: #555; }
+figure.board { display: inline-block; width: 370px; margin: 0.5em; vertical-align: top; }
+figure.board svg { width: 360px; height: auto; }
+table { border-collapse: collapse; font-size: 0.85em; }
+th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; white-space: nowrap; }
+th { background: #f3f3f3; text-align: left; position: sticky; top: 0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.scroll { overflow-x: auto; }
+figure { display: inline-block; margin: 1em 1em 1em 0; }
+figcaption { color: #555; font-size: 0.9em; }
+img { max-width: 100%; }
+"""
+
+
+def html_table(df: pd.DataFrame) -> str:
+    """``df`` as an HTML ``<table>`` (text escaped, numbers right-aligned)."""
+    numeric = _numeric(df)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    body = []
+    for row in _text_rows(df):
+        cells = "".join(
+            f'<td class="num">{html.escape(v)}</td>' if n else f"<td>{html.escape(v)}</td>"
+            for v, n in zip(row, numeric)
+        )
+        body.append(f"<tr>{cells}</tr>")
+    return (f'<div class="scroll"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+            + "\n".join(body) + "\n</tbody>\n</table></div>")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One section of an HTML page.
+
+    Attributes:
+        heading: the section's heading.
+        table: its table, if any.
+        note: a line of text under the heading.
+        plots: PNG plots (name -> bytes) shown after the table.
+        fragment: HTML made elsewhere (e.g. SVG boards), shown last.
+    """
+
+    heading: str
+    table: pd.DataFrame | None = None
+    note: str = ""
+    plots: Mapping[str, bytes] = field(default_factory=dict)
+    fragment: str = ""
+
+
+def limit_rows(df: pd.DataFrame, top: int = TOP, what: str = "rows") -> tuple[pd.DataFrame, str]:
+    """At most ``top`` rows of ``df``: those with the most games (or rolls), else the first ones.
+
+    Returns:
+        The rows, and a note saying what was left out ('' when nothing was).
+    """
+    if len(df) <= top:
+        return df, ""
+    by = next((c for c in ("games", "rolls", "findings") if c in df.columns), None)
+    if by is None:
+        return df.head(top), (f"the first {top} of {len(df):,} {what}; the full table: "
+                              "--format csv, json or parquet, or --frames")
+    ordered = df.sort_values(by, ascending=False, kind="stable").head(top)
+    return ordered, (f"top {top} of {len(df):,} {what} by {by}; the full table: "
+                     "--format csv, json or parquet, or --frames")
+
+
+def _figure_html(name: str, png: bytes) -> str:
+    caption = PLOTS.get(name, name)
+    data = base64.b64encode(png).decode("ascii")
+    return (f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def render_page(sections: Sequence[Section], *, title: str = "tabla report", summary: str = "") -> str:
+    """One self-contained page of ``sections`` (plots inline as base64 PNG)."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        '<head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{html.escape(title)}</h1>",
+    ]
+    if summary:
+        parts.append(f'<p class="meta">{html.escape(summary)}</p>')
+    for section in sections:
+        slug = "".join(ch if ch.isalnum() else "-" for ch in section.heading.lower())
+        parts.append(f'<section id="{html.escape(slug)}"><h2>{html.escape(section.heading)}</h2>')
+        if section.note:
+            parts.append(f'<p class="meta">{html.escape(section.note)}</p>')
+        if section.table is not None:
+            parts.append(html_table(section.table))
+        parts.extend(_figure_html(name, png) for name, png in section.plots.items())
+        if section.fragment:
+            parts.append(section.fragment)
+        parts.append("</section>")
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[str, bytes] = {},
+                title: str = "tabla report", summary: str = "", top: int | None = None,
+                extra: Sequence[Section] = ()) -> str:
+    """One self-contained page: the ``(heading, frame)`` tables, ``extra`` sections, then the PNG plots
+    inline (base64).
+
+    With ``top``, a table longer than that shows its ``top`` rows with the
+    most games (:func:`limit_rows`) and says so.
+    """
+    sections = []
+    for heading, df in tables:
+        note = ""
+        if top is not None:
+            df, note = limit_rows(df, top)
+        sections.append(Section(heading, df, note))
+    sections += extra
+    if plots:
+        sections.append(Section("Plots", plots=plots))
+    return render_page(sections, title=title, summary=summary)
+
+
+HEADLINE = ("player", "matches", "matches_completed", "match_wins", "match_win_rate", "matches_unfinished",
+            "one_game_sessions", "money_sessions", "games", "game_wins", "game_losses", "points_won",
+            "points_lost", "money_points_won", "money_points_lost", "decisions", "error_rate", "pr")
+"""The columns of the player table in a personal page's headline (the skill ones with analysis)."""
+
+GAMMON_CUBE = ("player", "gammons_won", "backgammons_won", "gammons_lost", "backgammons_lost", "gammon_rate_won",
+               "gammon_rate_lost", "backgammon_rate_won", "backgammon_rate_lost", "doubles", "redoubles",
+               "doubles_received", "takes", "drops", "beavers", "raccoons", "take_rate", "drop_rate",
+               "doubles_dropped", "max_cube", "gammons_won_taken_cube")
+"""The columns of the player table in a personal page's gammon and cube section."""
+
+
+def player_page(frames: Frames, players: Sequence[str], *, every: str = "month", top: int = TOP,
+                summary: str = "", extra: Sequence[tuple[str, pd.DataFrame]] = ()) -> tuple[str, dict[str, bytes]]:
+    """The personal HTML page of ``players`` and its plots.
+
+    Sections: the headline numbers, the opponents, the trend over
+    ``every`` period, the dice, gammons and cube, the skill numbers when
+    the frames hold decisions, then ``extra`` tables and the findings.
+
+    Returns:
+        The page and its plots (name -> PNG).
+    """
+    names = tuple(players)
+    table = player_summary(frames, names)
+    opponents, opponents_note = limit_rows(opponent_summary(frames, names), top, "opponents")
+    periods = period_summary(frames, names, every)
+    cube = frames.cube[frames.cube["player"].isin(list(names))]
+    plots = {
+        "trend": plot_trend(periods),
+        "dice": plot_dice(frames.plays, names),
+        "gammon_rates": plot_gammon_rates(table),
+        "cube_values": plot_cube_values(frames.games),
+        "result_types": plot_result_types(frames.games),
+        "take_drop_by_score": plot_take_drop_by_score(cube),
+    }
+    sections = [
+        Section("Headline", table[[c for c in HEADLINE if c in table.columns]],
+                "completed matches only in match_win_rate; unfinished matches, one-game sessions and money "
+                "sessions apart; money points apart from match points"),
+        Section("Opponents", opponents, opponents_note),
+        Section("Over time", periods, f"per {every}", {"trend": plots["trend"]}),
+        Section("Dice", dice_summary(frames, names),
+                "opening rolls left out of the tests; a p-value measures how unusual the counts are for "
+                "fair dice, it is no verdict", {"dice": plots["dice"]}),
+        Section("Gammons and cube", table[list(GAMMON_CUBE)],
+                plots={name: plots[name] for name in ("gammon_rates", "cube_values", "result_types",
+                                                       "take_drop_by_score")}),
+    ]
+    decisions = decisions_of(frames)
+    if decisions is not None:
+        chosen = decisions[decisions["player"].isin(list(names))]
+        skill = skill_sections(chosen)
+        plots["error_rates"] = skill[0].plots["error_rates"]
+        sections += [Section("Skill", player_skill(chosen)), *skill]
+    for heading, df in extra:
+        rows, note = limit_rows(df, top)
+        sections.append(Section(heading, rows, note))
+    sections.append(Section(TITLES["findings"], findings_by_code(frames)))
+    title = f"tabla report: {', '.join(names)}"
+    return render_page(sections, title=title, summary=summary), plots
+
+
+def skill_sections(decisions: pd.DataFrame) -> list[Section]:
+    """The error-rate plot per player and the :data:`~tabla_cli.analysis.report.WORST` costliest
+    ``decisions``, each with a board of the position before it."""
+    from tabla_cli.analysis.report import WORST, worst_decisions_html
+
+    return [
+        Section("Error rates", note="mEMG per decision, checker plays and cube decisions apart (docs/analysis.md)",
+                plots={"error_rates": plot_error_rates(player_skill(decisions))}),
+        Section("Worst decisions", note=f"the {WORST} decisions that gave away the most equity",
+                fragment=worst_decisions_html(decisions)),
+    ]
+
+
+def report_page(frames: Frames, by: str, table: pd.DataFrame, plots: Mapping[str, bytes], *,
+                summary: str = "", top: int | None = None) -> str:
+    """The page of ``tabla report --format html``: the ``by`` table, the findings by code, with analysis
+    the error rates and worst decisions (:func:`skill_sections`), then the other ``plots``."""
+    tables = [(TITLES[by], table)]
+    if by != "findings":
+        tables.append((TITLES["findings"], findings_by_code(frames)))
+    decisions = decisions_of(frames)
+    skill = skill_sections(decisions) if decisions is not None else []
+    rest = {name: png for name, png in plots.items() if name != "error_rates"}
+    return render_html(tables, plots=rest, summary=summary, top=top, extra=skill)
