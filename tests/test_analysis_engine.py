@@ -197,10 +197,13 @@ def test_rank_plays_agrees_with_analyse(level: str) -> None:
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
     assert {r.position for r in ranked} == set(legal_plays(START, (6, 5)))
     assert ranked[0].text == "24/13" and ranked[0].level == level
-    for r in (ranked[0], ranked[-1]):
-        evaluation, = analyse([checker(START, (6, 5), r.position)], level, luck=False)
-        assert evaluation.best_equity == pytest.approx(ranked[0].equity)
-        assert evaluation.equity == pytest.approx(r.equity)
+    best, = analyse([checker(START, (6, 5), ranked[0].position)], level, luck=False)
+    assert best.equity == best.best_equity == pytest.approx(ranked[0].equity)
+    # The filter drops the worst play: it shows the 1ply equity that a 1ply analysis gives it.
+    worst = ranked[-1]
+    assert worst.level == "1ply"
+    evaluation, = analyse([checker(START, (6, 5), worst.position)], "1ply", luck=False)
+    assert evaluation.equity == pytest.approx(worst.equity)
 
 
 def test_rank_plays_of_a_dance_and_of_another_game() -> None:

@@ -53,8 +53,10 @@ a non-double, the average runs over the 30 rolls either side could open with.
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import version
@@ -213,28 +215,22 @@ def _strategies(level: str) -> tuple[Any, Any]:
     return one, deep
 
 
-_Move = tuple[tuple[int, ...], float, bool]
-"""A scored play: resulting board, cubeful equity, scored at 1ply only."""
+_Move = tuple[tuple[int, ...], float, float]
+"""A play scored at 1ply: resulting board, cubeful equity, cubeless equity (to break ties)."""
 
 
-def _checker_batch(items: list[dict[str, Any]], level: str, threads: int, jacoby: bool) -> list[list[_Move]]:
-    """Score every legal play of every item; each list best first."""
+def _checker_batch(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[list[_Move]]:
+    """Score every legal play of every item at 1ply (one engine call); each list best first."""
     if not items:
         return []
-    one, deep = _strategies(level)
-    args = (one,) if deep is None else (one, deep)
-    raw = bgbot_cpp.batch_checker_play(
-        items, *args, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
-    deep_scored = level != "1ply"
-    return [
-        [(tuple(m["board"]), float(m["equity"]), deep_scored and m["eval_level"] == "1-ply")
-         for m in r["moves"]]
-        for r in raw
-    ]
+    one, _ = _strategies("1ply")
+    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
+    return [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]]
+            for r in raw]
 
 
 def _best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[float]:
-    """The 1ply equity of each item's best play (all that luck needs: no move lists are copied)."""
+    """The 1ply equity of each item's best play (all that luck needs)."""
     if not items:
         return []
     one, _ = _strategies("1ply")
@@ -243,12 +239,12 @@ def _best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> l
 
 
 def _deep_play(board: tuple[int, ...], state: _State, level: str, threads: int) -> float:
-    """The full-level equity of one play, as the batch scores its survivors.
+    """The full-level cubeful equity of one play, from the side that moved.
 
-    The batch values a play as minus the opponent's cubeful equity before
-    his roll at the same depth; this computes exactly that.
+    Minus the opponent's cubeful equity before his roll, searched one ply
+    less deep, as bgsage's own cubeful checker analysis scores a play.
     """
-    one, _ = _strategies(level)
+    one, _ = _strategies("1ply")
     opp = state.flipped()
     equity = bgbot_cpp.cubeful_equity_nply(
         bgbot_cpp.flip_board(list(board)), opp.owner_code(), one,
@@ -258,6 +254,61 @@ def _deep_play(board: tuple[int, ...], state: _State, level: str, threads: int) 
         is_crawford=state.crawford, jacoby=state.jacoby,
     )
     return -float(equity)
+
+
+class _Deep:
+    """Rescores plays at a level above 1ply, each distinct play and match state once."""
+
+    def __init__(self, level: str, threads: int) -> None:
+        self.level = level
+        self.threads = threads
+        self.memo: dict[tuple[tuple[int, ...], _State], float] = {}
+
+    def equity(self, board: tuple[int, ...], state: _State) -> float:
+        key = (board, state)
+        if key not in self.memo:
+            self.memo[key] = _deep_play(board, state, self.level, self.threads)
+        return self.memo[key]
+
+    def score(self, moves: list[_Move], state: _State,
+              played: tuple[int, ...] | None) -> dict[tuple[int, ...], tuple[float, str]]:
+        """Each play's equity and the level it comes from, as bgsage's checker analysis scores them.
+
+        The move filter keeps the plays within :data:`_FILTER_THRESHOLD` of the
+        best 1ply equity, :data:`_FILTER_MAX_MOVES` at most; then, while one of
+        the first two of the ranking holds a 1ply value, that play is rescored
+        (bgsage's ``_promote_second_best``); last the play made, as gnubg
+        scores it. Ties rank by cubeless 1ply equity, then by board. A play
+        that ends the game keeps its 1ply value (it is exact).
+        """
+        if self.level == "1ply" or not moves:
+            return {board: (equity, self.level) for board, equity, _ in moves}
+        ranking = sorted(moves, key=lambda m: (-m[1], -m[2], m[0]))
+        top = ranking[0][1]
+        deep: dict[tuple[int, ...], float] = {}
+        for board, equity, _ in ranking[:_FILTER_MAX_MOVES]:
+            if top - equity < _FILTER_THRESHOLD:
+                deep[board] = self.rescore(board, equity, state)
+        cubeless = {board: c for board, _, c in moves}
+
+        def order(entry: tuple[tuple[int, ...], float, bool]) -> tuple[float, float, tuple[int, ...]]:
+            return (-entry[1], -cubeless[entry[0]], entry[0])
+
+        while True:
+            entries = sorted(((b, deep.get(b, e), b in deep) for b, e, _ in moves), key=order)
+            stale = next((entry for entry in entries[:2] if not entry[2]), None)
+            if stale is None:
+                break
+            deep[stale[0]] = self.rescore(stale[0], stale[1], state)
+        if played is not None and played not in deep and played in cubeless:
+            deep[played] = self.rescore(played, next(e for b, e, _ in moves if b == played), state)
+        final = sorted(((b, deep.get(b, e), b in deep) for b, e, _ in moves), key=order)
+        return {board: (equity, self.level if deeper else "1ply") for board, equity, deeper in final}
+
+    def rescore(self, board: tuple[int, ...], equity: float, state: _State) -> float:
+        if bgbot_cpp.check_game_over(list(board)):
+            return equity
+        return self.equity(board, state)
 
 
 def _cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[tuple[float, float, float]]:
@@ -274,6 +325,24 @@ def _clear_caches(level: str) -> None:
     _, deep = _strategies(level)
     if deep is not None:
         deep.clear_cache()
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while the engine runs.
+
+    A batch returns a dict and lists for every legal play of every roll
+    (about 20 000 for the luck of a 7-point match); their allocation triggers
+    collections that scan them all again, a fifth of a 1ply analysis's time.
+    They hold no cycles, so nothing is lost by collecting after the batch.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # --- analysis -----------------------------------------------------------------
@@ -313,7 +382,8 @@ def analyse(
             job.add_checker(i, d, luck)
         else:
             job.add_cube(i, d)
-    job.run(out)
+    with _collector_paused():
+        job.run(out)
     result: list[Evaluation] = []
     for evaluation in out:
         assert evaluation is not None
@@ -374,13 +444,8 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
     plays = {tuple(to_board(after)): (after, play)
              for after, play in legal_plays(decision.position, decision.dice).items()}
     (moves,) = _checker_batch([state.checker_input(to_board(decision.position), decision.dice)],
-                              level, threads, state.jacoby)
-    scored = {board: (equity, "1ply" if stale else level) for board, equity, stale in moves}
-    deep_best = max((e for e, depth in scored.values() if depth == level), default=float("-inf"))
-    for board, (equity, depth) in scored.items():
-        if depth != level and equity > deep_best and not bgbot_cpp.check_game_over(list(board)):
-            scored[board] = (_deep_play(board, state, level, threads), level)
-    _clear_caches(level)
+                              threads, state.jacoby)
+    scored = _Deep(level, threads).score(moves, state, None)
     ranked = [
         RankedPlay(play, format_play(decision.position, play), after, *scored[board])
         for board, (after, play) in plays.items() if board in scored
@@ -453,16 +518,16 @@ class _Job:
         scored: list[tuple[_Checker, list[_Move]]] = []
         for jacoby, items in self.checkers.items():
             inputs = [it.state.checker_input(it.board, _dice(it.decision)) for it in items]
-            scored.extend(zip(items, _checker_batch(inputs, self.level, self.threads, jacoby)))
-        # At 1ply the roll made was just scored as luck scores it: its best play is not asked again.
-        known = {} if self.level != "1ply" else {
-            (item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
-            for item, moves in scored}
+            scored.extend(zip(items, _checker_batch(inputs, self.threads, jacoby)))
+        # Every level scores the roll made at 1ply first, as luck does: its best play is not asked again.
+        known = {(item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
+                 for item, moves in scored}
         luck = self._luck(known)
         for item in self.forced:
             out[item.index] = self._forced(item, luck.get(item.index))
+        deep = _Deep(self.level, self.threads)
         for item, moves in scored:
-            out[item.index] = self._checker(item, moves, luck.get(item.index))
+            out[item.index] = self._checker(item, deep.score(moves, item.state, item.played), luck.get(item.index))
         for jacoby, cubes in self.cubes.items():
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
             values = _cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
@@ -525,14 +590,9 @@ class _Job:
             options=1, forced=True, luck=luck,
         )
 
-    def _checker(self, item: _Checker, moves: list[_Move], luck: float | None) -> Evaluation:
-        equities = {board: equity for board, equity, _ in moves}
-        if self.level != "1ply":
-            deep_best = max((e for _, e, stale in moves if not stale), default=float("-inf"))
-            for board, equity, stale in moves:
-                if stale and (equity > deep_best or board == item.played) \
-                        and not bgbot_cpp.check_game_over(list(board)):
-                    equities[board] = _deep_play(board, item.state, self.level, self.threads)
+    def _checker(self, item: _Checker, scored: dict[tuple[int, ...], tuple[float, str]],
+                 luck: float | None) -> Evaluation:
+        equities = {board: equity for board, (equity, _) in scored.items()}
         best_board = max(equities, key=lambda b: equities[b])
         best_equity = equities[best_board]
         best_play = item.plays[best_board][1] if best_board in item.plays else ()
