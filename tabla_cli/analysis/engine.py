@@ -151,6 +151,7 @@ class _State:
     away2: int
     crawford: bool
     jacoby: bool
+    beavers: bool = False
 
     @classmethod
     def of(cls, d: DecisionInput) -> _State:
@@ -161,7 +162,7 @@ class _State:
         return cls(
             cube=d.cube, owner=owner,
             away1=d.away[d.on_roll], away2=d.away[d.on_roll.other],
-            crawford=d.crawford, jacoby=d.money and d.jacoby,
+            crawford=d.crawford, jacoby=d.money and d.jacoby, beavers=d.money and d.beavers,
         )
 
     @property
@@ -170,7 +171,7 @@ class _State:
 
     def flipped(self) -> _State:
         return _State(self.cube, _FLIP_OWNER[self.owner], self.away2, self.away1,
-                      self.crawford, self.jacoby)
+                      self.crawford, self.jacoby, self.beavers)
 
     def owner_code(self) -> Any:
         return _OWNERS[self.owner]
@@ -194,6 +195,18 @@ class _State:
         if self.owner == "opponent":
             return False
         return self.money or (not self.crawford and self.cube < self.away1)
+
+    def before_roll(self, nd: float, dt: float, dp: float) -> float:
+        """The side on roll's equity before rolling: it doubles when that is better and it may.
+
+        >>> _State(1, "centered", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
+        1.0
+        >>> _State(1, "opponent", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
+        0.6
+        """
+        if not self.can_double():
+            return nd
+        return max(nd, min(dt, dp, 2 * dt) if self.beavers else min(dt, dp))
 
     def mwc(self, equity: float) -> float:
         return float(bgbot_cpp.eq2mwc(equity, self.away1, self.away2, self.cube, self.crawford))
@@ -238,77 +251,87 @@ def _best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> l
     return [float(r["moves"][0]["equity"]) for r in raw]
 
 
-def _deep_play(board: tuple[int, ...], state: _State, level: str, threads: int) -> float:
-    """The full-level cubeful equity of one play, from the side that moved.
-
-    Minus the opponent's cubeful equity before his roll, searched one ply
-    less deep, as bgsage's own cubeful checker analysis scores a play.
-    """
-    one, _ = _strategies("1ply")
-    opp = state.flipped()
-    equity = bgbot_cpp.cubeful_equity_nply(
-        bgbot_cpp.flip_board(list(board)), opp.owner_code(), one,
-        n_plies=int(level[0]), filter_max_moves=_FILTER_MAX_MOVES,
-        filter_threshold=_FILTER_THRESHOLD, n_threads=max(threads, 1),
-        cube_value=state.cube, away1=opp.away1, away2=opp.away2,
-        is_crawford=state.crawford, jacoby=state.jacoby,
-    )
-    return -float(equity)
+_Play = tuple[tuple[int, ...], _State]
+"""A play to rescore: its resulting board and the match state of the side that moved."""
 
 
 class _Deep:
-    """Rescores plays at a level above 1ply, each distinct play and match state once."""
+    """Rescores checker plays above 1ply, in batches over all decisions, each distinct play once.
+
+    A play is worth minus the opponent's cubeful equity before his roll, with
+    his cube decision (he doubles when that is better for him and he may), as
+    the cube decisions are scored: one :func:`_cube_batch` at the level.
+    """
 
     def __init__(self, level: str, threads: int) -> None:
         self.level = level
         self.threads = threads
-        self.memo: dict[tuple[tuple[int, ...], _State], float] = {}
+        self.memo: dict[_Play, float] = {}
 
-    def equity(self, board: tuple[int, ...], state: _State) -> float:
-        key = (board, state)
-        if key not in self.memo:
-            self.memo[key] = _deep_play(board, state, self.level, self.threads)
-        return self.memo[key]
+    def evaluate(self, wanted: Sequence[_Play]) -> None:
+        """Score the plays of ``wanted`` not scored yet (one engine call per Jacoby setting)."""
+        groups: dict[bool, list[_Play]] = defaultdict(list)
+        for play in dict.fromkeys(wanted):
+            if play not in self.memo:
+                groups[play[1].jacoby].append(play)
+        for jacoby, plays in groups.items():
+            items = [state.flipped().cube_input(bgbot_cpp.flip_board(list(board))) for board, state in plays]
+            for (board, state), values in zip(plays, _cube_batch(items, self.level, self.threads, jacoby)):
+                self.memo[board, state] = -state.flipped().before_roll(*values)
 
-    def score(self, moves: list[_Move], state: _State,
-              played: tuple[int, ...] | None) -> dict[tuple[int, ...], tuple[float, str]]:
-        """Each play's equity and the level it comes from, as bgsage's checker analysis scores them.
+    def score(self, decisions: Sequence[tuple[list[_Move], _State, tuple[int, ...] | None]]
+              ) -> list[dict[tuple[int, ...], tuple[float, str]]]:
+        """Each play's equity and the level it comes from, best first, for each decision.
+
+        Args:
+            decisions: for each decision its plays scored at 1ply, the match
+                state and the play made (None when unknown).
 
         The move filter keeps the plays within :data:`_FILTER_THRESHOLD` of the
-        best 1ply equity, :data:`_FILTER_MAX_MOVES` at most; then, while one of
-        the first two of the ranking holds a 1ply value, that play is rescored
-        (bgsage's ``_promote_second_best``); last the play made, as gnubg
-        scores it. Ties rank by cubeless 1ply equity, then by board. A play
-        that ends the game keeps its 1ply value (it is exact).
+        best 1ply equity, :data:`_FILTER_MAX_MOVES` at most, and the play made
+        (gnubg scores it at full depth); then, while one of the first two of
+        the ranking holds a 1ply value, that play is rescored too (bgsage's
+        ``_promote_second_best``). Ties rank by cubeless 1ply equity, then by
+        board. A play that ends the game keeps its 1ply value: it is exact.
         """
-        if self.level == "1ply" or not moves:
-            return {board: (equity, self.level) for board, equity, _ in moves}
-        ranking = sorted(moves, key=lambda m: (-m[1], -m[2], m[0]))
-        top = ranking[0][1]
-        deep: dict[tuple[int, ...], float] = {}
-        for board, equity, _ in ranking[:_FILTER_MAX_MOVES]:
-            if top - equity < _FILTER_THRESHOLD:
-                deep[board] = self.rescore(board, equity, state)
-        cubeless = {board: c for board, _, c in moves}
+        if self.level == "1ply":
+            return [{board: (equity, self.level) for board, equity, _ in moves} for moves, _, _ in decisions]
+        deep: list[set[tuple[int, ...]]] = []
+        wanted: list[_Play] = []
+        for moves, state, played in decisions:
+            ranking = sorted(moves, key=_order)
+            chosen = {board for board, equity, _ in ranking[:_FILTER_MAX_MOVES]
+                      if ranking[0][1] - equity < _FILTER_THRESHOLD}
+            if played is not None and any(board == played for board, _, _ in moves):
+                chosen.add(played)
+            deep.append(chosen)
+            wanted.extend(self._wanted(chosen, state))
+        while wanted:
+            self.evaluate(wanted)
+            wanted = []
+            for (moves, state, _), chosen in zip(decisions, deep):
+                top_two = sorted(self._entries(moves, state, chosen), key=_order)[:2]
+                stale = {board for board, _, _ in top_two if board not in chosen}
+                chosen |= stale
+                wanted.extend(self._wanted(stale, state))
+        result = []
+        for (moves, state, _), chosen in zip(decisions, deep):
+            entries = sorted(self._entries(moves, state, chosen), key=_order)
+            result.append({board: (equity, self.level if board in chosen else "1ply")
+                           for board, equity, _ in entries})
+        return result
 
-        def order(entry: tuple[tuple[int, ...], float, bool]) -> tuple[float, float, tuple[int, ...]]:
-            return (-entry[1], -cubeless[entry[0]], entry[0])
+    def _wanted(self, boards: set[tuple[int, ...]], state: _State) -> list[_Play]:
+        return [(board, state) for board in sorted(boards) if not bgbot_cpp.check_game_over(list(board))]
 
-        while True:
-            entries = sorted(((b, deep.get(b, e), b in deep) for b, e, _ in moves), key=order)
-            stale = next((entry for entry in entries[:2] if not entry[2]), None)
-            if stale is None:
-                break
-            deep[stale[0]] = self.rescore(stale[0], stale[1], state)
-        if played is not None and played not in deep and played in cubeless:
-            deep[played] = self.rescore(played, next(e for b, e, _ in moves if b == played), state)
-        final = sorted(((b, deep.get(b, e), b in deep) for b, e, _ in moves), key=order)
-        return {board: (equity, self.level if deeper else "1ply") for board, equity, deeper in final}
+    def _entries(self, moves: list[_Move], state: _State, chosen: set[tuple[int, ...]]) -> list[_Move]:
+        return [(board, self.memo.get((board, state), equity) if board in chosen else equity, cubeless)
+                for board, equity, cubeless in moves]
 
-    def rescore(self, board: tuple[int, ...], equity: float, state: _State) -> float:
-        if bgbot_cpp.check_game_over(list(board)):
-            return equity
-        return self.equity(board, state)
+
+def _order(move: _Move) -> tuple[float, float, tuple[int, ...]]:
+    """bgsage's ranking of plays: equity, then cubeless equity, then board."""
+    return (-move[1], -move[2], move[0])
 
 
 def _cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[tuple[float, float, float]]:
@@ -445,7 +468,8 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
              for after, play in legal_plays(decision.position, decision.dice).items()}
     (moves,) = _checker_batch([state.checker_input(to_board(decision.position), decision.dice)],
                               threads, state.jacoby)
-    scored = _Deep(level, threads).score(moves, state, None)
+    (scored,) = _Deep(level, threads).score([(moves, state, None)])
+    _clear_caches(level)
     ranked = [
         RankedPlay(play, format_play(decision.position, play), after, *scored[board])
         for board, (after, play) in plays.items() if board in scored
@@ -525,9 +549,9 @@ class _Job:
         luck = self._luck(known)
         for item in self.forced:
             out[item.index] = self._forced(item, luck.get(item.index))
-        deep = _Deep(self.level, self.threads)
-        for item, moves in scored:
-            out[item.index] = self._checker(item, deep.score(moves, item.state, item.played), luck.get(item.index))
+        ranked = _Deep(self.level, self.threads).score([(moves, item.state, item.played) for item, moves in scored])
+        for (item, _), plays in zip(scored, ranked):
+            out[item.index] = self._checker(item, plays, luck.get(item.index))
         for jacoby, cubes in self.cubes.items():
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
             values = _cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
