@@ -63,6 +63,26 @@ def test_a_filtered_out_play_is_scored_at_the_full_level() -> None:
     assert evaluation.equity == pytest.approx(evaluation.best_equity - evaluation.error)
 
 
+def test_the_cube_value_counts_above_1ply() -> None:
+    # At 7-away all, the side that owns a 4-cube plays for more than half the match:
+    # every play's equity (the best one's too) differs from a 2-cube's.
+    made = play(FIVE_POINT, (13, 7), (8, 3))
+    two, four = analyse([DecisionInput(DecisionKind.CHECKER, FIVE_POINT, ZERO, ZERO, cube, ZERO, (7, 7),
+                                       dice=(6, 5), played=made) for cube in (2, 4)], "2ply", luck=False)
+    assert two.best == four.best == "24/13"
+    assert abs(two.best_equity - four.best_equity) > 0.01
+    assert two.equity is not None and four.equity is not None and abs(two.equity - four.equity) > 0.01
+
+
+def test_luck_is_scored_at_1ply_whatever_the_level() -> None:
+    decisions = [checker(FIVE_POINT, (6, 5), play(FIVE_POINT, (13, 7), (8, 3))),
+                 checker(ON_BAR, (4, 3), ON_BAR)]
+    one = analyse(decisions, "1ply")
+    two = analyse(decisions, "2ply")
+    assert [e.luck for e in one] == [e.luck for e in two]
+    assert all(e.luck is not None for e in two)
+
+
 def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[int] = []
     real = engine._checker_batch

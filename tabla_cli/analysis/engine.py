@@ -5,8 +5,9 @@ core. Its levels follow eXtreme Gammon's numbering: ``1ply`` is the raw net
 (GNU Backgammon's "0-ply"), ``2ply`` looks one roll ahead (gnubg's "1-ply"),
 ``3ply`` two rolls (gnubg's "2-ply"). Every call here is a batch: all checker
 plays of the input go to the engine in one call (one per Jacoby setting, which
-the engine takes per call), all cube decisions in another, the luck of all
-rolls in a third, and the C++ core spreads each batch over ``threads``.
+the engine takes per call), the luck of all rolls in a second, the plays to
+rescore above 1ply and all cube decisions in a few more, and the C++ core
+spreads each batch over ``threads``.
 
 **Board.** The engine's board is 26 ints from the side on roll: index 1..24
 hold the points in the mover's numbering, positive for the mover's checkers and
@@ -29,12 +30,17 @@ which is gnubg's ``mwc2eq``/``eq2mwc`` at the current cube. ``error_mwc`` is
 error. Money equities are per unit of the current cube (gnubg's normalised
 figures); the error rate in mEMG adds these up unscaled.
 
-**Checker plays.** The engine scores every legal play at 1ply and rescores the
-best few at the level asked for; a play left at 1ply (the move filter dropped
-it) is rescored at the full level when it is the play made or when its 1ply
-figure would put it first, as gnubg scores the play made at full depth.
-``options`` counts the distinct legal results from tabla's own generator; a
-play with one option (a forced play or a dance) is not sent to the engine.
+**Checker plays.** The engine scores every legal play at 1ply; above 1ply
+the move filter (bgsage's and gnubg's: the best 5 plays within 0.08 of the
+best) picks the plays rescored at the level asked for, with the play made (as
+gnubg scores it at full depth) and, as long as one of the first two of the
+ranking holds a 1ply figure, that play too (bgsage's own rule). A play is
+worth minus the opponent's cubeful equity before his roll, his cube decision
+included (he doubles when that is better for him and he may), from the same
+batch evaluation at the level as the cube decisions. A play the filter left
+keeps its 1ply equity (it counts for the rank only). ``options`` counts the
+distinct legal results from tabla's own generator; a play with one option (a
+forced play or a dance) is not sent to the engine.
 
 **Cube decisions.** The engine gives no double (ND), double/take (DT) and
 double/pass (DP) from the doubler. A beaver (money, beavers allowed) is
@@ -47,8 +53,10 @@ doubles, takes, passes and beavers always count.
 
 **Luck** is gnubg's: the equity of the best play of the roll made minus the
 average of the best plays of all 36 rolls, from the roller's view, always at
-1ply (gnubg's default luck analysis is its 0-ply). On the opening position with
-a non-double, the average runs over the 30 rolls either side could open with.
+1ply whatever the level (gnubg's default luck analysis is its 0-ply, our
+1ply). The roll made is the checker decision's own 1ply batch; the 20 others
+are one more batch over all positions. On the opening position with a
+non-double, the average runs over the 30 rolls either side could open with.
 """
 
 from __future__ import annotations
