@@ -99,13 +99,18 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
+SCORING_REVISION = 2
+"""How this module scores with the engine; raised whenever its numbers change
+(2: plays above 1ply rescored as the cube decisions are, with the cube value)."""
+
+
 def engine_version() -> str:
-    """The engine and network that produce the numbers, for cache keys and reports.
+    """The engine, network and scoring revision that produce the numbers, for cache keys and reports.
 
     >>> engine_version().startswith("bgsage ")
     True
     """
-    return f"bgsage {version('bgsage')} {bgsage.PRODUCTION_MODEL}"
+    return f"bgsage {version('bgsage')} {bgsage.PRODUCTION_MODEL} r{SCORING_REVISION}"
 
 
 def check_level(level: str) -> str:
