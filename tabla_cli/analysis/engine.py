@@ -31,7 +31,7 @@ error. Money equities are per unit of the current cube (gnubg's normalised
 figures); the error rate in mEMG adds these up unscaled.
 
 **Checker plays.** The engine scores every legal play at 1ply; above 1ply
-the move filter (bgsage's and gnubg's: the best 5 plays within 0.08 of the
+the move filter (bgsage's default: the best 5 plays within 0.08 of the
 best) picks the plays rescored at the level asked for, with the play made (as
 gnubg scores it at full depth) and, as long as one of the first two of the
 ranking holds a 1ply figure, that play too (bgsage's own rule). A play is
