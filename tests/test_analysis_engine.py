@@ -63,6 +63,26 @@ def test_a_filtered_out_play_is_scored_at_the_full_level() -> None:
     assert evaluation.equity == pytest.approx(evaluation.best_equity - evaluation.error)
 
 
+def test_the_cube_value_counts_above_1ply() -> None:
+    # At 7-away all, the side that owns a 4-cube plays for more than half the match:
+    # every play's equity (the best one's too) differs from a 2-cube's.
+    made = play(FIVE_POINT, (13, 7), (8, 3))
+    two, four = analyse([DecisionInput(DecisionKind.CHECKER, FIVE_POINT, ZERO, ZERO, cube, ZERO, (7, 7),
+                                       dice=(6, 5), played=made) for cube in (2, 4)], "2ply", luck=False)
+    assert two.best == four.best == "24/13"
+    assert abs(two.best_equity - four.best_equity) > 0.01
+    assert two.equity is not None and four.equity is not None and abs(two.equity - four.equity) > 0.01
+
+
+def test_luck_is_scored_at_1ply_whatever_the_level() -> None:
+    decisions = [checker(FIVE_POINT, (6, 5), play(FIVE_POINT, (13, 7), (8, 3))),
+                 checker(ON_BAR, (4, 3), ON_BAR)]
+    one = analyse(decisions, "1ply")
+    two = analyse(decisions, "2ply")
+    assert [e.luck for e in one] == [e.luck for e in two]
+    assert all(e.luck is not None for e in two)
+
+
 def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[int] = []
     real = engine._checker_batch
@@ -197,10 +217,13 @@ def test_rank_plays_agrees_with_analyse(level: str) -> None:
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
     assert {r.position for r in ranked} == set(legal_plays(START, (6, 5)))
     assert ranked[0].text == "24/13" and ranked[0].level == level
-    for r in (ranked[0], ranked[-1]):
-        evaluation, = analyse([checker(START, (6, 5), r.position)], level, luck=False)
-        assert evaluation.best_equity == pytest.approx(ranked[0].equity)
-        assert evaluation.equity == pytest.approx(r.equity)
+    best, = analyse([checker(START, (6, 5), ranked[0].position)], level, luck=False)
+    assert best.equity == best.best_equity == pytest.approx(ranked[0].equity)
+    # The filter drops the worst play: it shows the 1ply equity that a 1ply analysis gives it.
+    worst = ranked[-1]
+    assert worst.level == "1ply"
+    evaluation, = analyse([checker(START, (6, 5), worst.position)], "1ply", luck=False)
+    assert evaluation.equity == pytest.approx(worst.equity)
 
 
 def test_rank_plays_of_a_dance_and_of_another_game() -> None:

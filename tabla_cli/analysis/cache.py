@@ -3,8 +3,9 @@
 The cache is one SQLite file, ``analysis.sqlite``, in ``$TABLA_CACHE_DIR`` if
 set, else ``$XDG_CACHE_HOME/tabla-cli``, else ``~/.cache/tabla-cli``. A row is
 keyed by the decision (:func:`decision_key`), the level and the engine version
-(:func:`tabla_cli.analysis.engine.engine_version`), so a new engine or network
-never answers from an old one's figures. Several processes may share the file:
+(:func:`tabla_cli.analysis.engine.engine_version`: with the revision of how
+tabla scores with it), so a new engine, network or scoring never answers
+from an old one's figures. Several processes may share the file:
 it runs in WAL mode, reads in one query per chunk and writes in one short
 transaction per call.
 """

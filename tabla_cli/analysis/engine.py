@@ -5,8 +5,9 @@ core. Its levels follow eXtreme Gammon's numbering: ``1ply`` is the raw net
 (GNU Backgammon's "0-ply"), ``2ply`` looks one roll ahead (gnubg's "1-ply"),
 ``3ply`` two rolls (gnubg's "2-ply"). Every call here is a batch: all checker
 plays of the input go to the engine in one call (one per Jacoby setting, which
-the engine takes per call), all cube decisions in another, the luck of all
-rolls in a third, and the C++ core spreads each batch over ``threads``.
+the engine takes per call), the luck of all rolls in a second, the plays to
+rescore above 1ply and all cube decisions in a few more, and the C++ core
+spreads each batch over ``threads``.
 
 **Board.** The engine's board is 26 ints from the side on roll: index 1..24
 hold the points in the mover's numbering, positive for the mover's checkers and
@@ -29,12 +30,17 @@ which is gnubg's ``mwc2eq``/``eq2mwc`` at the current cube. ``error_mwc`` is
 error. Money equities are per unit of the current cube (gnubg's normalised
 figures); the error rate in mEMG adds these up unscaled.
 
-**Checker plays.** The engine scores every legal play at 1ply and rescores the
-best few at the level asked for; a play left at 1ply (the move filter dropped
-it) is rescored at the full level when it is the play made or when its 1ply
-figure would put it first, as gnubg scores the play made at full depth.
-``options`` counts the distinct legal results from tabla's own generator; a
-play with one option (a forced play or a dance) is not sent to the engine.
+**Checker plays.** The engine scores every legal play at 1ply; above 1ply
+the move filter (bgsage's default: the best 5 plays within 0.08 of the
+best) picks the plays rescored at the level asked for, with the play made (as
+gnubg scores it at full depth) and, as long as one of the first two of the
+ranking holds a 1ply figure, that play too (bgsage's own rule). A play is
+worth minus the opponent's cubeful equity before his roll, his cube decision
+included (he doubles when that is better for him and he may), from the same
+batch evaluation at the level as the cube decisions. A play the filter left
+keeps its 1ply equity (it counts for the rank only). ``options`` counts the
+distinct legal results from tabla's own generator; a play with one option (a
+forced play or a dance) is not sent to the engine.
 
 **Cube decisions.** The engine gives no double (ND), double/take (DT) and
 double/pass (DP) from the doubler. A beaver (money, beavers allowed) is
@@ -47,14 +53,18 @@ doubles, takes, passes and beavers always count.
 
 **Luck** is gnubg's: the equity of the best play of the roll made minus the
 average of the best plays of all 36 rolls, from the roller's view, always at
-1ply (gnubg's default luck analysis is its 0-ply). On the opening position with
-a non-double, the average runs over the 30 rolls either side could open with.
+1ply whatever the level (gnubg's default luck analysis is its 0-ply, our
+1ply). The roll made is the checker decision's own 1ply batch; the 20 others
+are one more batch over all positions. On the opening position with a
+non-double, the average runs over the 30 rolls either side could open with.
 """
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import version
@@ -89,13 +99,18 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
+SCORING_REVISION = 2
+"""How this module scores with the engine; raised whenever its numbers change
+(2: plays above 1ply rescored as the cube decisions are, with the cube value)."""
+
+
 def engine_version() -> str:
-    """The engine and network that produce the numbers, for cache keys and reports.
+    """The engine, network and scoring revision that produce the numbers, for cache keys and reports.
 
     >>> engine_version().startswith("bgsage ")
     True
     """
-    return f"bgsage {version('bgsage')} {bgsage.PRODUCTION_MODEL}"
+    return f"bgsage {version('bgsage')} {bgsage.PRODUCTION_MODEL} r{SCORING_REVISION}"
 
 
 def check_level(level: str) -> str:
@@ -149,6 +164,7 @@ class _State:
     away2: int
     crawford: bool
     jacoby: bool
+    beavers: bool = False
 
     @classmethod
     def of(cls, d: DecisionInput) -> _State:
@@ -159,7 +175,7 @@ class _State:
         return cls(
             cube=d.cube, owner=owner,
             away1=d.away[d.on_roll], away2=d.away[d.on_roll.other],
-            crawford=d.crawford, jacoby=d.money and d.jacoby,
+            crawford=d.crawford, jacoby=d.money and d.jacoby, beavers=d.money and d.beavers,
         )
 
     @property
@@ -168,7 +184,7 @@ class _State:
 
     def flipped(self) -> _State:
         return _State(self.cube, _FLIP_OWNER[self.owner], self.away2, self.away1,
-                      self.crawford, self.jacoby)
+                      self.crawford, self.jacoby, self.beavers)
 
     def owner_code(self) -> Any:
         return _OWNERS[self.owner]
@@ -193,6 +209,18 @@ class _State:
             return False
         return self.money or (not self.crawford and self.cube < self.away1)
 
+    def before_roll(self, nd: float, dt: float, dp: float) -> float:
+        """The side on roll's equity before rolling: it doubles when that is better and it may.
+
+        >>> _State(1, "centered", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
+        1.0
+        >>> _State(1, "opponent", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
+        0.6
+        """
+        if not self.can_double():
+            return nd
+        return max(nd, min(dt, dp, 2 * dt) if self.beavers else min(dt, dp))
+
     def mwc(self, equity: float) -> float:
         return float(bgbot_cpp.eq2mwc(equity, self.away1, self.away2, self.cube, self.crawford))
 
@@ -213,28 +241,22 @@ def _strategies(level: str) -> tuple[Any, Any]:
     return one, deep
 
 
-_Move = tuple[tuple[int, ...], float, bool]
-"""A scored play: resulting board, cubeful equity, scored at 1ply only."""
+_Move = tuple[tuple[int, ...], float, float]
+"""A play scored at 1ply: resulting board, cubeful equity, cubeless equity (to break ties)."""
 
 
-def _checker_batch(items: list[dict[str, Any]], level: str, threads: int, jacoby: bool) -> list[list[_Move]]:
-    """Score every legal play of every item; each list best first."""
+def _checker_batch(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[list[_Move]]:
+    """Score every legal play of every item at 1ply (one engine call); each list best first."""
     if not items:
         return []
-    one, deep = _strategies(level)
-    args = (one,) if deep is None else (one, deep)
-    raw = bgbot_cpp.batch_checker_play(
-        items, *args, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
-    deep_scored = level != "1ply"
-    return [
-        [(tuple(m["board"]), float(m["equity"]), deep_scored and m["eval_level"] == "1-ply")
-         for m in r["moves"]]
-        for r in raw
-    ]
+    one, _ = _strategies("1ply")
+    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
+    return [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]]
+            for r in raw]
 
 
 def _best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[float]:
-    """The 1ply equity of each item's best play (all that luck needs: no move lists are copied)."""
+    """The 1ply equity of each item's best play (all that luck needs)."""
     if not items:
         return []
     one, _ = _strategies("1ply")
@@ -242,22 +264,87 @@ def _best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> l
     return [float(r["moves"][0]["equity"]) for r in raw]
 
 
-def _deep_play(board: tuple[int, ...], state: _State, level: str, threads: int) -> float:
-    """The full-level equity of one play, as the batch scores its survivors.
+_Play = tuple[tuple[int, ...], _State]
+"""A play to rescore: its resulting board and the match state of the side that moved."""
 
-    The batch values a play as minus the opponent's cubeful equity before
-    his roll at the same depth; this computes exactly that.
+
+class _Deep:
+    """Rescores checker plays above 1ply, in batches over all decisions, each distinct play once.
+
+    A play is worth minus the opponent's cubeful equity before his roll, with
+    his cube decision (he doubles when that is better for him and he may), as
+    the cube decisions are scored: one :func:`_cube_batch` at the level.
     """
-    one, _ = _strategies(level)
-    opp = state.flipped()
-    equity = bgbot_cpp.cubeful_equity_nply(
-        bgbot_cpp.flip_board(list(board)), opp.owner_code(), one,
-        n_plies=int(level[0]), filter_max_moves=_FILTER_MAX_MOVES,
-        filter_threshold=_FILTER_THRESHOLD, n_threads=max(threads, 1),
-        cube_value=state.cube, away1=opp.away1, away2=opp.away2,
-        is_crawford=state.crawford, jacoby=state.jacoby,
-    )
-    return -float(equity)
+
+    def __init__(self, level: str, threads: int) -> None:
+        self.level = level
+        self.threads = threads
+        self.memo: dict[_Play, float] = {}
+
+    def evaluate(self, wanted: Sequence[_Play]) -> None:
+        """Score the plays of ``wanted`` not scored yet (one engine call per Jacoby setting)."""
+        groups: dict[bool, list[_Play]] = defaultdict(list)
+        for play in dict.fromkeys(wanted):
+            if play not in self.memo:
+                groups[play[1].jacoby].append(play)
+        for jacoby, plays in groups.items():
+            items = [state.flipped().cube_input(bgbot_cpp.flip_board(list(board))) for board, state in plays]
+            for (board, state), values in zip(plays, _cube_batch(items, self.level, self.threads, jacoby)):
+                self.memo[board, state] = -state.flipped().before_roll(*values)
+
+    def score(self, decisions: Sequence[tuple[list[_Move], _State, tuple[int, ...] | None]]
+              ) -> list[dict[tuple[int, ...], tuple[float, str]]]:
+        """Each play's equity and the level it comes from, best first, for each decision.
+
+        Args:
+            decisions: for each decision its plays scored at 1ply, the match
+                state and the play made (None when unknown).
+
+        The move filter keeps the plays within :data:`_FILTER_THRESHOLD` of the
+        best 1ply equity, :data:`_FILTER_MAX_MOVES` at most, and the play made
+        (gnubg scores it at full depth); then, while one of the first two of
+        the ranking holds a 1ply value, that play is rescored too (bgsage's
+        ``_promote_second_best``). Ties rank by cubeless 1ply equity, then by
+        board. A play that ends the game keeps its 1ply value: it is exact.
+        """
+        if self.level == "1ply":
+            return [{board: (equity, self.level) for board, equity, _ in moves} for moves, _, _ in decisions]
+        deep: list[set[tuple[int, ...]]] = []
+        wanted: list[_Play] = []
+        for moves, state, played in decisions:
+            ranking = sorted(moves, key=_order)
+            chosen = {board for board, equity, _ in ranking[:_FILTER_MAX_MOVES]
+                      if ranking[0][1] - equity < _FILTER_THRESHOLD}
+            if played is not None and any(board == played for board, _, _ in moves):
+                chosen.add(played)
+            deep.append(chosen)
+            wanted.extend(self._wanted(chosen, state))
+        while wanted:
+            self.evaluate(wanted)
+            wanted = []
+            for (moves, state, _), chosen in zip(decisions, deep):
+                top_two = sorted(self._entries(moves, state, chosen), key=_order)[:2]
+                stale = {board for board, _, _ in top_two if board not in chosen}
+                chosen |= stale
+                wanted.extend(self._wanted(stale, state))
+        result = []
+        for (moves, state, _), chosen in zip(decisions, deep):
+            entries = sorted(self._entries(moves, state, chosen), key=_order)
+            result.append({board: (equity, self.level if board in chosen else "1ply")
+                           for board, equity, _ in entries})
+        return result
+
+    def _wanted(self, boards: set[tuple[int, ...]], state: _State) -> list[_Play]:
+        return [(board, state) for board in sorted(boards) if not bgbot_cpp.check_game_over(list(board))]
+
+    def _entries(self, moves: list[_Move], state: _State, chosen: set[tuple[int, ...]]) -> list[_Move]:
+        return [(board, self.memo.get((board, state), equity) if board in chosen else equity, cubeless)
+                for board, equity, cubeless in moves]
+
+
+def _order(move: _Move) -> tuple[float, float, tuple[int, ...]]:
+    """bgsage's ranking of plays: equity, then cubeless equity, then board."""
+    return (-move[1], -move[2], move[0])
 
 
 def _cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[tuple[float, float, float]]:
@@ -274,6 +361,24 @@ def _clear_caches(level: str) -> None:
     _, deep = _strategies(level)
     if deep is not None:
         deep.clear_cache()
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while the engine runs.
+
+    A batch returns a dict and lists for every legal play of every roll
+    (about 20 000 for the luck of a 7-point match); their allocation triggers
+    collections that scan them all again, a fifth of a 1ply analysis's time.
+    They hold no cycles, so nothing is lost by collecting after the batch.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # --- analysis -----------------------------------------------------------------
@@ -313,7 +418,8 @@ def analyse(
             job.add_checker(i, d, luck)
         else:
             job.add_cube(i, d)
-    job.run(out)
+    with _collector_paused():
+        job.run(out)
     result: list[Evaluation] = []
     for evaluation in out:
         assert evaluation is not None
@@ -374,12 +480,8 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
     plays = {tuple(to_board(after)): (after, play)
              for after, play in legal_plays(decision.position, decision.dice).items()}
     (moves,) = _checker_batch([state.checker_input(to_board(decision.position), decision.dice)],
-                              level, threads, state.jacoby)
-    scored = {board: (equity, "1ply" if stale else level) for board, equity, stale in moves}
-    deep_best = max((e for e, depth in scored.values() if depth == level), default=float("-inf"))
-    for board, (equity, depth) in scored.items():
-        if depth != level and equity > deep_best and not bgbot_cpp.check_game_over(list(board)):
-            scored[board] = (_deep_play(board, state, level, threads), level)
+                              threads, state.jacoby)
+    (scored,) = _Deep(level, threads).score([(moves, state, None)])
     _clear_caches(level)
     ranked = [
         RankedPlay(play, format_play(decision.position, play), after, *scored[board])
@@ -453,16 +555,16 @@ class _Job:
         scored: list[tuple[_Checker, list[_Move]]] = []
         for jacoby, items in self.checkers.items():
             inputs = [it.state.checker_input(it.board, _dice(it.decision)) for it in items]
-            scored.extend(zip(items, _checker_batch(inputs, self.level, self.threads, jacoby)))
-        # At 1ply the roll made was just scored as luck scores it: its best play is not asked again.
-        known = {} if self.level != "1ply" else {
-            (item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
-            for item, moves in scored}
+            scored.extend(zip(items, _checker_batch(inputs, self.threads, jacoby)))
+        # Every level scores the roll made at 1ply first, as luck does: its best play is not asked again.
+        known = {(item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
+                 for item, moves in scored}
         luck = self._luck(known)
         for item in self.forced:
             out[item.index] = self._forced(item, luck.get(item.index))
-        for item, moves in scored:
-            out[item.index] = self._checker(item, moves, luck.get(item.index))
+        ranked = _Deep(self.level, self.threads).score([(moves, item.state, item.played) for item, moves in scored])
+        for (item, _), plays in zip(scored, ranked):
+            out[item.index] = self._checker(item, plays, luck.get(item.index))
         for jacoby, cubes in self.cubes.items():
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
             values = _cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
@@ -525,14 +627,9 @@ class _Job:
             options=1, forced=True, luck=luck,
         )
 
-    def _checker(self, item: _Checker, moves: list[_Move], luck: float | None) -> Evaluation:
-        equities = {board: equity for board, equity, _ in moves}
-        if self.level != "1ply":
-            deep_best = max((e for _, e, stale in moves if not stale), default=float("-inf"))
-            for board, equity, stale in moves:
-                if stale and (equity > deep_best or board == item.played) \
-                        and not bgbot_cpp.check_game_over(list(board)):
-                    equities[board] = _deep_play(board, item.state, self.level, self.threads)
+    def _checker(self, item: _Checker, scored: dict[tuple[int, ...], tuple[float, str]],
+                 luck: float | None) -> Evaluation:
+        equities = {board: equity for board, (equity, _) in scored.items()}
         best_board = max(equities, key=lambda b: equities[b])
         best_equity = equities[best_board]
         best_play = item.plays[best_board][1] if best_board in item.plays else ()
