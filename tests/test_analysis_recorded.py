@@ -7,6 +7,7 @@ gnubg printed at the end of the same file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ from tabla_cli.analysis.recorded import (
     CubeAnalysis,
     RecordedAnalysis,
     evaluation_from_recorded,
+    match_normaliser,
     parse_gnubg_text_analysis,
+    parse_sgf_cube_analysis,
 )
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
 from tabla_cli.analysis.stats import DECISION_COLUMNS, decisions_frame, player_stats
@@ -201,3 +204,82 @@ def test_sgf_move_analysis() -> None:
     assert stats.loc["Ann", "luck_rating"] == "Go to Las Vegas"
     by_match = player_stats(frame, by_match=True)
     assert list(by_match.columns[:2]) == ["match", "player"] and set(by_match["match"]) == {"hand.sgf"}
+
+
+# --------------------------------------------------------------------------
+# SGF cube analysis (DA) against the statistics gnubg stored with each game
+
+SGF_FILES = sorted((CORPUS / "sgf").glob("gnubg-*.sgf"))
+GS_CUBE = re.compile(r"GS\[M:[^\]]*\]\[C:([^\]]*)\]")
+
+
+def stored_cube_statistics(text: str) -> list[dict[str, tuple[float, ...]]]:
+    """Each game's ``GS[...][C:...]``: gnubg's cube statistics, per player (sgf.c ``WriteStatContext``).
+
+    Counts (total, doubles, takes, passes, missed doubles, wrong doubles,
+    wrong takes, wrong passes) and errors (EMG, MWC) of the last four, the
+    missed and wrong doubles summed over their two kinds.
+    """
+    games = []
+    for found in GS_CUBE.finditer(text):
+        values = found.group(1).split()
+        counts, errors = [int(v) for v in values[:20]], [float(v) for v in values[20:44]]
+        game = {}
+        for side in (0, 1):
+            kinds = [counts[8 + 2 * k + side] for k in range(6)]
+            emg = [errors[12 * side + 2 * k] for k in range(6)]
+            mwc = [errors[12 * side + 2 * k + 1] for k in range(6)]
+            game[f"counts {side}"] = (counts[side], counts[2 + side], counts[4 + side], counts[6 + side],
+                                      kinds[0] + kinds[1], kinds[2] + kinds[3], kinds[4], kinds[5])
+            game[f"emg {side}"] = (emg[0] + emg[1], emg[2] + emg[3], emg[4], emg[5])
+            game[f"mwc {side}"] = (mwc[0] + mwc[1], mwc[2] + mwc[3], mwc[4], mwc[5])
+        games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("path", SGF_FILES, ids=lambda p: p.name)
+def test_sgf_cube_analysis_gives_gnubgs_cube_statistics(path: Path) -> None:
+    """Each game's cube counts and cube errors (EMG and MWC) equal gnubg's stored ones."""
+    text = path.read_text()
+    frame = decisions_frame(analyse_text(text, str(path), RECORDED).rows)
+    cube = frame[frame["kind"].isin(["double", "take"]) & frame["error"].notna()]
+    stored = stored_cube_statistics(text)
+    assert len(stored) == frame["game"].max()
+    errors_seen = 0
+    for number, game in enumerate(stored, 1):
+        for side in (0, 1):
+            rows = cube[(cube["game"] == number) & (cube["side"] == side)]
+            action, best = rows["action"], rows["best"]
+            wrong = (rows["error"] > 0) & (action != best)
+            kinds = [wrong & (action == made) for made in ("no double", "double", "take", "pass")]
+            counts = (len(rows), *(int((action == made).sum()) for made in ("double", "take", "pass")),
+                      *(int(k.sum()) for k in kinds))
+            assert counts == game[f"counts {side}"], (number, side)
+            emg = [float(rows["error"][k].sum()) for k in kinds]
+            mwc = [float(rows["error_mwc"][k].sum()) for k in kinds]
+            assert emg == pytest.approx(game[f"emg {side}"], abs=2e-5), (number, side)
+            assert mwc == pytest.approx(game[f"mwc {side}"], abs=2e-5), (number, side)
+            errors_seen += sum(counts[4:])
+    assert errors_seen == (7 if "8640511" in path.name else 0)
+
+
+def test_sgf_cube_analysis_by_hand() -> None:
+    # Money: the cubeful equities are used as they are, double/pass is +1.
+    value = ("E ver 3 2C 1 0.000000 1 0.70 0.20 0.01 0.05 0.00 0.55 0.62 "
+             "0.70 0.20 0.01 0.05 0.00 0.55 0.80")
+    cube = parse_sgf_cube_analysis(value, None)
+    assert cube is not None
+    assert (cube.no_double, cube.double_take, cube.double_pass) == (0.62, 0.80, 1.0)
+    assert (cube.level, cube.proper, cube.mwc_scale) == ("gnubg 2-ply", "Double, take", None)
+    assert cube.probabilities == pytest.approx((0.70, 0.20, 0.01, 0.30, 0.05, 0.00))
+    # 5-point match at 0-0: W = MET(4, 5), L = MET(5, 4); MWC 0.5 is equity 0.
+    win, lose = match_normaliser(5, 5, 1, False)
+    assert win == pytest.approx(1 - lose) and win > 0.5
+    value = value.replace("0.62", "0.5").replace("0.80", f"{win:.6f}")
+    cube = parse_sgf_cube_analysis(value, (5, 5, 1, False), redouble=True)
+    assert cube is not None and cube.no_double == pytest.approx(0.0, abs=1e-9)
+    assert cube.double_take == pytest.approx(1.0, abs=1e-5) and cube.mwc_scale == pytest.approx((win - lose) / 2)
+    assert cube.proper == "Redouble, pass"
+    assert parse_sgf_cube_analysis("E ver 2 0 0.5 0.5", None) is None
+    # The side that needs 1 point wins the match with any win; post-Crawford, a loss is the trailer's MET.
+    assert match_normaliser(1, 3, 1, False) == (1.0, pytest.approx(1 - match_normaliser(3, 1, 1, True)[0]))
