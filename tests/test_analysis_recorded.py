@@ -275,10 +275,11 @@ def test_sgf_cube_analysis_by_hand() -> None:
     # 5-point match at 0-0: W = MET(4, 5), L = MET(5, 4); MWC 0.5 is equity 0.
     win, lose = match_normaliser(5, 5, 1, False)
     assert win == pytest.approx(1 - lose) and win > 0.5
-    value = value.replace("0.62", "0.5").replace("0.80", f"{win:.6f}")
+    value = value.replace("0.62", "0.5").replace("0.80", f"{win + 0.01:.6f}")
     cube = parse_sgf_cube_analysis(value, (5, 5, 1, False), redouble=True)
-    assert cube is not None and cube.no_double == pytest.approx(0.0, abs=1e-9)
-    assert cube.double_take == pytest.approx(1.0, abs=1e-5) and cube.mwc_scale == pytest.approx((win - lose) / 2)
+    assert cube is not None and cube.no_double == pytest.approx(0.0, abs=1e-6)
+    assert cube.mwc_scale == pytest.approx((win - lose) / 2)
+    assert cube.double_take == pytest.approx(1.0 + 0.01 / cube.mwc_scale, abs=1e-5)
     assert cube.proper == "Redouble, pass"
     assert parse_sgf_cube_analysis("E ver 2 0 0.5 0.5", None) is None
     # The side that needs 1 point wins the match with any win; post-Crawford, a loss is the trailer's MET.
