@@ -16,11 +16,11 @@ from tabla_cli.analysis.recorded import (
     CubeAnalysis,
     RecordedAnalysis,
     evaluation_from_recorded,
-    match_normaliser,
     parse_gnubg_text_analysis,
     parse_sgf_cube_analysis,
 )
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
+from tabla_cli.analysis.met import cube_outcomes
 from tabla_cli.analysis.stats import DECISION_COLUMNS, decisions_frame, player_stats
 from tabla_cli.analysis.types import CubeAction, DecisionKind
 from tabla_cli.formats import gnubg_text, sgf
@@ -273,7 +273,7 @@ def test_sgf_cube_analysis_by_hand() -> None:
     assert (cube.level, cube.proper, cube.mwc_scale) == ("gnubg 2-ply", "Double, take", None)
     assert cube.probabilities == pytest.approx((0.70, 0.20, 0.01, 0.30, 0.05, 0.00))
     # 5-point match at 0-0: W = MET(4, 5), L = MET(5, 4); MWC 0.5 is equity 0.
-    win, lose = match_normaliser(5, 5, 1, False)
+    win, lose = cube_outcomes(5, 5, 1, crawford=False)
     assert win == pytest.approx(1 - lose) and win > 0.5
     value = value.replace("0.62", "0.5").replace("0.80", f"{win + 0.01:.6f}")
     cube = parse_sgf_cube_analysis(value, (5, 5, 1, False), redouble=True)
@@ -283,4 +283,4 @@ def test_sgf_cube_analysis_by_hand() -> None:
     assert cube.proper == "Redouble, pass"
     assert parse_sgf_cube_analysis("E ver 2 0 0.5 0.5", None) is None
     # The side that needs 1 point wins the match with any win; post-Crawford, a loss is the trailer's MET.
-    assert match_normaliser(1, 3, 1, False) == (1.0, pytest.approx(1 - match_normaliser(3, 1, 1, True)[0]))
+    assert cube_outcomes(1, 3, 1, crawford=False) == (1.0, pytest.approx(1 - cube_outcomes(3, 1, 1, crawford=True)[0]))

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from tabla_cli.analysis.met import cube_outcomes
 from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
 
 __all__ = [
@@ -43,7 +44,6 @@ __all__ = [
     "CubeAnalysis",
     "RecordedAnalysis",
     "evaluation_from_recorded",
-    "match_normaliser",
     "parse_gnubg_text_analysis",
     "parse_sgf_cube_analysis",
     "parse_sgf_move_analysis",
@@ -94,7 +94,7 @@ class CubeAnalysis:
             :attr:`Candidate.probabilities`) when given.
         mwc_scale: in match play, match-winning chances per unit of
             normalised equity at this score and cube (``(W - L) / 2``, see
-            :func:`match_normaliser`), when the source gives what it takes;
+            :func:`~tabla_cli.analysis.met.cube_outcomes`), when the source gives what it takes;
             an error times this is its cost in MWC.
     """
 
@@ -360,7 +360,8 @@ def _option(options: dict[str, float], *names: str) -> float | None:
 _SGF_LEVEL = re.compile(r"(?P<plies>[0-9]+)(?P<cubeful>C?)")
 
 
-def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | None = None) -> RecordedAnalysis | None:
+def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | None = None,
+                            moved: bool = True) -> RecordedAnalysis | None:
     """The analysis of an SGF move node: ``A[index][move E ver 3 w wg wbg lg lbg eq 2C ...]...``.
 
     Args:
@@ -372,12 +373,16 @@ def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | Non
         plays: each candidate's play as text, in the same order (the reader
             converts the SGF letters).
         luck: the ``LU`` value, if any (``-inf`` = not analysed).
+        moved: the roll was played (gnubg lists no play for a roll that
+            cannot be played, and still writes its luck).
 
     Returns:
-        The analysis, or None when ``values`` holds no candidate.
+        The analysis, or None when ``values`` holds no candidate (and, for a
+        roll that could not be played, no luck).
     """
     if len(values) < 2:
-        return None
+        lucky = None if moved else _sgf_luck(luck)
+        return None if lucky is None else RecordedAnalysis(level="gnubg", luck=lucky, forced=True)
     try:
         played: int | None = int(values[0])
     except ValueError:
@@ -436,36 +441,6 @@ def proper_cube_action(cube: CubeAnalysis, redouble: bool = False) -> str:
     return f"No {double}, take"
 
 
-def match_normaliser(away: int, other: int, cube: int, crawford: bool) -> tuple[float, float]:
-    """``(W, L)``: the doubler's match-winning chances after winning and after losing ``cube`` points.
-
-    GNU Backgammon's ``getME`` on the Kazaross-XG2 table (its default, and
-    bgsage's): the next game is post-Crawford when this one is the Crawford
-    game or follows it (a side is 1-away), else the pre-Crawford table
-    applies (its 1-away row is the Crawford game). A normalised equity ``e``
-    is the match-winning chances ``L + (e + 1) / 2 * (W - L)`` (gnubg's
-    ``eq2mwc``; ``mwc2eq`` is its inverse).
-
-    Args:
-        away: points the doubler needs.
-        other: points the opponent needs.
-        cube: the cube value before the decision.
-        crawford: this is the Crawford game.
-    """
-    from bgbot_cpp import get_met  # type: ignore[import-not-found]
-
-    post = crawford or away == 1 or other == 1
-
-    def chances(mine: int, theirs: int) -> float:
-        if mine <= 0:
-            return 1.0
-        if theirs <= 0:
-            return 0.0
-        return float(get_met(mine, theirs, post))
-
-    return chances(away - cube, other), chances(away, other - cube)
-
-
 _SGF_OUTPUTS = r"((?:\s+[-+0-9.eE]+){7})"
 _SGF_CUBE_EVAL = re.compile(r"E\s+ver\s+3\s+([0-9]+)(C?)\s+\S+\s+\S+\s+\S+" + _SGF_OUTPUTS + _SGF_OUTPUTS)
 _SGF_CUBE_ROLLOUT = re.compile(r"X\s+ver\s+3\s.*?\bNoDouble\s+Output" + _SGF_OUTPUTS + r".*?\bDoubleTake\s+Output"
@@ -483,7 +458,7 @@ def parse_sgf_cube_analysis(value: str, match: tuple[int, int, int, bool] | None
     outputs after ``NoDouble Output`` and ``DoubleTake Output``. The cubeful
     figures are normalised money equities in money play, and match-winning
     chances in match play: they are normalised here with the match equity
-    table at the score (:func:`match_normaliser`), as gnubg's
+    table at the score (:func:`~tabla_cli.analysis.met.cube_outcomes`), as gnubg's
     ``FindCubeDecision`` does; double/pass is then +1.
 
     Args:
@@ -512,7 +487,8 @@ def parse_sgf_cube_analysis(value: str, match: tuple[int, int, int, bool] | None
     nd, dt, dp = outputs[0][6], outputs[1][6], 1.0
     scale = None
     if match is not None:
-        win, lose = match_normaliser(*match)
+        away, other, cube_value, crawford = match
+        win, lose = cube_outcomes(away, other, cube_value, crawford=crawford)
         if win <= lose:
             return None
         nd, dt = ((2 * mwc - (win + lose)) / (win - lose) for mwc in (nd, dt))

@@ -727,9 +727,7 @@ class _GameReader:
     def move_analysis(action: Action, props: list[_Property]) -> RecordedAnalysis | None:
         """The analysis of a roll's play (``A[...]``, ``LU[...]``), if any."""
         found = next((p for p in props if p.ident == "A"), None)
-        if found is None:
-            return None
-        values = [_unescape(v) for v in found.values]
+        values = [_unescape(v) for v in found.values] if found is not None else []
         plays = []
         for value in values[1:]:
             letters = value.split(" ", 1)[0]
@@ -740,7 +738,7 @@ class _GameReader:
             )
             plays.append(format_play_plain(steps))
         luck = next((_unescape(p.values[0]) for p in props if p.ident == "LU" and p.values), None)
-        return parse_sgf_move_analysis(values, plays, luck)
+        return parse_sgf_move_analysis(values, plays, luck, moved=bool(action.play_text))
 
     def track(self, player: Player, steps: tuple[Step, ...]) -> None:
         """Follow the checkers (no legality check) to know when the game is decided."""
