@@ -20,8 +20,8 @@ from tabla_cli.analysis.recorded import (
     parse_sgf_cube_analysis,
 )
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
-from tabla_cli.analysis.met import cube_outcomes
-from tabla_cli.analysis.stats import DECISION_COLUMNS, decisions_frame, player_stats
+from tabla_cli.analysis.met import cube_outcomes, match_equity
+from tabla_cli.analysis.stats import DECISION_COLUMNS, actual_result, decisions_frame, player_stats
 from tabla_cli.analysis.types import CubeAction, DecisionKind
 from tabla_cli.formats import gnubg_text, sgf
 from tabla_cli.model import ActionKind
@@ -284,3 +284,62 @@ def test_sgf_cube_analysis_by_hand() -> None:
     assert parse_sgf_cube_analysis("E ver 2 0 0.5 0.5", None) is None
     # The side that needs 1 point wins the match with any win; post-Crawford, a loss is the trailer's MET.
     assert cube_outcomes(1, 3, 1, crawford=False) == (1.0, pytest.approx(1 - cube_outcomes(3, 1, 1, crawford=True)[0]))
+
+
+# --------------------------------------------------------------------------
+# Luck and the luck-adjusted result against gnubg's stored luck (GS[...][D:...])
+
+GS_DICE = re.compile(r"\]\[D:([^\]]*)\]")
+
+
+@pytest.mark.parametrize("path", SGF_FILES, ids=lambda p: p.name)
+def test_luck_adjusted_result_is_gnubgs(path: Path) -> None:
+    """Per game, each side's luck equals gnubg's; the match's luck-adjusted result is gnubg's.
+
+    gnubg stores each game's luck per player in EMG and in MWC (``arLuck``);
+    its "Luck adjusted result" of the match is the actual result (the match
+    won, +0.5 MWC, or lost) minus the player's luck plus the opponent's, in
+    MWC, printed to 0.01 %.
+    """
+    text = path.read_text()
+    frame = decisions_frame(analyse_text(text, str(path), RECORDED).rows)
+    rolls = frame[frame["kind"] == "checker"]
+    stored = [[float(v) for v in found.group(1).split()[10:14]] for found in GS_DICE.finditer(text)]
+    assert len(stored) == frame["game"].max()
+    for number, luck in enumerate(stored, 1):
+        game = rolls[rolls["game"] == number]
+        for side in (0, 1):
+            assert float(game[game["side"] == side]["luck"].sum()) == pytest.approx(luck[2 * side], abs=3e-4)
+    stats = player_stats(frame).set_index("player")
+    [match] = list(sgf.parse_matches(text, path=str(path)))
+    winner = match.games[-1].actions[-1].player
+    for side, name in enumerate(match.players):
+        own, theirs = (sum(luck[2 * s + 1] for luck in stored) for s in (side, 1 - side))
+        actual = 0.5 if side == winner else -0.5
+        assert stats.loc[name, "actual_result"] == pytest.approx(actual, abs=1e-6)
+        assert stats.loc[name, "luck_adjusted_result"] == pytest.approx(actual - own + theirs, abs=5e-5)
+        assert stats.loc[name, "luck_total"] == pytest.approx(sum(luck[2 * side] for luck in stored), abs=1e-3)
+
+
+def test_luck_adjusted_result_in_money_play() -> None:
+    text = SGF.replace("RU[]", "RU[]RE[W+2R]").replace("LU[-inf]", "LU[-0.125]")
+    stats = player_stats(decisions_frame(analyse_text(text, "hand.sgf", RECORDED).rows)).set_index("player")
+    # Money: points won, minus own luck, plus the opponent's, luck times the cube (1).
+    assert stats.loc["Ann", "actual_result"] == 2.0 and stats.loc["Bob", "actual_result"] == -2.0
+    assert stats.loc["Ann", "luck_adjusted_result"] == pytest.approx(2.0 - 0.3125 - 0.125)
+    assert stats.loc["Bob", "luck_adjusted_result"] == pytest.approx(-2.0 + 0.3125 + 0.125)
+    no_luck = SGF.replace("RU[]", "RU[]RE[W+2R]").replace("LU[0.3125]", "")
+    stats = player_stats(decisions_frame(analyse_text(no_luck, "hand.sgf", RECORDED).rows)).set_index("player")
+    assert stats.loc["Ann", "actual_result"] == 2.0 and stats["luck_adjusted_result"].isna().all()
+
+
+def test_a_game_result_in_match_play() -> None:
+    # 3-point match at 0-0: winning one point moves the winner to MET(2-away, 3-away).
+    won = actual_result(3, (0, 0), False, 1, 1)
+    assert won is not None and won[1] == pytest.approx(match_equity(2, 3, crawford=False) - 0.5) and won[0] == -won[1]
+    # At 2-away 1-away the trailer's chances are post-Crawford ones, or the Crawford game's.
+    post, crawford = actual_result(3, (1, 2), False, 0, 2), actual_result(3, (1, 2), True, 0, 2)
+    assert post is not None and post[0] == pytest.approx(1 - match_equity(2, 1, crawford=False))
+    assert crawford is not None and crawford[0] == pytest.approx(1 - match_equity(2, 1, crawford=True))
+    assert match_equity(2, 1, crawford=True) == pytest.approx(1 - match_equity(1, 2, crawford=True)) < 0.4
+    assert actual_result(0, (0, 0), False, None, None) is None
