@@ -64,24 +64,27 @@ from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 
 __all__ = ["FORMAT", "looks_like_position_text", "parse_matches", "read_matches"]
 
+_WORDS = r"\S+(?: \S+)*"  # words one space apart: a name, a play, a level (no backtracking)
 _XGID = re.compile(r"^[ \t]*(XGID=\S+)[ \t]*$", re.MULTILINE)
-_XG_PLAYERS = re.compile(r"^X:(.*?)\s{2,}O:(.*?)\s*$", re.MULTILINE)
-_BGBLITZ_PLAYER = re.compile(r"^ \+[-+0-9]+\+\s+([XO]): (.+?)\s+[0-9]+\s*$", re.MULTILINE)
+_XG_PLAYERS = re.compile(rf"^X:({_WORDS})?[ \t]{{2,}}O:([^\n]*)$", re.MULTILINE)
+_BGBLITZ_PLAYER = re.compile(rf"^ \+[-+0-9]+\+[ \t]+([XO]): ({_WORDS})[ \t]+[0-9]+[ \t]*$", re.MULTILINE)
 _NUMBER = r"[-+]?[0-9]+\.[0-9]+"
 _XG_PLAY = re.compile(
-    rf"^[ \t]+([0-9]+)\. (\S.*?)[ \t]{{2,}}(\S.*?)[ \t]+\S*q:[ \t]*({_NUMBER})(?:[ \t]+\(({_NUMBER})\))?[ \t]*$",
+    rf"^[ \t]+([0-9]+)\. (\S+(?: \S+)?)[ \t]{{2,}}({_WORDS})[ \t]+\S*q:[ \t]*({_NUMBER})"
+    rf"(?:[ \t]+\(({_NUMBER})\))?[ \t]*$",
     re.MULTILINE,
 )
-_CHANCES = re.compile(r"([0-9.]+)% \(G:([0-9.]+)% B:([0-9.]+)%\)")
+_PERCENT = r"[0-9]+(?:\.[0-9]+)?"
+_CHANCES = re.compile(rf"({_PERCENT})% \(G:({_PERCENT})% B:({_PERCENT})%\)")
 _BGBLITZ_PLAY = re.compile(
     rf"^[ \t]*([0-9]+)\.[ \t]+(?:{_NUMBER}[ \t]+mwp[ \t]*/[ \t]*)?({_NUMBER})(?:[ \t]+\([ \t]*({_NUMBER})\))?"
-    rf"[ \t]+(\S.*?)[ \t]*\n[ \t]+([0-9. \t-]+)$",
+    rf"[ \t]+({_WORDS})[ \t]*\n((?:[ \t]+(?:-|[0-9]+\.[0-9]+))+)[ \t]*$",
     re.MULTILINE,
 )
-_XG_CUBE = re.compile(rf"^[ \t]+([^:\n]*[^\W\d][^:\n]*):[ \t]+({_NUMBER})(?:[ \t]+\({_NUMBER}\))?[ \t]*$", re.MULTILINE)
-_BGBLITZ_CUBE = re.compile(rf"^ ([^:\n]*[^\W\d][^:\n]*?)[ \t]*:(?:[ \t]+{_NUMBER}[ \t]+\([ \t]*{_NUMBER}\))?"
+_XG_CUBE = re.compile(rf"^[ \t]+([^:\n]+):[ \t]+({_NUMBER})(?:[ \t]+\({_NUMBER}\))?[ \t]*$", re.MULTILINE)
+_BGBLITZ_CUBE = re.compile(rf"^ ([^:\n]+):(?:[ \t]+{_NUMBER}[ \t]+\([ \t]*{_NUMBER}\))?"
                            rf"[ \t]+({_NUMBER})[ \t]+\([ \t]*{_NUMBER}\)[ \t]*$", re.MULTILINE)
-_XG_LEVEL = re.compile(r"^Analy\S*[ \t]+\S+[ \t]+(\S.*?)[ \t]*$", re.MULTILINE)
+_XG_LEVEL = re.compile(rf"^Analy\S*[ \t]+\S+[ \t]+({_WORDS})[ \t]*$", re.MULTILINE)
 _PLIES = re.compile(r"^([0-9]+)-pl\w*$")
 _PASS_WORDS = re.compile(r"pass|ablehnen|refuser|rejeter", re.IGNORECASE)
 
@@ -89,10 +92,9 @@ _PASS_WORDS = re.compile(r"pass|ablehnen|refuser|rejeter", re.IGNORECASE)
 def looks_like_position_text(text: str) -> bool:
     """Whether ``text`` is an eXtreme Gammon or BGBlitz position export.
 
-    >>> looks_like_position_text("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10\\neXtreme Gammon Version: 2.10\\n")
-    True
-    >>> looks_like_position_text("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10\\n")
-    False
+    >>> xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10\\n"
+    >>> looks_like_position_text(xgid + "eXtreme Gammon Version: 2.10\\n"), looks_like_position_text(xgid)
+    (True, False)
     """
     head = text[:20000]
     return _XGID.search(head) is not None and ("eXtreme Gammon Version" in head or "Position-ID:" in head)
@@ -160,7 +162,7 @@ def _players(text: str) -> tuple[str, str]:
     names = {"X": "X", "O": "O"}
     found = _XG_PLAYERS.search(text)
     if found is not None:
-        names = {"X": found.group(1).strip() or "X", "O": found.group(2).strip() or "O"}
+        names = {"X": (found.group(1) or "").strip() or "X", "O": found.group(2).strip() or "O"}
     for side, name in _BGBLITZ_PLAYER.findall(text):
         names[side] = name
     return names["O"], names["X"]
@@ -193,7 +195,7 @@ def _xg_plays(text: str) -> RecordedAnalysis | None:
 def _bgblitz_plays(text: str) -> RecordedAnalysis | None:
     candidates = []
     for rank, equity, diff, play, numbers in _BGBLITZ_PLAY.findall(text):
-        values = numbers.replace("-", " ").split()
+        values = [v for v in numbers.split() if v != "-"]
         probabilities = tuple(float(x) for x in values) if len(values) == 6 else None
         candidates.append(Candidate(int(rank), play.replace(",", " ").replace("  ", " ").strip(), float(equity),
                                     -float(diff) if diff else 0.0, probabilities, "BGBlitz"))
@@ -205,6 +207,7 @@ def _bgblitz_plays(text: str) -> RecordedAnalysis | None:
 def _cube_options(options: list[tuple[str, str]]) -> tuple[float, float, float] | None:
     """No double, double/take, double/pass from three labelled equities (any order, any language)."""
     values: dict[str, float] = {}
+    options = [(label.strip(), equity) for label, equity in options if any(c.isalpha() for c in label)]
     for label, equity in options:
         key = "nd" if "/" not in label else "dp" if _PASS_WORDS.search(label) else "dt"
         values[key] = float(equity)

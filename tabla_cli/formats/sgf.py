@@ -711,7 +711,8 @@ class _GameReader:
         recorded = self.move_analysis(action, props) if action.kind is ActionKind.ROLL else None
         made = _CUBE_MADE.get(action.kind)
         found = next((p for p in props if p.ident == "DA" and p.values), None)
-        if found is None or made is None or (made in _ANSWERS and (pending is None or pending[0] is not ActionKind.DOUBLE)):
+        answers_double = pending is not None and pending[0] is ActionKind.DOUBLE
+        if found is None or made is None or (made in _ANSWERS and not answers_double):
             return action if recorded is None else dataclasses.replace(action, analysis=recorded)
         doubler = action.player.other if made in _ANSWERS else action.player
         length, score = self.match.length, self.game.score
