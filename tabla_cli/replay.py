@@ -371,6 +371,8 @@ class _GameReplay:
     def double(self, action: Action) -> None:
         names = self.r.match.players
         state = self.state(action, action.player, action.player) if self.r.wants_cube else None
+        if self.turn is None and self.game.start is not None:
+            self.turn = action.player  # a set-up position: the side that acts first is on roll
         if self.turn is None:
             self.finding("illegal-double", "a double before the opening roll", action)
         elif action.player != self.turn:
@@ -605,9 +607,10 @@ class _MatchReplay:
         score = (0, 0)
         first = 1
         # A transcript that starts at a score is a game of a match (gnubg exports each game
-        # to a file of its own: match_002.txt is game 2), not an incomplete match.
+        # to a file of its own: match_002.txt is game 2), not an incomplete match; so is a
+        # set-up position (a position export), whatever its score.
         part = bool(match.games and (match.games[0].number > 1 or tuple(match.games[0].score) != (0, 0)))
-        if match.games and match.games[0].number > 1:
+        if match.games and (match.games[0].number > 1 or match.games[0].start is not None):
             first = match.games[0].number
             score = match.games[0].score
         post_crawford = False

@@ -7,6 +7,7 @@ gnubg printed at the end of the same file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,11 @@ from tabla_cli.analysis.recorded import (
     RecordedAnalysis,
     evaluation_from_recorded,
     parse_gnubg_text_analysis,
+    parse_sgf_cube_analysis,
 )
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
-from tabla_cli.analysis.stats import DECISION_COLUMNS, decisions_frame, player_stats
+from tabla_cli.analysis.met import cube_outcomes, match_equity
+from tabla_cli.analysis.stats import DECISION_COLUMNS, actual_result, decisions_frame, player_stats
 from tabla_cli.analysis.types import CubeAction, DecisionKind
 from tabla_cli.formats import gnubg_text, sgf
 from tabla_cli.model import ActionKind
@@ -201,3 +204,143 @@ def test_sgf_move_analysis() -> None:
     assert stats.loc["Ann", "luck_rating"] == "Go to Las Vegas"
     by_match = player_stats(frame, by_match=True)
     assert list(by_match.columns[:2]) == ["match", "player"] and set(by_match["match"]) == {"hand.sgf"}
+
+
+# --------------------------------------------------------------------------
+# SGF cube analysis (DA) against the statistics gnubg stored with each game
+
+SGF_FILES = sorted((CORPUS / "sgf").glob("gnubg-*.sgf"))
+GS_CUBE = re.compile(r"GS\[M:[^\]]*\]\[C:([^\]]*)\]")
+
+
+def stored_cube_statistics(text: str) -> list[dict[str, tuple[float, ...]]]:
+    """Each game's ``GS[...][C:...]``: gnubg's cube statistics, per player (sgf.c ``WriteStatContext``).
+
+    Counts (total, doubles, takes, passes, missed doubles, wrong doubles,
+    wrong takes, wrong passes) and errors (EMG, MWC) of the last four, the
+    missed and wrong doubles summed over their two kinds.
+    """
+    games = []
+    for found in GS_CUBE.finditer(text):
+        values = found.group(1).split()
+        counts, errors = [int(v) for v in values[:20]], [float(v) for v in values[20:44]]
+        game = {}
+        for side in (0, 1):
+            kinds = [counts[8 + 2 * k + side] for k in range(6)]
+            emg = [errors[12 * side + 2 * k] for k in range(6)]
+            mwc = [errors[12 * side + 2 * k + 1] for k in range(6)]
+            game[f"counts {side}"] = (counts[side], counts[2 + side], counts[4 + side], counts[6 + side],
+                                      kinds[0] + kinds[1], kinds[2] + kinds[3], kinds[4], kinds[5])
+            game[f"emg {side}"] = (emg[0] + emg[1], emg[2] + emg[3], emg[4], emg[5])
+            game[f"mwc {side}"] = (mwc[0] + mwc[1], mwc[2] + mwc[3], mwc[4], mwc[5])
+        games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("path", SGF_FILES, ids=lambda p: p.name)
+def test_sgf_cube_analysis_gives_gnubgs_cube_statistics(path: Path) -> None:
+    """Each game's cube counts and cube errors (EMG and MWC) equal gnubg's stored ones."""
+    text = path.read_text()
+    frame = decisions_frame(analyse_text(text, str(path), RECORDED).rows)
+    cube = frame[frame["kind"].isin(["double", "take"]) & frame["error"].notna()]
+    stored = stored_cube_statistics(text)
+    assert len(stored) == frame["game"].max()
+    errors_seen = 0
+    for number, game in enumerate(stored, 1):
+        for side in (0, 1):
+            rows = cube[(cube["game"] == number) & (cube["side"] == side)]
+            action, best = rows["action"], rows["best"]
+            wrong = (rows["error"] > 0) & (action != best)
+            kinds = [wrong & (action == made) for made in ("no double", "double", "take", "pass")]
+            counts = (len(rows), *(int((action == made).sum()) for made in ("double", "take", "pass")),
+                      *(int(k.sum()) for k in kinds))
+            assert counts == game[f"counts {side}"], (number, side)
+            emg = [float(rows["error"][k].sum()) for k in kinds]
+            mwc = [float(rows["error_mwc"][k].sum()) for k in kinds]
+            assert emg == pytest.approx(game[f"emg {side}"], abs=2e-5), (number, side)
+            assert mwc == pytest.approx(game[f"mwc {side}"], abs=2e-5), (number, side)
+            errors_seen += sum(counts[4:])
+    assert errors_seen == (7 if "8640511" in path.name else 0)
+
+
+def test_sgf_cube_analysis_by_hand() -> None:
+    # Money: the cubeful equities are used as they are, double/pass is +1.
+    value = ("E ver 3 2C 1 0.000000 1 0.70 0.20 0.01 0.05 0.00 0.55 0.62 "
+             "0.70 0.20 0.01 0.05 0.00 0.55 0.80")
+    cube = parse_sgf_cube_analysis(value, None)
+    assert cube is not None
+    assert (cube.no_double, cube.double_take, cube.double_pass) == (0.62, 0.80, 1.0)
+    assert (cube.level, cube.proper, cube.mwc_scale) == ("gnubg 2-ply", "Double, take", None)
+    assert cube.probabilities == pytest.approx((0.70, 0.20, 0.01, 0.30, 0.05, 0.00))
+    # 5-point match at 0-0: W = MET(4, 5), L = MET(5, 4); MWC 0.5 is equity 0.
+    win, lose = cube_outcomes(5, 5, 1, crawford=False)
+    assert win == pytest.approx(1 - lose) and win > 0.5
+    value = value.replace("0.62", "0.5").replace("0.80", f"{win + 0.01:.6f}")
+    cube = parse_sgf_cube_analysis(value, (5, 5, 1, False), redouble=True)
+    assert cube is not None and cube.no_double == pytest.approx(0.0, abs=1e-6)
+    assert cube.mwc_scale == pytest.approx((win - lose) / 2)
+    assert cube.double_take == pytest.approx(1.0 + 0.01 / cube.mwc_scale, abs=1e-5)
+    assert cube.proper == "Redouble, pass"
+    assert parse_sgf_cube_analysis("E ver 2 0 0.5 0.5", None) is None
+    # The side that needs 1 point wins the match with any win; post-Crawford, a loss is the trailer's MET.
+    assert cube_outcomes(1, 3, 1, crawford=False) == (1.0, pytest.approx(1 - cube_outcomes(3, 1, 1, crawford=True)[0]))
+
+
+# --------------------------------------------------------------------------
+# Luck and the luck-adjusted result against gnubg's stored luck (GS[...][D:...])
+
+GS_DICE = re.compile(r"\]\[D:([^\]]*)\]")
+
+
+@pytest.mark.parametrize("path", SGF_FILES, ids=lambda p: p.name)
+def test_luck_adjusted_result_is_gnubgs(path: Path) -> None:
+    """Per game, each side's luck equals gnubg's; the match's luck-adjusted result is gnubg's.
+
+    gnubg stores each game's luck per player in EMG and in MWC (``arLuck``);
+    its "Luck adjusted result" of the match is the actual result (the match
+    won, +0.5 MWC, or lost) minus the player's luck plus the opponent's, in
+    MWC, printed to 0.01 %.
+    """
+    text = path.read_text()
+    frame = decisions_frame(analyse_text(text, str(path), RECORDED).rows)
+    rolls = frame[frame["kind"] == "checker"]
+    stored = [[float(v) for v in found.group(1).split()[10:14]] for found in GS_DICE.finditer(text)]
+    assert len(stored) == frame["game"].max()
+    for number, luck in enumerate(stored, 1):
+        game = rolls[rolls["game"] == number]
+        for side in (0, 1):
+            assert float(game[game["side"] == side]["luck"].sum()) == pytest.approx(luck[2 * side], abs=3e-4)
+    stats = player_stats(frame).set_index("player")
+    [match] = list(sgf.parse_matches(text, path=str(path)))
+    winner = match.games[-1].actions[-1].player
+    for side, name in enumerate(match.players):
+        own, theirs = (sum(luck[2 * s + 1] for luck in stored) for s in (side, 1 - side))
+        actual = 0.5 if side == winner else -0.5
+        assert stats.loc[name, "actual_result"] == pytest.approx(actual, abs=1e-6)
+        assert stats.loc[name, "luck_adjusted_result"] == pytest.approx(actual - own + theirs, abs=5e-5)
+        assert stats.loc[name, "luck_total"] == pytest.approx(sum(luck[2 * side] for luck in stored), abs=1e-3)
+
+
+def test_luck_adjusted_result_in_money_play() -> None:
+    text = SGF.replace("RU[]", "RU[]RE[W+2R]").replace("LU[-inf]", "LU[-0.125]")
+    stats = player_stats(decisions_frame(analyse_text(text, "hand.sgf", RECORDED).rows)).set_index("player")
+    # Money: points won, minus own luck, plus the opponent's, luck times the cube (1).
+    assert stats.loc["Ann", "actual_result"] == 2.0 and stats.loc["Bob", "actual_result"] == -2.0
+    assert stats.loc["Ann", "luck_adjusted_result"] == pytest.approx(2.0 - 0.3125 - 0.125)
+    assert stats.loc["Bob", "luck_adjusted_result"] == pytest.approx(-2.0 + 0.3125 + 0.125)
+    no_luck = SGF.replace("RU[]", "RU[]RE[W+2R]").replace("LU[0.3125]", "")
+    stats = player_stats(decisions_frame(analyse_text(no_luck, "hand.sgf", RECORDED).rows)).set_index("player")
+    assert stats.loc["Ann", "actual_result"] == 2.0 and stats["luck_adjusted_result"].isna().all()
+
+
+def test_a_game_result_in_match_play() -> None:
+    # 3-point match at 0-0: winning one point moves the winner to MET(2-away, 3-away).
+    won = actual_result(3, (0, 0), False, 1, 1)
+    assert won is not None and won[1] == pytest.approx(match_equity(2, 3, crawford=False) - 0.5) and won[0] == -won[1]
+    # At 2-away 1-away the trailer's chances are post-Crawford ones, or the Crawford game's.
+    post, crawford = actual_result(3, (1, 2), False, 0, 2), actual_result(3, (1, 2), True, 0, 2)
+    assert post is not None and post[0] == pytest.approx(1 - match_equity(2, 1, crawford=False))
+    assert crawford is not None and crawford[0] == pytest.approx(1 - match_equity(2, 1, crawford=True))
+    assert match_equity(2, 1, crawford=True) == pytest.approx(1 - match_equity(1, 2, crawford=True))
+    assert match_equity(2, 1, crawford=True) < 0.4 < match_equity(2, 1, crawford=False)
+    assert actual_result(0, (0, 0), False, None, None) is None

@@ -20,7 +20,7 @@ from typing import Any
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
 from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
-from tabla_cli.analysis.stats import decision_row, evaluation_fields
+from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
 from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
@@ -212,6 +212,13 @@ class DecisionsVisitor(CheckVisitor):
 
     def end_game(self, game_result: Any) -> None:
         self.doubled = False
+        assert self.match is not None
+        result = actual_result(self.match.length, game_result.score, game_result.crawford, game_result.winner,
+                               game_result.points)
+        for item in reversed(self.pending):  # this game's rows are the last ones
+            if item.row["match"] != self.key or item.row["game"] != game_result.number:
+                break
+            item.row["game_result"] = None if result is None else result[item.row["side"]]
 
 
 def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str, Any]]:
@@ -225,6 +232,8 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
     for item in pending:
         if item.evaluation is not None:
             item.row.update(evaluation_fields(item.evaluation))
+        if item.action.analysis is not None and item.action.analysis.undecided:
+            item.row["action"] = None  # a position export: no decision was made
     return [item.row for item in pending]
 
 

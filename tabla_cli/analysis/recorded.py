@@ -30,10 +30,12 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from tabla_cli.analysis.met import cube_outcomes
 from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
 
 __all__ = [
@@ -43,7 +45,9 @@ __all__ = [
     "RecordedAnalysis",
     "evaluation_from_recorded",
     "parse_gnubg_text_analysis",
+    "parse_sgf_cube_analysis",
     "parse_sgf_move_analysis",
+    "proper_cube_action",
 ]
 
 CLOSE_CUBE = 0.16
@@ -88,6 +92,10 @@ class CubeAnalysis:
         level: the evaluation (``gnubg 2-ply``).
         probabilities: the cubeless outcome probabilities (six, as
             :attr:`Candidate.probabilities`) when given.
+        mwc_scale: in match play, match-winning chances per unit of
+            normalised equity at this score and cube (``(W - L) / 2``, see
+            :func:`~tabla_cli.analysis.met.cube_outcomes`), when the source gives what it takes;
+            an error times this is its cost in MWC.
     """
 
     no_double: float
@@ -96,6 +104,7 @@ class CubeAnalysis:
     proper: str = ""
     level: str = ""
     probabilities: tuple[float, ...] | None = None
+    mwc_scale: float | None = None
 
     @property
     def optimal(self) -> float:
@@ -134,6 +143,10 @@ class RecordedAnalysis:
         cube_evaluation: the same for the action's cube decision
             (``analysis.cube``): not doubling before a roll, the double, or
             the answer to it.
+        undecided: the file analyses a position but records no decision
+            (a position export: eXtreme Gammon, BGBlitz): the action only
+            carries the analysis, and its evaluations give the best action
+            and its equity, with no equity of the action made and no error.
     """
 
     candidates: tuple[Candidate, ...] = ()
@@ -146,6 +159,7 @@ class RecordedAnalysis:
     skill: str | None = None
     checker_evaluation: Evaluation | None = None
     cube_evaluation: Evaluation | None = None
+    undecided: bool = False
 
 
 def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> Evaluation | None:
@@ -168,42 +182,41 @@ def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> 
     if recorded.cube_evaluation is not None:
         return recorded.cube_evaluation
     cube = recorded.cube
-    if cube is None or recorded.cube_action is None:
+    made_action = recorded.cube_action
+    if cube is None or (made_action is None and not recorded.undecided):
         return None
-    source = f"recorded {cube.level or recorded.level}".rstrip()
     if kind is DecisionKind.DOUBLE:
-        if recorded.cube_action not in (CubeAction.NO_DOUBLE, CubeAction.DOUBLE):
+        if made_action not in (None, CubeAction.NO_DOUBLE, CubeAction.DOUBLE):
             return None
         doubled = min(cube.double_take, cube.double_pass)
-        best_is_double = doubled > cube.no_double
-        made = doubled if recorded.cube_action is CubeAction.DOUBLE else cube.no_double
-        best = CubeAction.DOUBLE if best_is_double else CubeAction.NO_DOUBLE
-        return Evaluation(
-            equity=made,
-            best_equity=cube.optimal,
-            best=best.value,
-            error=max(0.0, cube.optimal - made),
-            source=source,
-            rank=1 if (recorded.cube_action is best) else 2,
-            options=2,
-            close=recorded.cube_action is CubeAction.DOUBLE or cube.close,
-        )
-    if recorded.cube_action not in (CubeAction.TAKE, CubeAction.PASS, CubeAction.BEAVER):
+        best = CubeAction.DOUBLE if doubled > cube.no_double else CubeAction.NO_DOUBLE
+        made = None if made_action is None else doubled if made_action is CubeAction.DOUBLE else cube.no_double
+        return _cube_evaluation(recorded, cube, best, cube.optimal, made,
+                                made_action is CubeAction.DOUBLE or cube.close)
+    if made_action not in (None, CubeAction.TAKE, CubeAction.PASS, CubeAction.BEAVER):
         return None
     take, drop = -cube.double_take, -cube.double_pass
-    made = drop if recorded.cube_action is CubeAction.PASS else take
-    best_take = take >= drop
-    answer = max(take, drop)
-    chose_take = recorded.cube_action is not CubeAction.PASS
+    best = CubeAction.TAKE if take >= drop else CubeAction.PASS
+    made = None if made_action is None else drop if made_action is CubeAction.PASS else take
+    return _cube_evaluation(recorded, cube, best, max(take, drop), made, True)
+
+
+def _cube_evaluation(recorded: RecordedAnalysis, cube: CubeAnalysis, best: CubeAction, best_equity: float,
+                     made: float | None, close: bool) -> Evaluation:
+    """A cube decision's evaluation; ``made`` None = the action made is unknown."""
+    error = None if made is None else max(0.0, best_equity - made)
+    chosen = recorded.cube_action
+    same = chosen is best or (chosen is CubeAction.BEAVER and best is CubeAction.TAKE)
     return Evaluation(
         equity=made,
-        best_equity=answer,
-        best=(CubeAction.TAKE if best_take else CubeAction.PASS).value,
-        error=max(0.0, answer - made),
-        source=source,
-        rank=1 if chose_take == best_take else 2,
+        best_equity=best_equity,
+        best=best.value,
+        error=error,
+        error_mwc=None if error is None or cube.mwc_scale is None else error * cube.mwc_scale,
+        source=f"recorded {cube.level or recorded.level}".rstrip(),
+        rank=None if made is None else 1 if same else 2,
         options=2,
-        close=True,
+        close=close,
     )
 
 
@@ -347,7 +360,8 @@ def _option(options: dict[str, float], *names: str) -> float | None:
 _SGF_LEVEL = re.compile(r"(?P<plies>[0-9]+)(?P<cubeful>C?)")
 
 
-def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | None = None) -> RecordedAnalysis | None:
+def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | None = None,
+                            moved: bool = True) -> RecordedAnalysis | None:
     """The analysis of an SGF move node: ``A[index][move E ver 3 w wg wbg lg lbg eq 2C ...]...``.
 
     Args:
@@ -359,12 +373,16 @@ def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | Non
         plays: each candidate's play as text, in the same order (the reader
             converts the SGF letters).
         luck: the ``LU`` value, if any (``-inf`` = not analysed).
+        moved: the roll was played (gnubg lists no play for a roll that
+            cannot be played, and still writes its luck).
 
     Returns:
-        The analysis, or None when ``values`` holds no candidate.
+        The analysis, or None when ``values`` holds no candidate (and, for a
+        roll that could not be played, no luck).
     """
     if len(values) < 2:
-        return None
+        lucky = None if moved else _sgf_luck(luck)
+        return None if lucky is None else RecordedAnalysis(level="gnubg", luck=lucky, forced=True)
     try:
         played: int | None = int(values[0])
     except ValueError:
@@ -405,3 +423,76 @@ def _sgf_luck(value: str | None) -> float | None:
     except ValueError:
         return None
     return luck if luck == luck and abs(luck) != float("inf") else None
+
+
+def proper_cube_action(cube: CubeAnalysis, redouble: bool = False) -> str:
+    """The proper cube action in GNU Backgammon's words, from the three equities.
+
+    >>> proper_cube_action(CubeAnalysis(0.5, 0.7, 1.0)), proper_cube_action(CubeAnalysis(1.3, 1.8, 1.0), True)
+    ('Double, take', 'Too good to redouble, pass')
+    """
+    double = "redouble" if redouble else "double"
+    if cube.double_take >= cube.double_pass:
+        if cube.no_double > cube.double_pass:
+            return f"Too good to {double}, pass"
+        return f"{double.capitalize()}, pass"
+    if cube.double_take > cube.no_double:
+        return f"{double.capitalize()}, take"
+    return f"No {double}, take"
+
+
+_SGF_OUTPUTS = r"((?:\s+[-+0-9.eE]+){7})"
+_SGF_CUBE_EVAL = re.compile(r"E\s+ver\s+3\s+([0-9]+)(C?)\s+\S+\s+\S+\s+\S+" + _SGF_OUTPUTS + _SGF_OUTPUTS)
+_SGF_CUBE_ROLLOUT = re.compile(r"X\s+ver\s+3\s.*?\bNoDouble\s+Output" + _SGF_OUTPUTS + r".*?\bDoubleTake\s+Output"
+                               + _SGF_OUTPUTS, re.DOTALL)
+
+
+def parse_sgf_cube_analysis(value: str, match: tuple[int, int, int, bool] | None,
+                            redouble: bool = False) -> CubeAnalysis | None:
+    """The cube analysis of an SGF ``DA[...]`` value (format version 3), from the doubler's side.
+
+    gnubg writes, for an evaluation, ``E ver 3 <plies>[C] <deterministic>
+    <noise> <prune>`` and then its seven outputs for no double and for
+    double/take (win, win gammon, win backgammon, lose gammon, lose
+    backgammon, cubeless equity, cubeful equity); a rollout writes the same
+    outputs after ``NoDouble Output`` and ``DoubleTake Output``. The cubeful
+    figures are normalised money equities in money play, and match-winning
+    chances in match play: they are normalised here with the match equity
+    table at the score (:func:`~tabla_cli.analysis.met.cube_outcomes`), as gnubg's
+    ``FindCubeDecision`` does; double/pass is then +1.
+
+    Args:
+        value: the ``DA`` value.
+        match: ``(away, other, cube, crawford)`` in match play (points the
+            doubler and the opponent need, the cube before the decision, the
+            Crawford game), None in money play.
+        redouble: the doubler owns the cube (the proper action says redouble).
+
+    Returns:
+        The analysis, or None when the value is not one gnubg's layout.
+    """
+    found = _SGF_CUBE_EVAL.match(value.strip())
+    if found is not None:
+        level = f"gnubg {found.group(1)}-ply"
+        no_double, double = found.group(3).split(), found.group(4).split()
+    elif (rollout := _SGF_CUBE_ROLLOUT.match(value.strip())) is not None:
+        level = "gnubg rollout"
+        no_double, double = rollout.group(1).split(), rollout.group(2).split()
+    else:
+        return None
+    try:
+        outputs = [float(x) for x in no_double], [float(x) for x in double]
+    except ValueError:
+        return None
+    nd, dt, dp = outputs[0][6], outputs[1][6], 1.0
+    scale = None
+    if match is not None:
+        away, other, cube_value, crawford = match
+        win, lose = cube_outcomes(away, other, cube_value, crawford=crawford)
+        if win <= lose:
+            return None
+        nd, dt = ((2 * mwc - (win + lose)) / (win - lose) for mwc in (nd, dt))
+        scale = (win - lose) / 2
+    w, wg, wbg, lg, lbg = outputs[0][:5]
+    cube = CubeAnalysis(nd, dt, dp, level=level, probabilities=(w, wg, wbg, 1.0 - w, lg, lbg), mwc_scale=scale)
+    return dataclasses.replace(cube, proper=proper_cube_action(cube, redouble))

@@ -29,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,7 @@ __all__ = [
     "STAT_COLUMNS",
     "Column",
     "decision_row",
+    "actual_result",
     "decisions_frame",
     "player_stats",
     "rating_word",
@@ -92,6 +94,8 @@ DECISION_COLUMNS: tuple[Column, ...] = (
     Column("cube", "int64", "cube value before the decision"),
     Column("position_id", "string", "GNU Backgammon Position ID before the decision"),
     Column("match_id", "string", "GNU Backgammon Match ID before the decision"),
+    Column("game_result", "Float64", "the game's result for the player: points won (+) or lost (-) in money play, "
+           "the change of the player's match-winning chances in match play (NaN: no result)"),
 )
 """The ``decisions`` frame: one row per decision."""
 
@@ -147,6 +151,9 @@ STAT_COLUMNS: tuple[Column, ...] = (
     Column("luck_rate", "float64", "1000 x luck_total / rolls with a luck value"),
     Column("rating", "string", "gnubg's words for error_rate (Awful! .. Supernatural)"),
     Column("luck_rating", "string", "gnubg's words for luck_rate"),
+    Column("actual_result", "float64", "sum of the games' results: points (money), match-winning chances (match)"),
+    Column("luck_adjusted_result", "float64", "actual_result - own luck + opponent's luck, luck in points (money) or "
+           "match-winning chances (match) (gnubg's Luck adjusted result; NaN: no result or no luck)"),
 )
 """The statistics per player (with ``match`` first when grouped by match)."""
 
@@ -194,10 +201,35 @@ def decision_row(
         "file": None, "opponent": None, "dice": None, "action": action, "best": None, "equity": None, "best_equity": None, "error": error,
         "error_mwc": None, "rank": None, "options": 1, "forced": forced, "close": close, "luck": None,
         "skill": None, "source": None, "cube": cube, "position_id": position_id, "match_id": match_id,
+        "game_result": None,
     }
     if evaluation is not None:
         row.update(evaluation_fields(evaluation))
     return row
+
+
+def actual_result(length: int, score: tuple[int, int], crawford: bool, winner: int | None,
+                  points: int | None) -> tuple[float, float] | None:
+    """A game's result for each side (player 0, player 1), gnubg's "actual result".
+
+    Money: the points won and lost. Match play: the change of each side's
+    match-winning chances (:func:`tabla_cli.analysis.met.game_result_mwc`).
+    None when the game has no winner or no points.
+
+    >>> actual_result(0, (0, 0), False, 1, 2)
+    (-2.0, 2.0)
+    >>> [round(r, 3) for r in actual_result(3, (0, 0), False, 0, 1)]
+    [0.099, -0.099]
+    """
+    if winner is None or points is None:
+        return None
+    if length:
+        from tabla_cli.analysis.met import game_result_mwc
+
+        gain = game_result_mwc(length - score[winner], length - score[1 - winner], points, crawford=crawford)
+    else:
+        gain = float(points)
+    return (gain, -gain) if winner == 0 else (-gain, gain)
 
 
 def evaluation_fields(ev: Evaluation) -> dict[str, Any]:
@@ -307,6 +339,8 @@ def player_stats(
     out["luck_rate"] = _rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
     out["rating"] = [rating_word(r) if r == r else "n/a" for r in out["error_rate"]]
     out["luck_rating"] = [_luck_word(r) if r == r else "n/a" for r in out["luck_rate"]]
+    results = _results(frame, checker, keys)
+    out = out.merge(results, on=keys, how="left") if len(out) else out.assign(actual_result=[], luck_adjusted_result=[])
     columns = (["match"] if by_match else []) + [c.name for c in STAT_COLUMNS]
     dtypes = {c.name: c.dtype for c in STAT_COLUMNS} | {"match": "string"}
     return out[columns].astype({name: dtypes[name] for name in columns})
@@ -316,3 +350,62 @@ def _rate(total: pd.Series, count: pd.Series, scale: float) -> pd.Series:
     """``scale * total / count``, NaN where ``count`` is 0."""
     counts = count.astype("float64")
     return (scale * total.astype("float64") / counts.where(counts > 0)).astype("float64")
+
+
+def _results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.DataFrame:
+    """``actual_result`` and ``luck_adjusted_result`` per ``keys``, summed from each match's two sides.
+
+    A game's result is read from any row of the game (the two sides' results
+    are opposite); a roll's luck counts in the result's unit: times the cube
+    in money play, times ``(W - L) / 2`` at its score and cube in match play
+    (from the row's Match ID). Per match and side: actual - own luck +
+    opponent's luck, as gnubg's ``updateStatcontext`` adds it up.
+    """
+    side = frame["side"].astype("int64")
+    game_result = frame["game_result"].astype("float64")
+    signed = game_result.where(side == 0, -game_result)
+    games = pd.DataFrame({"match": frame["match"].astype("string"), "game": frame["game"], "r0": signed})
+    per_game = games.dropna(subset=["r0"]).groupby(["match", "game"], sort=False)["r0"].first()
+    actual0 = per_game.groupby(level="match", sort=False).sum()
+    luck = frame["luck"].astype("float64").where(checker)
+    scale = pd.Series([_luck_unit(m) for m in frame["match_id"]], index=frame.index, dtype="float64")
+    lucky = pd.DataFrame({"match": frame["match"].astype("string"), "side": side, "luck": luck * scale})
+    luck_by = lucky.dropna(subset=["luck"]).groupby(["match", "side"], sort=False)["luck"].sum()
+    sides = frame[["match", "side", "player"]].astype({"match": "string", "player": "string"})
+    sides = sides.drop_duplicates(["match", "side"]).reset_index(drop=True)
+    actual, adjusted = [], []
+    for match, number in zip(sides["match"], sides["side"]):
+        result = actual0.get(match, float("nan"))
+        result = result if number == 0 else -result
+        own, theirs = luck_by.get((match, number)), luck_by.get((match, 1 - number))
+        actual.append(result)
+        adjusted.append(float("nan") if own is None and theirs is None else result - (own or 0.0) + (theirs or 0.0))
+    sides["actual_result"] = pd.array(actual, dtype="float64")
+    sides["luck_adjusted_result"] = pd.array(adjusted, dtype="float64")
+    grouped = sides.groupby(keys, sort=False)[["actual_result", "luck_adjusted_result"]]
+    return grouped.sum(min_count=1).reset_index()
+
+
+@functools.cache
+def _scale(match_id: str) -> float:
+    from tabla_cli.analysis.met import cube_outcomes
+    from tabla_cli.errors import TablaError
+    from tabla_cli.ids import decode_match_id
+
+    try:
+        state = decode_match_id(match_id, strict=False)
+    except TablaError:
+        return float("nan")
+    if not state.length:
+        return float(state.cube)
+    roller = state.dice_owner
+    win, lose = cube_outcomes(state.length - state.score[roller], state.length - state.score[roller.other],
+                              state.cube, crawford=state.crawford)
+    return (win - lose) / 2
+
+
+def _luck_unit(match_id: object) -> float:
+    """What a roll's normalised luck is worth in the result's unit, from the roll's Match ID (NaN: no ID)."""
+    if not isinstance(match_id, str) or not match_id:
+        return float("nan")
+    return _scale(match_id)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MODULES", "Format", "detect", "formats", "get"]
 
-MODULES: tuple[str, ...] = ("json", "sgf", "gnubg_text", "fibs", "mat")
+MODULES: tuple[str, ...] = ("json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
 """The reader modules of :mod:`tabla_cli.formats`, in detection order."""
 
 

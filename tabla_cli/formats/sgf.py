@@ -46,7 +46,8 @@ from typing import TextIO
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
-from tabla_cli.analysis.recorded import parse_sgf_move_analysis
+from tabla_cli.analysis.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
+from tabla_cli.analysis.types import CubeAction as Cube
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import Format
@@ -542,6 +543,11 @@ def _after_crawford(length: int, score: tuple[int, int], words: set[str]) -> boo
     return length > 1 and at_point and "CrawfordGame" not in words
 
 
+_CUBE_MADE = {ActionKind.ROLL: Cube.NO_DOUBLE, ActionKind.DOUBLE: Cube.DOUBLE, ActionKind.TAKE: Cube.TAKE,
+              ActionKind.DROP: Cube.PASS}  # the cube action of each move node, for its DA
+_ANSWERS = (Cube.TAKE, Cube.PASS)
+
+
 class _GameReader:
     """Reads the nodes of one game tree into ``game.actions``."""
 
@@ -573,9 +579,10 @@ class _GameReader:
             if len(moves) > 1:
                 raise self.r.fail("a node with more than one move (B and W)", moves[1])
             if moves:
+                before = (self.cube, self.pending)
                 action = self.action(moves[0])
                 if action is not None:
-                    actions.append(self.analysed(action, props))
+                    actions.append(self.analysed(action, props, *before))
         if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
             if not self.keep_final_roll(actions[-1]):
                 actions.pop()
@@ -694,17 +701,34 @@ class _GameReader:
         self.track(player, tuple(steps))
         return Action(ActionKind.ROLL, player, location, dice=dice, play_text=format_play_plain(tuple(steps)))
 
-    @staticmethod
-    def analysed(action: Action, props: list[_Property]) -> Action:
-        """``action`` with the move analysis of its node (``A[...]``, ``LU[...]``), if any.
+    def analysed(self, action: Action, props: list[_Property], cube: int,
+                 pending: tuple[ActionKind, Player, int] | None) -> Action:
+        """``action`` with its node's analysis: ``A``/``LU`` (the play), ``DA`` (the cube decision).
 
-        The cube analysis (``DA``) holds the engine's raw outputs, in
-        match-winning chances in match play; it is not read.
+        ``cube``, ``pending``: the cube value and pending double before it. ``DA`` on a roll is the
+        no-double before it; on a double, take or drop, that double (not a beaver, as in gnubg).
         """
+        recorded = self.move_analysis(action, props) if action.kind is ActionKind.ROLL else None
+        made = _CUBE_MADE.get(action.kind)
+        found = next((p for p in props if p.ident == "DA" and p.values), None)
+        answers_double = pending is not None and pending[0] is ActionKind.DOUBLE
+        if found is None or made is None or (made in _ANSWERS and not answers_double):
+            return action if recorded is None else dataclasses.replace(action, analysis=recorded)
+        doubler = action.player.other if made in _ANSWERS else action.player
+        length, score = self.match.length, self.game.score
+        context = (length - score[doubler], length - score[doubler.other], cube,
+                   "CrawfordGame" in self.info.rules) if length else None
+        analysis = parse_sgf_cube_analysis(_unescape(found.values[0]), context, cube > 1)
+        if analysis is not None:
+            recorded = dataclasses.replace(recorded or RecordedAnalysis(level=analysis.level), cube=analysis,
+                                           cube_action=made)
+        return action if recorded is None else dataclasses.replace(action, analysis=recorded)
+
+    @staticmethod
+    def move_analysis(action: Action, props: list[_Property]) -> RecordedAnalysis | None:
+        """The analysis of a roll's play (``A[...]``, ``LU[...]``), if any."""
         found = next((p for p in props if p.ident == "A"), None)
-        if found is None or action.kind is not ActionKind.ROLL:
-            return action
-        values = [_unescape(v) for v in found.values]
+        values = [_unescape(v) for v in found.values] if found is not None else []
         plays = []
         for value in values[1:]:
             letters = value.split(" ", 1)[0]
@@ -715,8 +739,7 @@ class _GameReader:
             )
             plays.append(format_play_plain(steps))
         luck = next((_unescape(p.values[0]) for p in props if p.ident == "LU" and p.values), None)
-        recorded = parse_sgf_move_analysis(values, plays, luck)
-        return action if recorded is None else dataclasses.replace(action, analysis=recorded)
+        return parse_sgf_move_analysis(values, plays, luck, moved=bool(action.play_text))
 
     def track(self, player: Player, steps: tuple[Step, ...]) -> None:
         """Follow the checkers (no legality check) to know when the game is decided."""

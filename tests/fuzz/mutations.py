@@ -20,10 +20,10 @@ SEEDS = ROOT / "tests" / "data" / "fuzz-seeds"
 EXAMPLES = ROOT / "examples"
 REGRESSIONS = ROOT / "tests" / "data" / "fuzz"
 
-READERS = ("mat", "sgf", "gnubg-text", "fibs", "json")
+READERS = ("mat", "sgf", "gnubg-text", "fibs", "json", "position-text")
 """The readers, named as the format registry (:mod:`tabla_cli.formats`) names them."""
 
-_SUFFIX = {"mat": ".mat", "sgf": ".sgf", "gnubg-text": ".txt", "fibs": ".txt", "json": ".json"}
+_SUFFIX = {"mat": ".mat", "sgf": ".sgf", "gnubg-text": ".txt", "fibs": ".txt", "json": ".json", "position-text": ".txt"}
 
 # The examples that replay quickly enough for a mutant a few milliseconds
 # long (the variant examples spend most of their time in the play search).

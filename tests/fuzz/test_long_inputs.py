@@ -42,6 +42,7 @@ SEED_FILES = {
     "gnubg-text": "gnubg-text-bglab-match967143.txt",
     "fibs": "fibs-match3.txt",
     "json": "json-three-point-match.json",
+    "position-text": "position-text-xg-01_checkerPosition_FR.txt",
 }
 
 # (reader, the first line matching this pattern, where the run goes in it)
@@ -62,6 +63,10 @@ CASES = [
     ("fibs", r"wins", "end"),
     ("json", r'"players"', "middle"),
     ("json", r'"play"', "middle"),
+    ("position-text", r"^X:", "middle"),
+    ("position-text", r"q:-", "middle"),
+    ("position-text", r"^\s+[0-9]+\. ", "after-first"),
+    ("position-text", r"Joueur:", "end"),
 ]
 
 
