@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
+from tabla_cli.columns import Column, rate, typed
 
 __all__ = [
     "DECISION_COLUMNS",
@@ -44,28 +44,12 @@ __all__ = [
     "RATING_WORDS",
     "SKILL_THRESHOLDS",
     "STAT_COLUMNS",
-    "Column",
     "decision_row",
     "actual_result",
     "decisions_frame",
     "player_stats",
     "rating_word",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """One documented column.
-
-    Attributes:
-        name: the column name.
-        dtype: the pandas dtype (``Int64``/``Float64``/``string`` nullable).
-        doc: what it holds.
-    """
-
-    name: str
-    dtype: str
-    doc: str
 
 
 DECISION_COLUMNS: tuple[Column, ...] = (
@@ -76,7 +60,8 @@ DECISION_COLUMNS: tuple[Column, ...] = (
     Column("player", "string", "who decides (the taker for a take)"),
     Column("opponent", "string", "the other player"),
     Column("side", "int64", "0 or 1: the player's column"),
-    Column("kind", "category", "checker, double (the doubler's decision: double or not) or take"),
+    Column("kind", "category", "checker, double (the doubler's decision: double or not) or take",
+           tuple(k.value for k in DecisionKind)),
     Column("dice", "string", "the roll, e.g. 64 (checker decisions)"),
     Column("action", "string", "the play made (checker) or the cube action made"),
     Column("best", "string", "the best play or cube action"),
@@ -243,9 +228,7 @@ def evaluation_fields(ev: Evaluation) -> dict[str, Any]:
 
 def decisions_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """The decisions frame from rows (:func:`decision_row`), with the documented dtypes."""
-    frame = pd.DataFrame.from_records(list(rows), columns=[c.name for c in DECISION_COLUMNS])
-    kinds = pd.CategoricalDtype([k.value for k in DecisionKind])
-    return frame.astype({c.name: kinds if c.dtype == "category" else c.dtype for c in DECISION_COLUMNS})
+    return typed(pd.DataFrame.from_records(list(rows), columns=[c.name for c in DECISION_COLUMNS]), DECISION_COLUMNS)
 
 
 def rating_word(error_rate: float) -> str:
@@ -332,24 +315,16 @@ def player_stats(
     out = sums.reset_index()
     out["decisions"] = out["unforced"] + out["close_cube"]
     out["error_total"] = out["checker_error"] + out["cube_error"]
-    out["error_rate"] = _rate(out["error_total"], out["decisions"], 1000)
-    out["checker_error_rate"] = _rate(out["checker_error"], out["unforced"], 1000)
-    out["cube_error_rate"] = _rate(out["cube_error"], out["close_cube"], 1000)
-    out["pr"] = _rate(out["error_total"], out["decisions"], 500)
-    out["luck_rate"] = _rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
+    out["error_rate"] = rate(out["error_total"], out["decisions"], 1000)
+    out["checker_error_rate"] = rate(out["checker_error"], out["unforced"], 1000)
+    out["cube_error_rate"] = rate(out["cube_error"], out["close_cube"], 1000)
+    out["pr"] = rate(out["error_total"], out["decisions"], 500)
+    out["luck_rate"] = rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
     out["rating"] = [rating_word(r) if r == r else "n/a" for r in out["error_rate"]]
     out["luck_rating"] = [_luck_word(r) if r == r else "n/a" for r in out["luck_rate"]]
     results = _results(frame, checker, keys)
     out = out.merge(results, on=keys, how="left") if len(out) else out.assign(actual_result=[], luck_adjusted_result=[])
-    columns = (["match"] if by_match else []) + [c.name for c in STAT_COLUMNS]
-    dtypes = {c.name: c.dtype for c in STAT_COLUMNS} | {"match": "string"}
-    return out[columns].astype({name: dtypes[name] for name in columns})
-
-
-def _rate(total: pd.Series, count: pd.Series, scale: float) -> pd.Series:
-    """``scale * total / count``, NaN where ``count`` is 0."""
-    counts = count.astype("float64")
-    return (scale * total.astype("float64") / counts.where(counts > 0)).astype("float64")
+    return typed(out, (DECISION_COLUMNS[0], *STAT_COLUMNS) if by_match else STAT_COLUMNS)
 
 
 def _results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.DataFrame:

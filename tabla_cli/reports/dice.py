@@ -26,7 +26,8 @@ import math
 
 import pandas as pd
 
-from tabla_cli.reports.frames import Column, Frames
+from tabla_cli.columns import Column, typed
+from tabla_cli.reports.frames import Frames
 
 __all__ = ["DICE_COLUMNS", "EXPECTED_PIPS", "ROLLS", "dice_summary", "roll_counts", "roll_probabilities"]
 
@@ -133,5 +134,4 @@ def dice_summary(frames: Frames, players: tuple[str, ...] = ()) -> pd.DataFrame:
             "chi2_p_value": p_value, "chi2_min_expected": n / 36 if n else math.nan,
         }
         rows.append(row)
-    out = pd.DataFrame(rows, columns=[c.name for c in DICE_COLUMNS])
-    return out.astype({c.name: c.pandas_dtype for c in DICE_COLUMNS}).reset_index(drop=True)
+    return typed(pd.DataFrame(rows, columns=[c.name for c in DICE_COLUMNS]), DICE_COLUMNS)

@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from tabla_cli.columns import Column
 from tabla_cli.digest import Duplicates
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
@@ -41,7 +42,6 @@ from tabla_cli.reports.schema import (
     RESULTS,
     SEVERITIES,
     COLUMNS,
-    Column,
 )
 
 if TYPE_CHECKING:

@@ -6,14 +6,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa  # type: ignore[import-untyped]
-
 from tabla_cli.analysis.stats import DECISION_COLUMNS
-from tabla_cli.analysis.types import DecisionKind
+from tabla_cli.columns import Column
 from tabla_cli.findings import CODES
 from tabla_cli.scoring import LEVEL_NAMES, SCORINGS
 
@@ -29,48 +23,14 @@ CUBE_ACTIONS = ("double", "redouble", "take", "drop", "beaver", "raccoon")
 SEVERITIES = ("error", "warning", "note")
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
-    """One documented column of a frame or summary.
-
-    Attributes:
-        name: the column name (snake_case, stable).
-        dtype: the pandas dtype name: ``int64`` and ``bool`` never missing,
-            ``Int64``, ``Float64`` and ``boolean`` nullable, ``float64`` (NaN where a rate
-            is undefined), ``string`` (``pd.NA`` when missing) or
-            ``category`` (fixed ``categories``).
-        doc: what the column holds.
-        categories: the categories of a ``category`` column, in order.
-    """
-
-    name: str
-    dtype: str
-    doc: str
-    categories: tuple[str, ...] = ()
-
-    @property
-    def pandas_dtype(self) -> Any:
-        """The dtype to give the pandas column."""
-        if self.dtype == "category":
-            return pd.CategoricalDtype(list(self.categories), ordered=False)
-        if self.dtype == "string":
-            return pd.StringDtype()
-        return self.dtype
-
-    @property
-    def arrow_type(self) -> pa.DataType:
-        """The Arrow type rows are packed into before the pandas conversion."""
-        if self.dtype in ("int64", "Int64"):
-            return pa.int64()
-        if self.dtype in ("float64", "Float64"):
-            return pa.float64()
-        if self.dtype in ("bool", "boolean"):
-            return pa.bool_()
-        return pa.string()
-
-
 C = Column
 _MATCH_KEY = C("match", "int64", "key of the match: 0, 1, ... in input order (shared by every frame)")
+_GAME = C("game", "int64", "the game number")
+_WINNER_SIDE = C("winner_side", "Int64", "0 or 1: the side of the winner")
+SEVERITY = C("severity", "category", "error, warning or note", SEVERITIES)
+"""The severity of a finding (the findings frame, the ``--by findings`` table)."""
+_ACTING = (("player", "the acting player's"), ("opponent", "the opponent's"))
+"""The two sides of a cube action: the cube frame's ``_player`` and ``_opponent`` columns."""
 
 COLUMNS: dict[str, tuple[Column, ...]] = {
     "matches": (
@@ -92,7 +52,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("rating1", "Float64", "player1's rating, if any"),
         C("winner", "string", "the player who reached the match length (one-game sessions: who won the game); "
                               "missing for money sessions and incomplete matches"),
-        C("winner_side", "Int64", "0 or 1: the side of the winner"),
+        _WINNER_SIDE,
         C("score0", "int64", "final score of player0 (the running score after the last game)"),
         C("score1", "int64", "final score of player1"),
         C("games", "int64", "games in the transcript"),
@@ -103,12 +63,11 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     "games": (
         _MATCH_KEY,
         C("game", "int64", "the game number as written"),
-        C("score0", "int64", "player0's score before the game"),
-        C("score1", "int64", "player1's score before the game"),
+        *(C(f"score{n}", "int64", f"player{n}'s score before the game") for n in (0, 1)),
         C("away0", "Int64", "points player0 still needed before the game (missing in money play)"),
         C("away1", "Int64", "points player1 still needed before the game"),
         C("winner", "string", "the player credited with the game; missing if no result"),
-        C("winner_side", "Int64", "0 or 1: the side of the winner"),
+        _WINNER_SIDE,
         C("points", "Int64", "points won as the replay verified them: as written when the rules allow it (a "
                              "capped final win, a forfeit), else the game's value; missing when unknown"),
         C("points_written", "Int64", "points won, as the transcript records them"),
@@ -124,7 +83,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     ),
     "cube": (
         _MATCH_KEY,
-        C("game", "int64", "the game number"),
+        _GAME,
         C("move", "Int64", "the printed move number of the action's line"),
         C("player", "string", "who acts"),
         C("side", "int64", "0 or 1: the side of the player"),
@@ -134,16 +93,14 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
                                   "it takes)"),
         C("cube_after", "int64", "cube value after it (for a double: the value offered; a drop leaves it "
                                  "unchanged)"),
-        C("score_player", "int64", "the acting player's match score before the game"),
-        C("score_opponent", "int64", "the opponent's match score before the game"),
+        *(C(f"score_{who}", "int64", f"{whose} match score before the game") for who, whose in _ACTING),
         C("away_player", "Int64", "points the acting player still needs (missing in money play)"),
         C("away_opponent", "Int64", "points the opponent still needs"),
-        C("pips_player", "Int64", "the acting player's pip count at the decision"),
-        C("pips_opponent", "Int64", "the opponent's pip count at the decision"),
+        *(C(f"pips_{who}", "Int64", f"{whose} pip count at the decision") for who, whose in _ACTING),
     ),
     "plays": (
         _MATCH_KEY,
-        C("game", "int64", "the game number"),
+        _GAME,
         C("move", "Int64", "the printed move number"),
         C("player", "string", "who rolled"),
         C("side", "int64", "0 or 1"),
@@ -175,7 +132,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("game", "Int64", "game number"),
         C("move", "Int64", "printed move number"),
         C("player", "string", "the player who acted"),
-        C("severity", "category", "error, warning or note", SEVERITIES),
+        SEVERITY,
         C("code", "category", "the finding code of tabla check", tuple(CODES)),
         C("message", "string", "the message"),
         C("dice", "string", "the roll, e.g. 64"),
@@ -183,11 +140,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         C("position_id", "string", "GNU Backgammon Position ID before the action"),
         C("gnubg_match_id", "string", "GNU Backgammon Match ID before the action"),
     ),
-    "decisions": tuple(
-        _MATCH_KEY if c.name == "match"
-        else C(c.name, c.dtype, c.doc, tuple(k.value for k in DecisionKind) if c.dtype == "category" else ())
-        for c in DECISION_COLUMNS
-    ),
+    "decisions": (_MATCH_KEY, *DECISION_COLUMNS[1:]),
 }
 """The columns of every frame, in order, with dtypes and meanings."""
 

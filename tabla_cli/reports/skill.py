@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from tabla_cli.analysis.stats import STAT_COLUMNS, player_stats
-from tabla_cli.reports.schema import COLUMNS, Column
+from tabla_cli.columns import Column
+from tabla_cli.reports.schema import COLUMNS
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor

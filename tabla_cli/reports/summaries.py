@@ -29,10 +29,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from tabla_cli.columns import Column, rate, typed
 from tabla_cli.errors import InputError, Location
 from tabla_cli.findings import CODES
 from tabla_cli.reports.dice import DICE_COLUMNS, dice_summary
-from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Column, Frames
+from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Frames
+from tabla_cli.reports.schema import SEVERITY
 from tabla_cli.reports.skill import (
     GROUP_SKILL,
     MATCH_SKILL_COLUMNS,
@@ -45,6 +47,15 @@ from tabla_cli.reports.skill import (
 )
 
 C = Column
+
+_ENDS = (("won", "game_wins"), ("lost", "game_losses"))
+"""The two ends of a player's games, each with the games its rates are over."""
+
+_LEVEL_RATES = (("backgammon", "backgammons"), ("gammon_outside", "gammons_outside"), ("gammon_bar", "gammons_bar"))
+"""The levels with rates of their own: ``{level}_rate_won`` = ``{counted}_won / game_wins``, likewise lost."""
+
+_CUBE_COUNTS = (("doubles", "initial doubles"), ("redoubles", "redoubles"), ("takes", "takes"), ("drops", "drops"))
+"""The cube actions the opponent table counts for the player and the opponent."""
 
 _RESULT_COLUMNS: tuple[Column, ...] = (
     C("matches", "int64", "matches and sessions played (every kind)"),
@@ -77,12 +88,8 @@ _RESULT_COLUMNS: tuple[Column, ...] = (
 PLAYER_COLUMNS: tuple[Column, ...] = (
     C("player", "string", "the player's name (after --alias)"),
     *_RESULT_COLUMNS,
-    C("backgammon_rate_won", "float64", "backgammons_won / game_wins"),
-    C("backgammon_rate_lost", "float64", "backgammons_lost / game_losses"),
-    C("gammon_outside_rate_won", "float64", "gammons_outside_won / game_wins"),
-    C("gammon_outside_rate_lost", "float64", "gammons_outside_lost / game_losses"),
-    C("gammon_bar_rate_won", "float64", "gammons_bar_won / game_wins"),
-    C("gammon_bar_rate_lost", "float64", "gammons_bar_lost / game_losses"),
+    *(C(f"{level}_rate_{end}", "float64", f"{counted}_{end} / {games_of}")
+      for level, counted in _LEVEL_RATES for end, games_of in _ENDS),
     C("doubles", "int64", "initial doubles offered (cube centred)"),
     C("redoubles", "int64", "redoubles offered (cube owned)"),
     C("doubles_received", "int64", "doubles and redoubles offered by the opponent"),
@@ -102,14 +109,8 @@ OPPONENT_COLUMNS: tuple[Column, ...] = (
     C("player", "string", "the player (--player)"),
     C("opponent", "string", "the opponent"),
     *_RESULT_COLUMNS,
-    C("doubles", "int64", "the player's initial doubles"),
-    C("redoubles", "int64", "the player's redoubles"),
-    C("takes", "int64", "the player's takes"),
-    C("drops", "int64", "the player's drops"),
-    C("opponent_doubles", "int64", "the opponent's initial doubles"),
-    C("opponent_redoubles", "int64", "the opponent's redoubles"),
-    C("opponent_takes", "int64", "the opponent's takes"),
-    C("opponent_drops", "int64", "the opponent's drops"),
+    *(C(f"{prefix}{name}", "int64", f"the {who}'s {what}")
+      for prefix, who in (("", "player"), ("opponent_", "opponent")) for name, what in _CUBE_COUNTS),
 )
 """``--by opponent``: one row per player and opponent (with analysis, also the
 skill columns and ``opponent_error_rate``, ``opponent_pr``)."""
@@ -144,7 +145,7 @@ MATCH_COLUMNS: tuple[Column, ...] = (
 
 CODE_COLUMNS: tuple[Column, ...] = (
     C("code", "string", "the finding code"),
-    C("severity", "category", "error, warning or note", SEVERITIES),
+    SEVERITY,
     C("findings", "int64", "how many times it was found"),
     C("files", "int64", "in how many files"),
     C("matches", "int64", "in how many matches"),
@@ -169,15 +170,6 @@ SUMMARY_COLUMNS: dict[str, tuple[Column, ...]] = {
 del C
 
 _ANSWERS = ("take", "drop", "beaver", "raccoon")
-
-
-def _typed(df: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFrame:
-    names = [c.name for c in columns]
-    return df[names].astype({c.name: c.pandas_dtype for c in columns}).reset_index(drop=True)
-
-
-def _rate(num: pd.Series, den: pd.Series) -> pd.Series:
-    return (num.astype("float64") / den.astype("float64").where(den > 0)).astype("float64")
 
 
 # --- aliases --------------------------------------------------------------------
@@ -358,18 +350,17 @@ def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.Data
     out[counts] = out[counts].fillna(0).astype("int64")
     out["doubles_received"] = out["opponent_doubles"] + out["opponent_redoubles"]
     out["doubles_dropped"] = out["opponent_drops"]
-    out["match_win_rate"] = _rate(out["match_wins"], out["matches_completed"])
-    for end, games_of in (("won", "game_wins"), ("lost", "game_losses")):
+    out["match_win_rate"] = rate(out["match_wins"], out["matches_completed"])
+    for end, games_of in _ENDS:
         above = (out[f"gammons_{end}"] + out[f"backgammons_{end}"] + out[f"gammons_outside_{end}"]
                  + out[f"gammons_bar_{end}"])
-        out[f"gammon_rate_{end}"] = _rate(above, out[games_of])
-        out[f"backgammon_rate_{end}"] = _rate(out[f"backgammons_{end}"], out[games_of])
-        out[f"gammon_outside_rate_{end}"] = _rate(out[f"gammons_outside_{end}"], out[games_of])
-        out[f"gammon_bar_rate_{end}"] = _rate(out[f"gammons_bar_{end}"], out[games_of])
-    out["take_rate"] = _rate(out["takes"], out["doubles_received"])
-    out["drop_rate"] = _rate(out["drops"], out["doubles_received"])
+        out[f"gammon_rate_{end}"] = rate(above, out[games_of])
+        for level, counted in _LEVEL_RATES:
+            out[f"{level}_rate_{end}"] = rate(out[f"{counted}_{end}"], out[games_of])
+    out["take_rate"] = rate(out["takes"], out["doubles_received"])
+    out["drop_rate"] = rate(out["drops"], out["doubles_received"])
     net = out["points_won"] + out["money_points_won"] - out["points_lost"] - out["money_points_lost"]
-    out["points_per_game"] = _rate(net, out["games"])
+    out["points_per_game"] = rate(net, out["games"])
     return out.reset_index()
 
 
@@ -391,7 +382,7 @@ def _with_skill(table: pd.DataFrame, frames: Frames, sides: pd.DataFrame, keys: 
     """
     decisions = decisions_of(frames)
     if decisions is None:
-        return _typed(table, columns)
+        return typed(table, columns)
     if keys == ["player"]:
         table = table.merge(player_skill(decisions), on="player", how="left")
         extra = SKILL_COLUMNS
@@ -401,7 +392,7 @@ def _with_skill(table: pd.DataFrame, frames: Frames, sides: pd.DataFrame, keys: 
     if opponent:
         table = table.merge(group_skill(decisions, sides, keys, "opponent_"), on=keys, how="left")
         extra = (*extra, *OPPONENT_SKILL_COLUMNS)
-    return _typed(_zero_counts(table, extra), (*columns, *extra))
+    return typed(_zero_counts(table, extra), (*columns, *extra))
 
 
 def player_summary(frames: Frames, players: tuple[str, ...] = ()) -> pd.DataFrame:
@@ -494,22 +485,22 @@ def match_summary(frames: Frames) -> pd.DataFrame:
     out = out.sort_values("match", kind="stable")
     decisions = decisions_of(frames)
     if decisions is None:
-        return _typed(out, MATCH_COLUMNS)
+        return typed(out, MATCH_COLUMNS)
     out = _zero_counts(out.merge(match_skill(decisions), on="match", how="left"), MATCH_SKILL_COLUMNS)
-    return _typed(out, (*MATCH_COLUMNS, *MATCH_SKILL_COLUMNS))
+    return typed(out, (*MATCH_COLUMNS, *MATCH_SKILL_COLUMNS))
 
 
 def game_table(frames: Frames) -> pd.DataFrame:
     """The games frame with each match's file and players."""
     names = frames.matches[["match", "file", "player0", "player1"]]
     out = frames.games.merge(names, on="match", how="left")
-    return _typed(out, SUMMARY_COLUMNS["game"])
+    return typed(out, SUMMARY_COLUMNS["game"])
 
 
 def cube_table(frames: Frames) -> pd.DataFrame:
     """The cube frame with each match's file."""
     out = frames.cube.merge(frames.matches[["match", "file"]], on="match", how="left")
-    return _typed(out, SUMMARY_COLUMNS["cube"])
+    return typed(out, SUMMARY_COLUMNS["cube"])
 
 
 def findings_by_code(frames: Frames) -> pd.DataFrame:
@@ -523,12 +514,12 @@ def findings_by_code(frames: Frames) -> pd.DataFrame:
     order = {s: i for i, s in enumerate(SEVERITIES)}
     out["_order"] = out["severity"].map(order)
     out = out.sort_values(["_order", "code"], kind="stable")
-    return _typed(out, CODE_COLUMNS)
+    return typed(out, CODE_COLUMNS)
 
 
 def decision_table(frames: Frames) -> pd.DataFrame:
     """``--by decisions``: the decisions frame, one row per analysed decision."""
-    return _typed(frames.decisions, SUMMARY_COLUMNS["decisions"])
+    return typed(frames.decisions, SUMMARY_COLUMNS["decisions"])
 
 
 TABLES: dict[str, Callable[[Frames], pd.DataFrame]] = {
