@@ -268,23 +268,30 @@ def _taken(cube: pd.DataFrame) -> pd.DataFrame:
     return taken.drop_duplicates().assign(taken=True)
 
 
+_LEVELS = {"gammons": "gammon", "backgammons": "backgammon", "gammons_outside": "gammon-outside",
+           "gammons_bar": "gammon-bar"}
+"""The results above single, by the stem of the columns that count them (``gammons``, ``gammons_won``)."""
+
+
+def _levels(games: pd.DataFrame) -> dict[str, pd.Series]:
+    """For each of :data:`_LEVELS`, which of ``games`` ended at that level."""
+    result = games["result"].astype("string")
+    return {stem: result.eq(level).fillna(False).astype(bool) for stem, level in _LEVELS.items()}
+
+
 def _game_sides(frames: Frames) -> pd.DataFrame:
     """One row per game and side, with what the game did for that side."""
     money = frames.matches.loc[session_kinds(frames.matches).isin(("money", "one-game")), "match"]
     games = frames.games.merge(_taken(frames.cube), on=["match", "game"], how="left")
     taken = games["taken"].astype("boolean").fillna(False).astype(bool)
     in_money = games["match"].isin(money)
-    result = games["result"].astype("string")
+    points = games["points"].fillna(0).astype("int64")
+    levels = _levels(games)
+    above = pd.DataFrame(levels).any(axis=1)
     parts = []
     for side in (0, 1):
         won = games["winner_side"].eq(side).fillna(False).astype(bool)
         lost = games["winner_side"].eq(1 - side).fillna(False).astype(bool)
-        points = games["points"].fillna(0).astype("int64")
-        gammon = result.eq("gammon").fillna(False).astype(bool)
-        backgammon = result.eq("backgammon").fillna(False).astype(bool)
-        outside = result.eq("gammon-outside").fillna(False).astype(bool)
-        on_bar = result.eq("gammon-bar").fillna(False).astype(bool)
-        above = gammon | backgammon | outside | on_bar
         parts.append(pd.DataFrame({
             "match": games["match"],
             "side": side,
@@ -294,14 +301,8 @@ def _game_sides(frames: Frames) -> pd.DataFrame:
             "points_lost": points.where(lost & ~in_money, 0),
             "money_points_won": points.where(won & in_money, 0),
             "money_points_lost": points.where(lost & in_money, 0),
-            "gammons_won": won & gammon,
-            "backgammons_won": won & backgammon,
-            "gammons_lost": lost & gammon,
-            "backgammons_lost": lost & backgammon,
-            "gammons_outside_won": won & outside,
-            "gammons_bar_won": won & on_bar,
-            "gammons_outside_lost": lost & outside,
-            "gammons_bar_lost": lost & on_bar,
+            **{f"{stem}_{end}": ended & at for stem, at in levels.items()
+               for end, ended in (("won", won), ("lost", lost))},
             "cube": games["cube"],
             "gammons_won_taken_cube": won & above & taken,
         }))
@@ -314,9 +315,8 @@ def _cube_counts(cube: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
     return counts.reindex(columns=list(COLUMNS["cube"][5].categories), fill_value=0)
 
 
-_GAME_SUMS = ("points_won", "points_lost", "money_points_won", "money_points_lost", "gammons_won",
-              "backgammons_won", "gammons_lost", "backgammons_lost", "gammons_won_taken_cube",
-              "gammons_outside_won", "gammons_bar_won", "gammons_outside_lost", "gammons_bar_lost")
+_GAME_SUMS = ("points_won", "points_lost", "money_points_won", "money_points_lost", "gammons_won_taken_cube",
+              *(f"{stem}_{end}" for stem in _LEVELS for end, _ in _ENDS))
 
 
 def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -352,8 +352,7 @@ def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.Data
     out["doubles_dropped"] = out["opponent_drops"]
     out["match_win_rate"] = rate(out["match_wins"], out["matches_completed"])
     for end, games_of in _ENDS:
-        above = (out[f"gammons_{end}"] + out[f"backgammons_{end}"] + out[f"gammons_outside_{end}"]
-                 + out[f"gammons_bar_{end}"])
+        above = out[[f"{stem}_{end}" for stem in _LEVELS]].sum(axis=1)
         out[f"gammon_rate_{end}"] = rate(above, out[games_of])
         for level, counted in _LEVEL_RATES:
             out[f"{level}_rate_{end}"] = rate(out[f"{counted}_{end}"], out[games_of])
@@ -467,17 +466,8 @@ def match_summary(frames: Frames) -> pd.DataFrame:
     """One row per match in input order; columns :data:`MATCH_COLUMNS`."""
     m = frames.matches
     games = frames.games
-    result = games["result"].astype("string")
-    per_game = pd.DataFrame({
-        "match": games["match"],
-        "gammons": result.eq("gammon").fillna(False).astype("int64"),
-        "backgammons": result.eq("backgammon").fillna(False).astype("int64"),
-        "gammons_outside": result.eq("gammon-outside").fillna(False).astype("int64"),
-        "gammons_bar": result.eq("gammon-bar").fillna(False).astype("int64"),
-        "max_cube": games["cube"],
-    }).groupby("match").agg(gammons=("gammons", "sum"), backgammons=("backgammons", "sum"),
-                            gammons_outside=("gammons_outside", "sum"), gammons_bar=("gammons_bar", "sum"),
-                            max_cube=("max_cube", "max"))
+    levels = pd.DataFrame({"match": games["match"], **_levels(games), "max_cube": games["cube"]})
+    per_game = levels.groupby("match").agg(**{stem: (stem, "sum") for stem in _LEVELS}, max_cube=("max_cube", "max"))
     acted = _cube_counts(frames.cube, "match").rename(columns=lambda a: f"{a}s")
     out = m.set_index("match").join(per_game, how="left").join(acted, how="left").reset_index()
     counts = [c.name for c in MATCH_COLUMNS if c.dtype == "int64"]
