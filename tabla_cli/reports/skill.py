@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from tabla_cli.analysis.stats import STAT_COLUMNS, player_stats
-from tabla_cli.columns import Column
+from tabla_cli.columns import Column, rate
 from tabla_cli.reports.schema import COLUMNS
 
 if TYPE_CHECKING:
@@ -129,11 +129,9 @@ def group_skill(decisions: pd.DataFrame, sides: pd.DataFrame, keys: list[str], p
     sides = sides.assign(name=sides["opponent"] if prefix else sides["player"])
     joined = per.merge(sides, left_on=["match", "player"], right_on=["match", "name"], suffixes=("_stats", ""))
     sums = joined.groupby(keys).agg(decisions=("decisions", "sum"), error_total=("error_total", "sum"))
-    counted = sums["decisions"].astype("float64")
-    mean = sums["error_total"].astype("float64") / counted.where(counted > 0)
     out = pd.DataFrame(index=sums.index)
     if not prefix:
         out["decisions"] = sums["decisions"].astype("int64")
-    out[f"{prefix}error_rate"] = 1000 * mean
-    out[f"{prefix}pr"] = 500 * mean
+    out[f"{prefix}error_rate"] = rate(sums["error_total"], sums["decisions"], 1000)
+    out[f"{prefix}pr"] = rate(sums["error_total"], sums["decisions"], 500)
     return out.reset_index()

@@ -470,9 +470,7 @@ def match_summary(frames: Frames) -> pd.DataFrame:
     per_game = levels.groupby("match").agg(**{stem: (stem, "sum") for stem in _LEVELS}, max_cube=("max_cube", "max"))
     acted = _cube_counts(frames.cube, "match").rename(columns=lambda a: f"{a}s")
     out = m.set_index("match").join(per_game, how="left").join(acted, how="left").reset_index()
-    counts = [c.name for c in MATCH_COLUMNS if c.dtype == "int64"]
-    out[counts] = out[counts].fillna(0).astype("int64")
-    out = out.sort_values("match", kind="stable")
+    out = _zero_counts(out, MATCH_COLUMNS).sort_values("match", kind="stable")
     decisions = decisions_of(frames)
     if decisions is None:
         return typed(out, MATCH_COLUMNS)
