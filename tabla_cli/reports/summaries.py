@@ -51,6 +51,10 @@ C = Column
 _ENDS = (("won", "game_wins"), ("lost", "game_losses"))
 """The two ends of a player's games, each with the games its rates are over."""
 
+_LEVELS = {"gammons": "gammon", "backgammons": "backgammon", "gammons_outside": "gammon-outside",
+           "gammons_bar": "gammon-bar"}
+"""The results above single, by the stem of the columns that count them (``gammons``, ``gammons_won``)."""
+
 _LEVEL_RATES = (("backgammon", "backgammons"), ("gammon_outside", "gammons_outside"), ("gammon_bar", "gammons_bar"))
 """The levels with rates of their own: ``{level}_rate_won`` = ``{counted}_won / game_wins``, likewise lost."""
 
@@ -266,11 +270,6 @@ def _sides(matches: pd.DataFrame) -> pd.DataFrame:
 def _taken(cube: pd.DataFrame) -> pd.DataFrame:
     taken = cube.loc[cube["action"].isin(("take", "beaver", "raccoon")), ["match", "game"]]
     return taken.drop_duplicates().assign(taken=True)
-
-
-_LEVELS = {"gammons": "gammon", "backgammons": "backgammon", "gammons_outside": "gammon-outside",
-           "gammons_bar": "gammon-bar"}
-"""The results above single, by the stem of the columns that count them (``gammons``, ``gammons_won``)."""
 
 
 def _levels(games: pd.DataFrame) -> dict[str, pd.Series]:
