@@ -1,4 +1,4 @@
-"""Run a batch of mutants through ``check_text`` (and optionally ``tabla check``).
+"""Run a batch of mutants through ``check_text`` (and optionally the CLI: check, report, convert, analyze).
 
 Usage (from the repository root)::
 
@@ -65,8 +65,18 @@ def run_reader(reader: str, count: int, rng: random.Random, out: Path, slow: flo
     return count, problems, time.perf_counter() - start
 
 
-def run_cli(reader: str, count: int, rng: random.Random, out: Path) -> tuple[int, dict[str, int], float]:
-    """Run ``tabla check`` on ``count`` mutants; only exit 0 or 1 without a traceback passes."""
+COMMANDS = {
+    "check": ["check", "--jobs", "1"],
+    "report": ["report", "--jobs", "1", "--format", "csv", "-q"],
+    "convert": ["convert", "--to", "json", "--force", "--out-dir", "{out}"],
+    "analyze": ["analyze", "--level", "1ply", "--no-luck", "--no-cache", "--jobs", "1", "-q"],
+}
+"""The CLI runs of a batch: each is given ten mutants at once (``{out}``: a scratch folder)."""
+
+
+def run_cli(reader: str, count: int, rng: random.Random, out: Path,
+            commands: list[str]) -> tuple[int, dict[str, int], float]:
+    """Run each of ``commands`` on ``count`` mutants; only exit 0 or 1 without a traceback passes."""
     files = [p.read_bytes() for p in seeds(reader)]
     lines = [line for data in files for line in data.split(b"\n") if line.strip()]
     problems: dict[str, int] = {}
@@ -81,24 +91,28 @@ def run_cli(reader: str, count: int, rng: random.Random, out: Path) -> tuple[int
         # Several files per run, so that one bad file must not stop the others.
         for group in range(0, len(names), 10):
             batch = names[group:group + 10]
-            proc = subprocess.run(
-                [sys.executable, "-c", "from tabla_cli.cli import main; main()", "check", "--jobs", "1",
-                 *map(str, batch)],
-                capture_output=True, text=True, cwd=ROOT, timeout=600,
-            )
-            if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
-                key = f"exit {proc.returncode}" + (" with a traceback" if "Traceback" in proc.stderr else "")
-                problems[key] = problems.get(key, 0) + 1
-                for name in batch:
-                    (out / name.name).write_bytes(name.read_bytes())
-                (out / f"{batch[0].name}.why").write_text(proc.stderr[-4000:])
+            for command in commands:
+                args = [a.replace("{out}", str(Path(tmp) / "converted")) for a in COMMANDS[command]]
+                proc = subprocess.run(
+                    [sys.executable, "-c", "from tabla_cli.cli import main; main()", *args, *map(str, batch)],
+                    capture_output=True, text=True, cwd=ROOT, timeout=600,
+                )
+                if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
+                    key = (f"{command}: exit {proc.returncode}"
+                           + (" with a traceback" if "Traceback" in proc.stderr else ""))
+                    problems[key] = problems.get(key, 0) + 1
+                    for name in batch:
+                        (out / name.name).write_bytes(name.read_bytes())
+                    (out / f"{batch[0].name}.{command}.why").write_text(proc.stderr[-4000:])
     return count, problems, time.perf_counter() - start
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-reader", type=int, default=1000, help="mutants per reader through check_text")
-    parser.add_argument("--cli", type=int, default=0, help="mutants per reader through `tabla check`")
+    parser.add_argument("--cli", type=int, default=0, help="mutants per reader through the CLI")
+    parser.add_argument("--commands", default="check,report,convert,analyze",
+                        help=f"the CLI commands run on them, comma-separated (of {', '.join(COMMANDS)})")
     parser.add_argument("--reader", action="append", choices=READERS, help="only these readers")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--slow", type=float, default=5.0, help="seconds after which a mutant counts as a hang")
@@ -115,8 +129,10 @@ def main() -> int:
                 print(f"    {n:5d}  {key}")
             found = found or bool(problems)
         if args.cli:
-            inputs, problems, took = run_cli(reader, args.cli, rng, args.out)
-            print(f"{reader}: {inputs} mutants through `tabla check`, {sum(problems.values())} bad runs, {took:.1f} s")
+            commands = args.commands.split(",")
+            inputs, problems, took = run_cli(reader, args.cli, rng, args.out, commands)
+            print(f"{reader}: {inputs} mutants through `tabla {'/'.join(commands)}`, {sum(problems.values())} bad "
+                  f"runs, {took:.1f} s")
             for key, n in problems.items():
                 print(f"    {n:5d}  {key}")
             found = found or bool(problems)
