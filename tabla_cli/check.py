@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from tabla_cli.board import Play, Player, Position
+from tabla_cli.board import Player, Position
 from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
 from tabla_cli.errors import Location
 from tabla_cli.findings import Finding, Severity
@@ -51,7 +51,7 @@ class CheckVisitor(FileVisitor[FileReport]):
     def begin_match(self, match: Match) -> None:
         self.fingerprint.begin_match(match)
 
-    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+    def visit_move(self, action: Action, after: Position | None) -> None:
         self.fingerprint.roll(action, after)
 
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,

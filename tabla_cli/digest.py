@@ -23,7 +23,7 @@ Example:
     ...         self.fingerprint = Fingerprint()
     ...     def begin_match(self, match):
     ...         self.fingerprint.begin_match(match)
-    ...     def visit_roll(self, state, action, play, after):
+    ...     def visit_move(self, action, after):
     ...         self.fingerprint.roll(action, after)
     ...     def end_game(self, game_result):
     ...         self.fingerprint.end_game(game_result)

@@ -163,6 +163,9 @@ class _GameReplay:
         self.stopped = False
         self.offered = 0
         self.cube_warned = False
+        # Hit marks ('*') are expected once the transcript has used one: in this game or an earlier one.
+        if not replay.marks:
+            replay.marks = any("*" in (a.play_text or "") for a in game.actions if a.kind is ActionKind.ROLL)
         self.marks = replay.marks
         if game.start_cube:
             result.cube, result.cube_owner = game.start_cube
@@ -281,8 +284,7 @@ class _GameReplay:
         state = self.state(action, action.player, action.player, opening=first) if wants else None
         if not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
             self.finding("invalid-dice", f"{dice[0]}-{dice[1]} is not a roll of two dice from 1 to 6", action)
-            if state is not None:
-                self.v.visit_roll(state, action, None, None)
+            self.rolled(state, action, None, None)
             self.stop(action)
             return
         self.res.rolls += 1
@@ -301,8 +303,7 @@ class _GameReplay:
             segments = self.parse(text)
         except InvalidPlayError as exc:
             self.finding("invalid-play", exc.message, action, play=text, **self.ids(dice))
-            if state is not None:
-                self.v.visit_roll(state, action, None, None)
+            self.rolled(state, action, None, None)
             self.stop(action)
             return
         variant = self.variant
@@ -314,7 +315,8 @@ class _GameReplay:
             if resolution.alternatives > 1 and not self.marks:
                 self.finding("ambiguous-play", f"'{text}' could mean {resolution.alternatives} different plays; "
                              f"read as {self.format(self.pos, play)}", action, play=text)
-            self.check_marks(action, segments, play, text)
+            if self.marks or "*" in text:
+                self.check_marks(action, segments, play, text)
             after = resolution.result
         else:
             code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
@@ -330,13 +332,11 @@ class _GameReplay:
             self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             applied = variant.apply_written(self.pos, segments)
             if applied is None:
-                if state is not None:
-                    self.v.visit_roll(state, action, None, None)
+                self.rolled(state, action, None, None)
                 self.stop(action)
                 return
             after = applied
-        if state is not None:
-            self.v.visit_roll(state, action, play, after)
+        self.rolled(state, action, play, after)
         if variant.is_over(after):
             multiplier = self.r.scoring.value(variant, after)
             self.over = ("bearoff" if multiplier else "draw", action.player)
@@ -345,6 +345,13 @@ class _GameReplay:
         self.pos = after.flip()
         self.side = action.player.other
         self.turn = action.player.other
+
+    def rolled(self, state: DecisionState | None, action: Action, play: Play | None, after: Position | None) -> None:
+        """Tell the visitor about a roll (``state`` is None when it does not want :meth:`visit_roll`)."""
+        if state is not None:
+            self.v.visit_roll(state, action, play, after)
+        if self.r.wants_move:
+            self.v.visit_move(action, after)
 
     def _resigns_after(self, actions: list[Action], i: int) -> bool:
         for nxt in actions[i + 1:]:
@@ -568,6 +575,7 @@ class _MatchReplay:
         self.match = match
         self.visitor: BaseVisitor[object] = visitor  # type: ignore[assignment]
         self.wants_roll = _overrides(visitor, "visit_roll")
+        self.wants_move = _overrides(visitor, "visit_move")
         self.wants_cube = _overrides(visitor, "visit_cube")
         self.wants_resign = _overrides(visitor, "visit_resign")
         self.wants_result = _overrides(visitor, "visit_result")
@@ -581,9 +589,7 @@ class _MatchReplay:
         self.cube_in_play = cube_in_play(match)
         self.result = MatchResult(match, kind=self.kind, scoring=self.scoring.name)
         self.variant: Variant = find_variant(match.variant)
-        self.marks = any(
-            "*" in (a.play_text or "") for g in match.games for a in g.actions if a.kind is ActionKind.ROLL
-        )
+        self.marks = False
 
     def add(self, finding: Finding) -> None:
         self.result.findings.append(finding)

@@ -147,7 +147,7 @@ class BaseVisitor(Generic[T]):
     """Receives the steps of a replay; every method but :meth:`result` does nothing by default.
 
     The replay calls, in order: :meth:`begin_match`; per game
-    :meth:`begin_game`, then :meth:`visit_roll`, :meth:`visit_cube`,
+    :meth:`begin_game`, then :meth:`visit_roll` (and :meth:`visit_move`), :meth:`visit_cube`,
     :meth:`visit_resign` and :meth:`visit_result` as the actions come (with
     :meth:`visit_finding` for each finding as it is made), then
     :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
@@ -175,6 +175,19 @@ class BaseVisitor(Generic[T]):
             action: the roll.
             play: the legal play the written one resolves to; None when it is
                 illegal or cannot be read.
+            after: the position after the play as written, seen from the
+                roller; None when it cannot be applied.
+        """
+
+    def visit_move(self, action: Action, after: Position | None) -> None:
+        """A roll's outcome without the state: what :meth:`visit_roll` gets, for less.
+
+        Called wherever :meth:`visit_roll` is (after it), with no
+        :class:`DecisionState`: the replay builds none for a visitor that
+        only overrides this, which keeps a per-roll digest cheap.
+
+        Args:
+            action: the roll.
             after: the position after the play as written, seen from the
                 roller; None when it cannot be applied.
         """
