@@ -44,6 +44,8 @@ class FileReport:
 class CheckVisitor(FileVisitor[FileReport]):
     """Adds a match's findings and counts to a :class:`FileReport`."""
 
+    lazy_games = True
+
     def __init__(self, report: FileReport) -> None:
         self.report = report
         self.fingerprint = Fingerprint()

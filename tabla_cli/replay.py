@@ -30,6 +30,7 @@ running score goes on from what is written.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
@@ -60,9 +61,14 @@ def session_kind(match: Match) -> SessionKind:
     with the Jacoby rule would count them (1 on a centred cube, doubled on a
     turned one), and they are no incomplete matches.
     """
+    return _session_kind(match, match.games[0] if match.games else None, len(match.games) == 1)
+
+
+def _session_kind(match: Match, first: Game | None, alone: bool) -> SessionKind:
+    """:func:`session_kind` of a match whose first game is ``first``, ``alone`` when no other game follows."""
     if not match.length:
         return "money"
-    if (match.length == _ONE_GAME_LENGTH and len(match.games) == 1 and match.games[0].score == (0, 0)
+    if (match.length == _ONE_GAME_LENGTH and alone and first is not None and first.score == (0, 0)
             and "galaxy" in (match.header("Site") or "").casefold()):
         return "one-game"
     return "match"
@@ -336,7 +342,10 @@ class _GameReplay:
                 self.stop(action)
                 return
             after = applied
-        self.rolled(state, action, play, after)
+        if state is not None:
+            self.v.visit_roll(state, action, play, after)
+        if self.r.wants_move:
+            self.v.visit_move(action, after)
         if variant.is_over(after):
             multiplier = self.r.scoring.value(variant, after)
             self.over = ("bearoff" if multiplier else "draw", action.player)
@@ -581,7 +590,11 @@ class _MatchReplay:
         self.wants_result = _overrides(visitor, "visit_result")
         self.wants_unchecked = _overrides(visitor, "visit_unchecked")
         self.wants_finding = _overrides(visitor, "visit_finding")
-        self.kind = session_kind(match)
+        # The first two games tell a one-game session and a transcript starting at a score; the
+        # others are read as they come (a match read game by game).
+        self.games = match.iter_games()
+        self.ahead = list(itertools.islice(self.games, 2))
+        self.kind = _session_kind(match, self.ahead[0] if self.ahead else None, len(self.ahead) == 1)
         try:
             self.scoring: Scoring = find_scoring(match.rules.scoring)
         except UnknownScoringError:
@@ -590,6 +603,14 @@ class _MatchReplay:
         self.result = MatchResult(match, kind=self.kind, scoring=self.scoring.name)
         self.variant: Variant = find_variant(match.variant)
         self.marks = False
+        self.told = 0  # match.findings reported
+
+    def tell(self) -> None:
+        """Report what the reader noticed (``match.findings``) since the last call."""
+        findings = self.match.findings
+        while self.told < len(findings):
+            self.told += 1
+            self.add(findings[self.told - 1])
 
     def add(self, finding: Finding) -> None:
         self.result.findings.append(finding)
@@ -599,8 +620,7 @@ class _MatchReplay:
     def run(self) -> MatchResult:
         match = self.match
         self.visitor.begin_match(match)
-        for finding in match.findings:
-            self.add(finding)
+        self.tell()
         said = match.header("Scoring")
         if said is not None:
             try:
@@ -612,13 +632,15 @@ class _MatchReplay:
         first = 1
         # A transcript that starts at a score is a game of a match (gnubg exports each game
         # to a file of its own: match_002.txt is game 2), not an incomplete match.
-        part = bool(match.games and (match.games[0].number > 1 or tuple(match.games[0].score) != (0, 0)))
-        if match.games and match.games[0].number > 1:
-            first = match.games[0].number
-            score = match.games[0].score
+        opening = self.ahead[0] if self.ahead else None
+        part = opening is not None and (opening.number > 1 or tuple(opening.score) != (0, 0))
+        if opening is not None and opening.number > 1:
+            first = opening.number
+            score = opening.score
         post_crawford = False
         finished = False
-        for index, game in enumerate(match.games, start=first):
+        for index, game in enumerate(itertools.chain(self.ahead, self.games), start=first):
+            self.tell()
             if game.number != index:
                 self.add(Finding("game-number", f"game {game.number} where game {index} was expected",
                                  game.location, game=game.number))
@@ -650,6 +672,7 @@ class _MatchReplay:
                 score = (s[0], s[1])
                 if length and max(score) >= length:
                     finished = True
+        self.tell()
         self.result.final_score = score
         if length and max(score) < length and not part and self.kind == "match":
             self.add(Finding("match-incomplete",

@@ -126,8 +126,11 @@ class RowsVisitor(FileVisitor[FileRows]):
         read: findings of reading the next match, recorded before the replay's.
     """
 
+    lazy_games = True
+
     def __init__(self, out: FileRows, read: Iterable[Finding] = ()) -> None:
         self.out = out
+        self.replaying = False
         self.pending = list(read)
         self.read: list[Finding] = []
         self.local = out.matches
@@ -141,7 +144,11 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.fingerprint = Fingerprint()
 
     def visit_read_finding(self, finding: Finding) -> None:
-        self.pending.append(finding)
+        if self.replaying:  # a match read game by game: the finding is the match's
+            self.read.append(finding)
+            self.out.add_finding(finding, self.local)
+        else:
+            self.pending.append(finding)
 
     def visit_file_finding(self, finding: Finding) -> None:
         self.out.add_finding(finding, None)
@@ -152,6 +159,7 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.fingerprint.begin_match(match)
         self.out.matches += 1
         self.read, self.pending = self.pending, []
+        self.replaying = True
         self.findings = self.errors = 0
         for finding in self.read:
             self.out.add_finding(finding, self.local)
@@ -246,6 +254,7 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.fingerprint.end_game(game_result)
 
     def end_match(self, match_result: MatchResult) -> None:
+        self.replaying = False
         out = self.out
         out.keys.append(self.fingerprint.key())
         match = match_result.match
