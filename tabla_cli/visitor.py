@@ -17,14 +17,14 @@ Example:
     ...         self.values.append(cube_after)
     ...     def result(self) -> list[int]:
     ...         return self.values
-    >>> text = '''3 point match
+    >>> text = '''0 point match
     ... Game 1
-    ... Ann : 0   Bob : 0
-    ... 1) 31: 8/5 6/5  Doubles => 2
-    ... 2) Takes
+    ... Cy : 0   Di : 0
+    ... 1) 42: 8/4 6/4  Doubles => 2
+    ... 2) Beavers => 4
     ... '''
     >>> replay(next(read_matches(io.StringIO(text))), Cubes())
-    [2, 2]
+    [2, 4]
 """
 
 from __future__ import annotations
