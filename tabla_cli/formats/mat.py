@@ -259,8 +259,8 @@ def read_matches(
             either way.
         lazy: read each match game by game: its ``games`` stay empty and
             :meth:`~tabla_cli.model.Match.iter_games` reads them, one at a
-            time, as they are asked for (memory holds one game, not a whole
-            money session of thousands). A match's games are to be read
+            few at a time, as they are asked for (memory holds some thousand
+            lines of it, not a whole money session of thousands of games). A match's games are to be read
             before the next match is asked for (any left are skipped). An
             error in the structure of a later game ends the match and the
             reading there (given to ``on_error``, or raised without it).
@@ -339,29 +339,36 @@ def _match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
         yield "".join(chunk), first
 
 
+_PIECE_LINES = 4000
+"""A piece of a match read game by game holds whole games, this many lines or a little more."""
+
+
 def _pieces(lines: Iterable[str]) -> Iterator[tuple[bool, str, int]]:
-    """The text of a stream in pieces of one game: ``(starts_a_match, text, first line number)``.
+    """The text of a stream in pieces of whole games: ``(starts_a_match, text, first line number)``.
 
     A match's first piece holds its headers, the ``N point match`` line and
-    its first game; each later piece one game. A piece starts with the
-    comment and blank lines just before its ``N point match`` or ``Game N``
-    line. A ``Game N`` line right after another (where the score line
-    belongs) starts nothing: the grammar reads it as a bad score line.
+    its first games (at least one: its score line names the players); each
+    later piece the next games. A piece ends before a
+    ``Game N`` line once it holds :data:`_PIECE_LINES` lines, and before an ``N point
+    match`` line; it starts with the comment and blank lines just before
+    that line. A ``Game N`` line right after another (where the score line
+    belongs) ends nothing: the grammar reads it as a bad score line.
     """
     chunk: list[str] = []
     pending: list[str] = []  # comment and blank lines since the last other line
     first = number = 1
     match_start = True  # the piece being gathered starts a match
-    has_game = after_game = False
+    has_game = after_game = False  # the piece holds a game; the line before was a Game line
+    size = _PIECE_LINES
     for line in lines:
         stripped = line.strip().lstrip("\ufeff")
         if not stripped or stripped[0] in ";#":
             pending.append(line)
             number += 1
             continue
-        length = _LENGTH_LINE.match(stripped) is not None
-        game = not length and not after_game and _GAME_LINE.match(stripped) is not None
-        if chunk and (length or (game and has_game)):
+        length = stripped[0] in _DIGITS and _LENGTH_LINE.match(stripped) is not None
+        game = (stripped[0] in "gG" and not after_game and _GAME_LINE.match(stripped) is not None)
+        if chunk and (length or (game and has_game and len(chunk) >= size)):
             yield match_start, "".join(chunk), first
             first = number - len(pending)
             chunk = [*pending, line]
@@ -377,6 +384,9 @@ def _pieces(lines: Iterable[str]) -> Iterator[tuple[bool, str, int]]:
     chunk += pending
     if chunk or first == 1:
         yield match_start, "".join(chunk), first
+
+
+_DIGITS = frozenset("0123456789")
 
 
 class _LazyMatches:
@@ -415,7 +425,6 @@ class _LazyMatches:
         """The games of the match ``reader`` is reading: those read with it, then one per piece."""
         yield from first
         first.clear()
-        reader.keep_games = False
         while (piece := self.piece()) is not None:
             starts_match, text, first_line = piece
             if starts_match:
@@ -430,9 +439,12 @@ class _LazyMatches:
                 self.stopped = True
                 return
             reader.offset = first_line - 2
+            match = reader.match
+            assert match is not None  # the first piece made it
+            match.games = []
             reader.continue_match(tokens[1:])
-            if reader.game is not None:
-                yield reader.game
+            games, match.games = match.games, []
+            yield from games
 
 
 _CONTINUED = "0 point match\n"
@@ -593,7 +605,6 @@ class _Reader:
         self.skip = False  # the current game had an error: ignore its lines
         self.have_players = False
         self.next_variant: str | None = None  # a [Variation] line just before a later Game line
-        self.keep_games = True  # False: a match read game by game keeps none in ``Match.games``
         self.pending: list[Token] = []  # comments not yet known to be whose
         self.expect_score = False
 
@@ -728,8 +739,7 @@ class _Reader:
             location=Location(self.path, line, _first_column(token)),
         )
         self.game.variant, self.next_variant = self.next_variant, None
-        if self.keep_games:
-            match.games.append(self.game)
+        match.games.append(self.game)
         if found is None:
             self.fail("game number too large", line, _first_column(token), token)
 
