@@ -127,7 +127,8 @@ class Match:
     Attributes:
         players: names of player 0 and player 1 (as on the score lines).
         length: match length in points; 0 = money session.
-        games: the games in order.
+        games: the games in order (empty for a match read game by game,
+            see ``game_stream``).
         headers: every ``[Key "value"]`` header in file order, keys as written.
         comments: other comment lines before the match, without the ``;``.
         ratings: ratings written after names (``Name,1780``), if any.

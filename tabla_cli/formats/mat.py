@@ -409,11 +409,7 @@ class _LazyMatches:
         while (piece := self.piece()) is not None:
             _, text, first_line = piece
             reader = _Reader(self.path, self.on_error, first_line - 1)
-            found = list(reader.matches(_tokens(text, self.path, first_line)))
-            if len(found) != 1:  # no match line in the piece: the grammar has said why
-                yield from found
-                continue
-            match = found[0]
+            [match] = reader.matches(_tokens(text, self.path, first_line))  # the grammar wants the one length line
             games = self.games(reader, match.games)
             match.games = []
             match.game_stream = games
@@ -422,7 +418,7 @@ class _LazyMatches:
                 pass
 
     def games(self, reader: _Reader, first: list[Game]) -> Iterator[Game]:
-        """The games of the match ``reader`` is reading: those read with it, then one per piece."""
+        """The games of the match ``reader`` is reading: those of its first piece, then those of each later one."""
         yield from first
         first.clear()
         while (piece := self.piece()) is not None:
@@ -448,7 +444,7 @@ class _LazyMatches:
 
 
 _CONTINUED = "0 point match\n"
-"""Put before a later game of a match read game by game, so that the grammar takes it (the line is dropped)."""
+"""Put before a later piece of a match read game by game, so that the grammar takes it (the line is dropped)."""
 
 
 def parse_matches(
