@@ -42,12 +42,17 @@ class FileReport:
 
 
 class CheckVisitor(FileVisitor[FileReport]):
-    """Adds a match's findings and counts to a :class:`FileReport`."""
+    """Adds a match's findings and counts to a :class:`FileReport`.
 
-    lazy_games = True
+    Args:
+        report: what the file's matches add to.
+        lazy_games: have the matches read game by game (the check itself
+            never looks at ``match.games``; a subclass may).
+    """
 
-    def __init__(self, report: FileReport) -> None:
+    def __init__(self, report: FileReport, *, lazy_games: bool = False) -> None:
         self.report = report
+        self.lazy_games = lazy_games
         self.fingerprint = Fingerprint()
 
     def begin_match(self, match: Match) -> None:
@@ -84,13 +89,13 @@ def check_match(match: Match, report: FileReport) -> FileReport:
 
 def check_text(text: str, path: str) -> FileReport:
     """Check every match in ``text``; never raises for bad input."""
-    return run(path, CheckVisitor(FileReport(path)), text=text)
+    return run(path, CheckVisitor(FileReport(path), lazy_games=True), text=text)
 
 
 def check_file(source: Source | str, options: ReadOptions = ReadOptions()) -> FileReport:
     """Check the file at ``source``; whatever goes wrong becomes a finding."""
     src = as_source(source)
-    return run(src, CheckVisitor(FileReport(src.path)), options)
+    return run(src, CheckVisitor(FileReport(src.path), lazy_games=True), options)
 
 
 def failed_check(source: Source | str, message: str) -> FileReport:

@@ -19,7 +19,7 @@ stops a run over many.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Code, Finding
@@ -71,13 +71,15 @@ class FileVisitor(BaseVisitor[T]):
     call :meth:`result` after each match: keep it cheap. Both methods below
     pass the finding to :meth:`visit_finding` unless overridden.
 
-    A visitor that never looks at ``match.games`` sets :attr:`lazy_games`:
+    A visitor that never looks at ``match.games`` sets :attr:`lazy_games`
+    (on its class, or on the instance; a subclass that reads the games
+    must not inherit it):
     the matches it gets are then read game by game where the format allows
     (``games`` empty, :meth:`~tabla_cli.model.Match.iter_games` reads them),
     so that one long money session never sits in memory whole.
     """
 
-    lazy_games: ClassVar[bool] = False
+    lazy_games: bool = False
 
     def visit_read_finding(self, finding: Finding) -> None:
         """A syntax error inside the match being read: the next one, unless reading stops, or the one

@@ -186,11 +186,8 @@ def test_check_and_report_of_a_session_read_game_by_game_equal_reading_it_whole(
     path = tmp_path / "m.mat"
     path.write_text(text, encoding="utf-8")
 
-    class Whole(CheckVisitor):
-        lazy_games = False
-
     streamed = check_file(str(path))
-    whole = run(str(path), Whole(FileReport(str(path))))
+    whole = run(str(path), CheckVisitor(FileReport(str(path))))
     assert sorted(streamed.findings, key=str) == sorted(whole.findings, key=str)
     assert (streamed.games, streamed.plays, streamed.keys) == (whole.games, whole.plays, whole.keys)
     assert streamed.games == 40 and any(f.code == "syntax-error" for f in streamed.findings)
