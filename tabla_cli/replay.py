@@ -32,17 +32,8 @@ from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, parse_play
-from tabla_cli.results import (
-    Decision,
-    EndedBy,
-    GameResult,
-    MatchResult,
-    cube_in_play,
-    judge_kind,
-    mismatch,
-    session_kind,
-    win_values,
-)
+from tabla_cli.results import (Decision, EndedBy, GameResult, MatchResult, cube_in_play, judge_kind, mismatch,
+                               session_kind, win_values)
 from tabla_cli.scoring import Scoring, find_scoring
 from tabla_cli.variant import Variant, find_variant
 from tabla_cli.variants.common import TablaVariant, VariantResolution
