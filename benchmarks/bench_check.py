@@ -2,6 +2,9 @@
 
     python benchmarks/bench_check.py [DIR ...]
 
+The machine may be shared: compare the CPU time of ``--jobs 1`` over a few
+runs back to back rather than the rates.
+
 Without arguments it measures tests/data/corpus/mat and, when present, the
 generated 7-point matches in bench-data/ (make them with
 ../shared/tools/gen_matches.py, see benchmarks/README.md).
@@ -39,11 +42,14 @@ def measure(folder: Path) -> None:
     full = parse + replay
     print(f"  full check (1 process):      {n / full:8.0f} matches/s {plays / full:9.0f} plays/s")
     for jobs in (1, 2):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         reports = list(check_paths(paths, jobs))
-        dt = time.perf_counter() - t0
+        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
         played = sum(r.plays for r in reports)
-        print(f"  tabla check files, --jobs {jobs}: {n / dt:8.0f} matches/s {played / dt:9.0f} plays/s")
+        # CPU time of this process: the figure to compare on a shared machine (--jobs 1 only: with
+        # --jobs 2 the work is done in the worker processes).
+        busy = f"  CPU {cpu:.2f} s" if jobs == 1 else ""
+        print(f"  tabla check files, --jobs {jobs}: {n / dt:8.0f} matches/s {played / dt:9.0f} plays/s{busy}")
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from tabla_cli.board import Play, Player, Position
+from tabla_cli.board import Player, Position
 from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
 from tabla_cli.errors import Location
 from tabla_cli.findings import Finding, Severity
@@ -42,16 +42,23 @@ class FileReport:
 
 
 class CheckVisitor(FileVisitor[FileReport]):
-    """Adds a match's findings and counts to a :class:`FileReport`."""
+    """Adds a match's findings and counts to a :class:`FileReport`.
 
-    def __init__(self, report: FileReport) -> None:
+    Args:
+        report: what the file's matches add to.
+        lazy_games: have the matches read game by game (the check itself
+            never looks at ``match.games``; a subclass may).
+    """
+
+    def __init__(self, report: FileReport, *, lazy_games: bool = False) -> None:
         self.report = report
+        self.lazy_games = lazy_games
         self.fingerprint = Fingerprint()
 
     def begin_match(self, match: Match) -> None:
         self.fingerprint.begin_match(match)
 
-    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+    def visit_move(self, action: Action, after: Position | None) -> None:
         self.fingerprint.roll(action, after)
 
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
@@ -82,13 +89,13 @@ def check_match(match: Match, report: FileReport) -> FileReport:
 
 def check_text(text: str, path: str) -> FileReport:
     """Check every match in ``text``; never raises for bad input."""
-    return run(path, CheckVisitor(FileReport(path)), text=text)
+    return run(path, CheckVisitor(FileReport(path), lazy_games=True), text=text)
 
 
 def check_file(source: Source | str, options: ReadOptions = ReadOptions()) -> FileReport:
     """Check the file at ``source``; whatever goes wrong becomes a finding."""
     src = as_source(source)
-    return run(src, CheckVisitor(FileReport(src.path)), options)
+    return run(src, CheckVisitor(FileReport(src.path), lazy_games=True), options)
 
 
 def failed_check(source: Source | str, message: str) -> FileReport:

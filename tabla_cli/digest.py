@@ -23,7 +23,7 @@ Example:
     ...         self.fingerprint = Fingerprint()
     ...     def begin_match(self, match):
     ...         self.fingerprint.begin_match(match)
-    ...     def visit_roll(self, state, action, play, after):
+    ...     def visit_move(self, action, after):
     ...         self.fingerprint.roll(action, after)
     ...     def end_game(self, game_result):
     ...         self.fingerprint.end_game(game_result)
@@ -72,9 +72,10 @@ class MatchKey:
 class Fingerprint:
     """Sums up one replayed match; a replay visitor calls it at each step.
 
-    The moves of a game are kept as plain tuples and hashed once, when the
-    game ends (``marshal`` format 2, which writes equal values as equal
-    bytes), which keeps the cost per roll to an append.
+    The moves of a game are kept as plain tuples (a position as the bytes of
+    its checker counts) and hashed once, when the game ends (``marshal``
+    format 2, which writes equal values as equal bytes), which keeps the
+    cost per roll to an append.
     """
 
     __slots__ = ("games", "length", "moves", "names", "plays", "rolls", "variant")
@@ -106,7 +107,10 @@ class Fingerprint:
         self.rolls += 1
         if after is None:
             self.moves.append((name, dice, action.play_text or ""))
-        else:
+            return
+        try:
+            self.moves.append((name, dice, bytes(after.mover), bytes(after.opponent)))
+        except ValueError:  # a count beyond a byte: only a damaged set-up position has one
             self.moves.append((name, dice, after.mover, after.opponent))
 
     def cube(self, action: Action, cube_after: int) -> None:

@@ -7,6 +7,7 @@ plays are kept as written (``play_text``) and checked later by
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -126,7 +127,8 @@ class Match:
     Attributes:
         players: names of player 0 and player 1 (as on the score lines).
         length: match length in points; 0 = money session.
-        games: the games in order.
+        games: the games in order (empty for a match read game by game,
+            see ``game_stream``).
         headers: every ``[Key "value"]`` header in file order, keys as written.
         comments: other comment lines before the match, without the ``;``.
         ratings: ratings written after names (``Name,1780``), if any.
@@ -137,7 +139,10 @@ class Match:
         location: where the match starts in the file.
         findings: what the reader noticed while reading a readable but odd
             transcript (a player with no name, two lines glued together);
-            the replay reports them first.
+            the replay reports them as soon as they are made.
+        game_stream: for a match read game by game (``.mat`` read with
+            ``lazy=True``): its games, read as they are asked for; ``games``
+            is then empty. None: the games are all in ``games``.
     """
 
     players: tuple[str, str]
@@ -152,6 +157,11 @@ class Match:
     format: str = ""
     location: Location = Location("")
     findings: list[Finding] = field(default_factory=list)
+    game_stream: Iterator[Game] | None = field(default=None, repr=False, compare=False)
+
+    def iter_games(self) -> Iterator[Game]:
+        """The games in order: ``games``, or, for a match read game by game, each game as it is read (once)."""
+        return iter(self.games) if self.game_stream is None else self.game_stream
 
     def header(self, key: str, default: str | None = None) -> str | None:
         """The value of header ``key``, matched case-insensitively."""

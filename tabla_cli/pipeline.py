@@ -70,10 +70,20 @@ class FileVisitor(BaseVisitor[T]):
     :func:`run` replays each match of the file with the same visitor, and may
     call :meth:`result` after each match: keep it cheap. Both methods below
     pass the finding to :meth:`visit_finding` unless overridden.
+
+    A visitor that never looks at ``match.games`` sets :attr:`lazy_games`
+    (on its class, or on the instance; a subclass that reads the games
+    must not inherit it):
+    the matches it gets are then read game by game where the format allows
+    (``games`` empty, :meth:`~tabla_cli.model.Match.iter_games` reads them),
+    so that one long money session never sits in memory whole.
     """
 
+    lazy_games: bool = False
+
     def visit_read_finding(self, finding: Finding) -> None:
-        """A syntax error inside the match being read; that match comes next, unless reading stops."""
+        """A syntax error inside the match being read: the next one, unless reading stops, or the one
+        being replayed when it is read game by game (between :meth:`begin_match` and :meth:`end_match`)."""
         self.visit_finding(finding)
 
     def visit_file_finding(self, finding: Finding) -> None:
@@ -185,8 +195,9 @@ def _replay(text: str | TextIO, path: str, visitor: FileVisitor[T], options: Rea
 
     try:
         handler = on_error if options.lenient else None
-        matches = (read_text_matches(text, path, handler) if isinstance(text, str)
-                   else read_handle_matches(text, path, handler))
+        lazy = visitor.lazy_games
+        matches = (read_text_matches(text, path, handler, lazy=lazy) if isinstance(text, str)
+                   else read_handle_matches(text, path, handler, lazy=lazy))
         for match in matches:
             replay(apply_scoring(match, options.scoring), visitor)
     except InputError as exc:

@@ -30,26 +30,30 @@ def detect_format(text: str) -> str:
     return fmt.name
 
 
-def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None, *,
+                      lazy: bool = False) -> Iterator[Match]:
     """Every match in ``text``, whatever its format.
 
     Args:
         on_error: called with each syntax error inside a game, which is then
             read up to that line; without it the error is raised.
+        lazy: read each match game by game where the format allows
+            (:meth:`~tabla_cli.model.Match.iter_games`).
     """
-    return get(detect_format(text)).read(io.StringIO(text), path, on_error)
+    return get(detect_format(text)).read(io.StringIO(text), path, on_error, lazy=lazy)
 
 
 DETECT_SAMPLE = 65536
 """How many characters of a stream format detection looks at."""
 
 
-def read_handle_matches(handle: TextIO, path: str, on_error: ErrorHandler | None = None) -> Iterator[Match]:
+def read_handle_matches(handle: TextIO, path: str, on_error: ErrorHandler | None = None, *,
+                        lazy: bool = False) -> Iterator[Match]:
     """Every match in the seekable text stream ``handle``, whatever its format, read as they are needed.
 
     The format is detected from the first :data:`DETECT_SAMPLE` characters;
     a reader that streams (``.mat``: match by match) keeps one match of the
-    file in memory at a time.
+    file in memory at a time, and with ``lazy`` one game of it.
 
     Raises:
         UnsupportedFormatError: the format is not recognised.
@@ -62,7 +66,7 @@ def read_handle_matches(handle: TextIO, path: str, on_error: ErrorHandler | None
         raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
     fmt = get(detect_format(sample))
     handle.seek(0)
-    return fmt.read(handle, path, on_error)
+    return fmt.read(handle, path, on_error, lazy=lazy)
 
 
 def read_path_matches(path: str | Path) -> Iterator[Match]:

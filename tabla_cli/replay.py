@@ -17,124 +17,32 @@ value offered; a beaver without a written value doubles the value offered
 beavered cube. A written value that differs is reported (``cube-value``) but
 the replay's value is the one that counts.
 
-Results: each ended game is classified by the match's scoring rule set
-(:mod:`tabla_cli.scoring`) and ``Wins N`` is checked against cube x level.
-A resignation may offer any level. A ``Losses`` line before the game is over
-(Backgammon Galaxy) is a forfeit: any value up to the points the other side
-needed is accepted and no level is inferred from it. In the game that
-decides a match, a value from the points needed up to the game's value is a
-``capped-win`` note (sites cap at the points needed or at the match length).
-:attr:`GameResult.verified_points` is the value the replay could verify; the
-running score goes on from what is written.
+Results: :mod:`tabla_cli.results` holds what the replay establishes
+(:class:`GameResult`, :class:`MatchResult`) and the rules that judge a
+``Wins`` line; the running score goes on from what is written.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+import itertools
+from typing import TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position, Segment
-from tabla_cli.errors import InvalidPlayError, Location, UnknownScoringError
+from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Finding
-from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
+from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, parse_play
-from tabla_cli.scoring import LEVEL_NAMES, Scoring, find_scoring
+from tabla_cli.results import (Decision, EndedBy, GameResult, MatchResult, cube_in_play, judge_kind, mismatch,
+                               session_kind, win_values)
+from tabla_cli.scoring import Scoring, find_scoring
 from tabla_cli.variant import Variant, find_variant
 from tabla_cli.variants.common import TablaVariant, VariantResolution
 from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState
+from tabla_cli.written import legal_plays, mark_problem
+
+__all__ = ["Decision", "GameResult", "MatchResult", "replay", "replay_match", "session_kind"]
 
 T = TypeVar("T")
-
-EndedBy = Literal["bearoff", "drop", "resign", "forfeit", "draw"]
-SessionKind = Literal["match", "money", "one-game"]
-RESULT_NAMES = LEVEL_NAMES
-
-_ONE_GAME_LENGTH = 16
-
-
-def session_kind(match: Match) -> SessionKind:
-    """``match``, ``money`` (length 0) or ``one-game``.
-
-    ``one-game``: a Backgammon Galaxy "16 point match" of one game from 0-0.
-    Galaxy writes its one-game sessions so; their gammons count as money play
-    with the Jacoby rule would count them (1 on a centred cube, doubled on a
-    turned one), and they are no incomplete matches.
-    """
-    if not match.length:
-        return "money"
-    if (match.length == _ONE_GAME_LENGTH and len(match.games) == 1 and match.games[0].score == (0, 0)
-            and "galaxy" in (match.header("Site") or "").casefold()):
-        return "one-game"
-    return "match"
-
-
-def cube_in_play(match: Match) -> bool:
-    """Whether the transcript says a doubling cube is used (a ``Cube`` header on, or a cube limit)."""
-    said = match.header("Cube")
-    if said is not None and said.strip().casefold() in ("on", "yes", "true", "1"):
-        return True
-    return match.header("CubeLimit") is not None or match.rules.cube_limit != RuleSet().cube_limit
-
-
-@dataclass(slots=True)
-class Decision:
-    """One replayed roll with the state before it (kept by ``replay_match(..., collect=True)``).
-
-    ``position`` is seen from the acting player (``action.player`` is ``mover``).
-    """
-
-    action: Action
-    position: Position
-    cube: int
-    cube_owner: Player | None
-    play: Play | None = None
-
-
-@dataclass(slots=True)
-class GameResult:
-    """What the replay of one game established.
-
-    ``points`` is the value written (``Wins N``); ``verified_points`` the value
-    the replay verified: the written one when the rules allow it (a capped
-    final win and a forfeit included) or the game was not replayed, else the
-    game's value where the end of the game fixes it (bear-off, drop) and None
-    where it does not (a resignation). ``multiplier`` is the level (1, 2, 3;
-    1, 2, 4, 8 with 1-2-4-8 scoring); None for a forfeit.
-    """
-
-    number: int
-    score: tuple[int, int]
-    crawford: bool
-    post_crawford: bool
-    winner: Player | None = None
-    points: int | None = None
-    verified_points: int | None = None
-    multiplier: int | None = None
-    ended_by: EndedBy | None = None
-    cube: int = 1
-    cube_owner: Player | None = None
-    rolls: int = 0
-    checked: bool = True
-    final: Position | None = None
-    decisions: list[Decision] = field(default_factory=list)
-
-    @property
-    def result(self) -> str | None:
-        """The level's name (:data:`~tabla_cli.scoring.LEVEL_NAMES`; None when unknown)."""
-        return RESULT_NAMES.get(self.multiplier or 0)
-
-
-@dataclass(slots=True)
-class MatchResult:
-    """The replay of a whole match: its findings and per-game results."""
-
-    match: Match
-    findings: list[Finding] = field(default_factory=list)
-    games: list[GameResult] = field(default_factory=list)
-    plays: int = 0
-    final_score: tuple[int, int] = (0, 0)
-    kind: SessionKind = "match"
-    scoring: str = "standard"
 
 
 class _GameReplay:
@@ -163,6 +71,9 @@ class _GameReplay:
         self.stopped = False
         self.offered = 0
         self.cube_warned = False
+        # Hit marks ('*') are expected once the transcript has used one: in this game or an earlier one.
+        if not replay.marks:
+            replay.marks = any("*" in (a.play_text or "") for a in game.actions if a.kind is ActionKind.ROLL)
         self.marks = replay.marks
         if game.start_cube:
             result.cube, result.cube_owner = game.start_cube
@@ -281,8 +192,7 @@ class _GameReplay:
         state = self.state(action, action.player, action.player, opening=first) if wants else None
         if not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
             self.finding("invalid-dice", f"{dice[0]}-{dice[1]} is not a roll of two dice from 1 to 6", action)
-            if state is not None:
-                self.v.visit_roll(state, action, None, None)
+            self.rolled(state, action, None, None)
             self.stop(action)
             return
         self.res.rolls += 1
@@ -301,8 +211,7 @@ class _GameReplay:
             segments = self.parse(text)
         except InvalidPlayError as exc:
             self.finding("invalid-play", exc.message, action, play=text, **self.ids(dice))
-            if state is not None:
-                self.v.visit_roll(state, action, None, None)
+            self.rolled(state, action, None, None)
             self.stop(action)
             return
         variant = self.variant
@@ -314,37 +223,38 @@ class _GameReplay:
             if resolution.alternatives > 1 and not self.marks:
                 self.finding("ambiguous-play", f"'{text}' could mean {resolution.alternatives} different plays; "
                              f"read as {self.format(self.pos, play)}", action, play=text)
-            self.check_marks(action, segments, play, text)
+            if self.marks or "*" in text:
+                self.check_marks(action, segments, play, text)
             after = resolution.result
         else:
             code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
-            shown: tuple[str, ...] = ()
-            if code != "unchecked":  # the search gave up: no list of legal plays either
-                listed, total = variant.some_plays(self.pos, dice, 10)
-                shown = tuple(self.format(self.pos, p) or "(no move)" for p in listed)
-                more = total - len(shown)
-                if more > 0:
-                    shown += (f"... (+{more})",)
-                elif total < 0:
-                    shown += ("... (+more)",)
+            # When the search gave up ("unchecked") there is no list of legal plays either.
+            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format)
             self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             applied = variant.apply_written(self.pos, segments)
             if applied is None:
-                if state is not None:
-                    self.v.visit_roll(state, action, None, None)
+                self.rolled(state, action, None, None)
                 self.stop(action)
                 return
             after = applied
         if state is not None:
             self.v.visit_roll(state, action, play, after)
+        if self.r.wants_move:
+            self.v.visit_move(action, after)
         if variant.is_over(after):
             multiplier = self.r.scoring.value(variant, after)
             self.over = ("bearoff" if multiplier else "draw", action.player)
             self.res.multiplier = multiplier or None
-            self.res.final = after
         self.pos = after.flip()
         self.side = action.player.other
         self.turn = action.player.other
+
+    def rolled(self, state: DecisionState | None, action: Action, play: Play | None, after: Position | None) -> None:
+        """Tell the visitor about a roll (``state`` is None when it does not want :meth:`visit_roll`)."""
+        if state is not None:
+            self.v.visit_roll(state, action, play, after)
+        if self.r.wants_move:
+            self.v.visit_move(action, after)
 
     def _resigns_after(self, actions: list[Action], i: int) -> bool:
         for nxt in actions[i + 1:]:
@@ -358,15 +268,9 @@ class _GameReplay:
         self.finding("unchecked", "the recorded play cannot be applied; the rest of this game is not checked", action)
 
     def check_marks(self, action: Action, segments: tuple[Segment, ...], play: Play, text: str) -> None:
-        marked = {dst for _, dst, hit in segments if hit}
-        hits = {s.dst for s in play if s.hit}
-        if marked - hits:
-            points = ", ".join(str(p) for p in sorted(marked - hits, reverse=True))
-            self.finding("extra-hit-marker", f"'{text}' marks a hit on {points} but no checker is hit there",
-                         action, play=text)
-        elif self.marks and hits - marked:
-            points = ", ".join(str(p) for p in sorted(hits - marked, reverse=True))
-            self.finding("missing-hit-marker", f"'{text}' hits on {points} without a '*'", action, play=text)
+        problem = mark_problem(segments, play, text, self.marks)
+        if problem is not None:
+            self.finding(*problem, action, play=text)
 
     def double(self, action: Action) -> None:
         names = self.r.match.players
@@ -484,25 +388,15 @@ class _GameReplay:
             return
         if winner != credited and not self.stopped:
             self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
-        scoring = self.r.scoring
         length = self.r.match.length
         needed = length - res.score[winner] if length else 0
-        if how == "bearoff":
-            mult = res.multiplier or 1
-            if self._jacoby():
-                mult = 1
-            allowed = {cube * mult}
-            if self._jacoby_unknown() or (self.r.kind == "one-game" and not self.turned):
-                allowed.add(cube)
-        elif how == "drop":
-            allowed = {cube}
-            res.multiplier = 1
-        elif how == "forfeit":
-            allowed = set(range(1, max(needed, cube * scoring.top) + 1))
-            res.multiplier = None
-        else:
-            allowed = {cube * level for level in scoring.levels}
-            res.multiplier = scoring.resignation(points, cube)
+        jacoby = not length and not self.turned and self.r.match.rules.jacoby
+        # On a centred cube the cube alone is right too: in a one-game session, and in money play
+        # whose transcript does not say whether the Jacoby rule was on.
+        unsaid = not length and self.r.match.header("Jacoby") is None
+        single = not self.turned and (self.r.kind == "one-game" or unsaid)
+        allowed, res.multiplier = win_values(how, points, cube, res.multiplier, self.r.scoring, needed,
+                                             jacoby=jacoby, single=single)
         full = max(allowed)
         verified: int | None = points
         if points not in allowed and not self.stopped:
@@ -511,12 +405,7 @@ class _GameReplay:
                              f"between the points needed ({needed}) and the match length ({length})", action)
             else:
                 verified = full if how in ("bearoff", "drop") and len(allowed) == 1 else None
-                said = " or ".join(str(v) for v in sorted(allowed)) if how != "forfeit" else f"1 to {full}"
-                what = {"bearoff": f"a {RESULT_NAMES.get(res.multiplier or 1)} at cube {cube}",
-                        "drop": f"a dropped double at cube {cube}",
-                        "resign": f"a resignation at cube {cube}",
-                        "forfeit": f"a forfeit at cube {cube}"}[how]
-                self.finding("result-mismatch", f"'Wins {points}' after {what}; expected {said}", action)
+                self.finding("result-mismatch", mismatch(how, points, allowed, cube, res.multiplier), action)
         res.winner = winner
         res.points = points
         res.verified_points = verified
@@ -532,17 +421,6 @@ class _GameReplay:
             self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
             return ("drop", self.pending)
         return ("resign", action.player)
-
-    def _jacoby_unknown(self) -> bool:
-        """A money game whose transcript does not say whether the Jacoby rule was on."""
-        match = self.r.match
-        return not match.length and not self.turned and match.header("Jacoby") is None
-
-    def _jacoby(self) -> bool:
-        match = self.r.match
-        if match.length or self.turned:
-            return False
-        return match.rules.jacoby
 
     def unfinished(self) -> None:
         if self.over is not None and self.over[0] == "draw":
@@ -570,12 +448,17 @@ class _MatchReplay:
         self.match = match
         self.visitor: BaseVisitor[object] = visitor  # type: ignore[assignment]
         self.wants_roll = _overrides(visitor, "visit_roll")
+        self.wants_move = _overrides(visitor, "visit_move")
         self.wants_cube = _overrides(visitor, "visit_cube")
         self.wants_resign = _overrides(visitor, "visit_resign")
         self.wants_result = _overrides(visitor, "visit_result")
         self.wants_unchecked = _overrides(visitor, "visit_unchecked")
         self.wants_finding = _overrides(visitor, "visit_finding")
-        self.kind = session_kind(match)
+        # The first two games tell a one-game session and a transcript starting at a score; the
+        # others are read as they come (a match read game by game).
+        self.games = match.iter_games()
+        self.ahead = list(itertools.islice(self.games, 2))
+        self.kind = judge_kind(match, self.ahead[0] if self.ahead else None, len(self.ahead) == 1)
         try:
             self.scoring: Scoring = find_scoring(match.rules.scoring)
         except UnknownScoringError:
@@ -583,9 +466,15 @@ class _MatchReplay:
         self.cube_in_play = cube_in_play(match)
         self.result = MatchResult(match, kind=self.kind, scoring=self.scoring.name)
         self.variant: Variant = find_variant(match.variant)
-        self.marks = any(
-            "*" in (a.play_text or "") for g in match.games for a in g.actions if a.kind is ActionKind.ROLL
-        )
+        self.marks = False
+        self.told = 0  # match.findings reported
+
+    def tell(self) -> None:
+        """Report what the reader noticed (``match.findings``) since the last call."""
+        findings = self.match.findings
+        while self.told < len(findings):
+            self.told += 1
+            self.add(findings[self.told - 1])
 
     def add(self, finding: Finding) -> None:
         self.result.findings.append(finding)
@@ -595,8 +484,7 @@ class _MatchReplay:
     def run(self) -> MatchResult:
         match = self.match
         self.visitor.begin_match(match)
-        for finding in match.findings:
-            self.add(finding)
+        self.tell()
         said = match.header("Scoring")
         if said is not None:
             try:
@@ -609,13 +497,15 @@ class _MatchReplay:
         # A transcript that starts at a score is a game of a match (gnubg exports each game
         # to a file of its own: match_002.txt is game 2), not an incomplete match; so is a
         # set-up position (a position export), whatever its score.
-        part = bool(match.games and (match.games[0].number > 1 or tuple(match.games[0].score) != (0, 0)))
-        if match.games and (match.games[0].number > 1 or match.games[0].start is not None):
-            first = match.games[0].number
-            score = match.games[0].score
+        opening = self.ahead[0] if self.ahead else None
+        part = opening is not None and (opening.number > 1 or tuple(opening.score) != (0, 0))
+        if opening is not None and (opening.number > 1 or opening.start is not None):
+            first = opening.number
+            score = opening.score
         post_crawford = False
         finished = False
-        for index, game in enumerate(match.games, start=first):
+        for index, game in enumerate(itertools.chain(self.ahead, self.games), start=first):
+            self.tell()
             if game.number != index:
                 self.add(Finding("game-number", f"game {game.number} where game {index} was expected",
                                  game.location, game=game.number))
@@ -647,6 +537,7 @@ class _MatchReplay:
                 score = (s[0], s[1])
                 if length and max(score) >= length:
                     finished = True
+        self.tell()
         self.result.final_score = score
         if length and max(score) < length and not part and self.kind == "match":
             self.add(Finding("match-incomplete",

@@ -17,14 +17,14 @@ Example:
     ...         self.values.append(cube_after)
     ...     def result(self) -> list[int]:
     ...         return self.values
-    >>> text = '''3 point match
+    >>> text = '''0 point match
     ... Game 1
-    ... Ann : 0   Bob : 0
-    ... 1) 31: 8/5 6/5  Doubles => 2
-    ... 2) Takes
+    ... Cy : 0   Di : 0
+    ... 1) 42: 8/4 6/4  Doubles => 2
+    ... 2) Beavers => 4
     ... '''
     >>> replay(next(read_matches(io.StringIO(text))), Cubes())
-    [2, 2]
+    [2, 4]
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ class BaseVisitor(Generic[T]):
     """Receives the steps of a replay; every method but :meth:`result` does nothing by default.
 
     The replay calls, in order: :meth:`begin_match`; per game
-    :meth:`begin_game`, then :meth:`visit_roll`, :meth:`visit_cube`,
+    :meth:`begin_game`, then :meth:`visit_roll` (and :meth:`visit_move`), :meth:`visit_cube`,
     :meth:`visit_resign` and :meth:`visit_result` as the actions come (with
     :meth:`visit_finding` for each finding as it is made), then
     :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
@@ -175,6 +175,19 @@ class BaseVisitor(Generic[T]):
             action: the roll.
             play: the legal play the written one resolves to; None when it is
                 illegal or cannot be read.
+            after: the position after the play as written, seen from the
+                roller; None when it cannot be applied.
+        """
+
+    def visit_move(self, action: Action, after: Position | None) -> None:
+        """A roll's outcome without the state: what :meth:`visit_roll` gets, for less.
+
+        Called wherever :meth:`visit_roll` is (after it), with no
+        :class:`DecisionState`: the replay builds none for a visitor that
+        only overrides this, which keeps a per-roll digest cheap.
+
+        Args:
+            action: the roll.
             after: the position after the play as written, seen from the
                 roller; None when it cannot be applied.
         """

@@ -57,10 +57,10 @@ def broken_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     """The .mat reader raises an unexpected exception for any path containing 'bad' (also in forked workers)."""
     original = mat_format.FORMAT.read_matches
 
-    def read(handle: Any, *, path: str, on_error: Any = None) -> Iterator[Match]:
+    def read(handle: Any, *, path: str, on_error: Any = None, **options: Any) -> Iterator[Match]:
         if "bad" in path:
             raise ZeroDivisionError("boom")
-        return original(handle, path=path, on_error=on_error)
+        return original(handle, path=path, on_error=on_error, **options)
 
     monkeypatch.setattr(mat_format, "FORMAT", dataclasses.replace(mat_format.FORMAT, read_matches=read))
 

@@ -34,15 +34,24 @@ class Format:
         looks_like: whether a text is in this format (cheap, by content).
         read_matches: every match of a text stream:
             ``read_matches(handle, path=..., on_error=...)``.
+        lazy: ``read_matches`` also takes ``lazy=True``: each match read
+            game by game (:meth:`~tabla_cli.model.Match.iter_games`).
     """
 
     name: str
     suffixes: tuple[str, ...]
     looks_like: Callable[[str], bool]
     read_matches: Callable[..., Iterator[Match]]
+    lazy: bool = False
 
-    def read(self, handle: TextIO, path: str, on_error: ErrorHandler | None = None) -> Iterator[Match]:
-        """The matches of ``handle`` (syntax errors to ``on_error`` when given)."""
+    def read(self, handle: TextIO, path: str, on_error: ErrorHandler | None = None, *,
+             lazy: bool = False) -> Iterator[Match]:
+        """The matches of ``handle`` (syntax errors to ``on_error`` when given).
+
+        ``lazy``: read each match game by game where the reader can.
+        """
+        if lazy and self.lazy:
+            return self.read_matches(handle, path=path, on_error=on_error, lazy=True)
         return self.read_matches(handle, path=path, on_error=on_error)
 
 

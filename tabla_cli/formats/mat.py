@@ -169,6 +169,7 @@ _MOVE_NUMBER = re.compile(rf"[ \t]*({_NUMBER})\)")
 _LENGTH = re.compile(rf"[ \t]*({_NUMBER})[ \t]+point[ \t]+match\b", re.IGNORECASE)
 _LENGTH_LINE = re.compile(r"[0-9]+[ \t]+point[ \t]+match\b", re.IGNORECASE)
 _GAME = re.compile(rf"[ \t]*game[ \t]+({_NUMBER})", re.IGNORECASE)
+_GAME_LINE = re.compile(r"game[ \t]+[0-9]+\b", re.IGNORECASE)
 # Linear on any line: a lazy name stops only after a non-blank (the
 # look-behinds), and the first 'name : score' is final (atomic: when the rest
 # of the line fails after it, it fails after any later one).
@@ -240,7 +241,7 @@ def looks_like_mat(text: str) -> bool:
 
 
 def read_matches(
-    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None
+    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None, lazy: bool = False
 ) -> Iterator[Match]:
     """Every match in a ``.mat`` text stream, one at a time.
 
@@ -256,6 +257,13 @@ def read_matches(
             and reading goes on with the next game. Errors in the structure of
             the file (no ``N point match`` line, no score line) are raised
             either way.
+        lazy: read each match game by game: its ``games`` stay empty and
+            :meth:`~tabla_cli.model.Match.iter_games` reads them, one at a
+            few at a time, as they are asked for (memory holds some thousand
+            lines of it, not a whole money session of thousands of games). A match's games are to be read
+            before the next match is asked for (any left are skipped). An
+            error in the structure of a later game ends the match and the
+            reading there (given to ``on_error``, or raised without it).
 
     Yields:
         Each match, with ``format='mat'``.
@@ -265,6 +273,9 @@ def read_matches(
             (without ``on_error``) a line of a game cannot be read.
         InputError: the stream cannot be decoded.
     """
+    if lazy:
+        yield from _LazyMatches(_pieces(_lines(handle, path)), path, on_error).matches()
+        return
     for chunk, first_line in _match_chunks(handle, path):
         yield from parse_matches(chunk, path=path, on_error=on_error, first_line=first_line)
 
@@ -328,6 +339,114 @@ def _match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
         yield "".join(chunk), first
 
 
+_PIECE_LINES = 4000
+"""A piece of a match read game by game holds whole games, this many lines or a little more."""
+
+
+def _pieces(lines: Iterable[str]) -> Iterator[tuple[bool, str, int]]:
+    """The text of a stream in pieces of whole games: ``(starts_a_match, text, first line number)``.
+
+    A match's first piece holds its headers, the ``N point match`` line and
+    its first games (at least one: its score line names the players); each
+    later piece the next games. A piece ends before a
+    ``Game N`` line once it holds :data:`_PIECE_LINES` lines, and before an ``N point
+    match`` line; it starts with the comment and blank lines just before
+    that line. A ``Game N`` line right after another (where the score line
+    belongs) ends nothing: the grammar reads it as a bad score line.
+    """
+    chunk: list[str] = []
+    pending: list[str] = []  # comment and blank lines since the last other line
+    first = number = 1
+    match_start = True  # the piece being gathered starts a match
+    has_game = after_game = False  # the piece holds a game; the line before was a Game line
+    size = _PIECE_LINES
+    for line in lines:
+        stripped = line.strip().lstrip("\ufeff")
+        if not stripped or stripped[0] in ";#":
+            pending.append(line)
+            number += 1
+            continue
+        length = stripped[0] in _DIGITS and _LENGTH_LINE.match(stripped) is not None
+        game = (stripped[0] in "gG" and not after_game and _GAME_LINE.match(stripped) is not None)
+        if chunk and (length or (game and has_game and len(chunk) >= size)):
+            yield match_start, "".join(chunk), first
+            first = number - len(pending)
+            chunk = [*pending, line]
+            match_start, has_game = length, game
+        else:
+            chunk += pending
+            chunk.append(line)
+            match_start = match_start or length
+            has_game = has_game or game
+        pending = []
+        after_game = game
+        number += 1
+    chunk += pending
+    if chunk or first == 1:
+        yield match_start, "".join(chunk), first
+
+
+_DIGITS = frozenset("0123456789")
+
+
+class _LazyMatches:
+    """The matches of a stream of pieces (:func:`_pieces`), each reading its games as they are asked for."""
+
+    def __init__(self, pieces: Iterator[tuple[bool, str, int]], path: str, on_error: ErrorHandler | None) -> None:
+        self.pieces = pieces
+        self.path = path
+        self.on_error = on_error
+        self.next: tuple[bool, str, int] | None = None  # a piece read but not used yet
+        self.stopped = False  # a structural error ended the reading
+
+    def piece(self) -> tuple[bool, str, int] | None:
+        if self.next is not None:
+            piece, self.next = self.next, None
+            return piece
+        return None if self.stopped else next(self.pieces, None)
+
+    def matches(self) -> Iterator[Match]:
+        while (piece := self.piece()) is not None:
+            _, text, first_line = piece
+            reader = _Reader(self.path, self.on_error, first_line - 1)
+            [match] = reader.matches(_tokens(text, self.path, first_line))  # the grammar wants the one length line
+            games = self.games(reader, match.games)
+            match.games = []
+            match.game_stream = games
+            yield match
+            for _ in games:  # games the consumer left
+                pass
+
+    def games(self, reader: _Reader, first: list[Game]) -> Iterator[Game]:
+        """The games of the match ``reader`` is reading: those of its first piece, then those of each later one."""
+        yield from first
+        first.clear()
+        while (piece := self.piece()) is not None:
+            starts_match, text, first_line = piece
+            if starts_match:
+                self.next = piece
+                return
+            try:
+                tokens = _tokens(_CONTINUED + text, self.path, first_line - 1)
+            except TranscriptSyntaxError as exc:
+                if self.on_error is None:
+                    raise
+                self.on_error(exc)
+                self.stopped = True
+                return
+            reader.offset = first_line - 2
+            match = reader.match
+            assert match is not None  # the first piece made it
+            match.games = []
+            reader.continue_match(tokens[1:])
+            games, match.games = match.games, []
+            yield from games
+
+
+_CONTINUED = "0 point match\n"
+"""Put before a later piece of a match read game by game, so that the grammar takes it (the line is dropped)."""
+
+
 def parse_matches(
     text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None, first_line: int = 1
 ) -> Iterator[Match]:
@@ -340,6 +459,16 @@ def parse_matches(
 
     Raises:
         TranscriptSyntaxError: see :func:`read_matches`.
+    """
+    tokens = _tokens(text, path, first_line)
+    yield from _Reader(path, on_error, first_line - 1).matches(tokens)
+
+
+def _tokens(text: str, path: str, first_line: int) -> list[Token]:
+    """The grammar's tokens of ``text``, whose first line is line ``first_line`` of its file.
+
+    Raises:
+        TranscriptSyntaxError: the structure of the text is wrong.
     """
     text = normalise_newlines(text)
     parser = _parser()
@@ -354,9 +483,7 @@ def parse_matches(
         return error
 
     tree = parse_tree(parser, text, path, "the transcript", structure)
-    tokens = [child for child in tree.children if isinstance(child, Token)]
-    del tree
-    yield from _Reader(path, on_error, offset).matches(tokens)
+    return [child for child in tree.children if isinstance(child, Token)]
 
 
 def read_match(path: str | Path) -> Match:
@@ -474,6 +601,8 @@ class _Reader:
         self.skip = False  # the current game had an error: ignore its lines
         self.have_players = False
         self.next_variant: str | None = None  # a [Variation] line just before a later Game line
+        self.pending: list[Token] = []  # comments not yet known to be whose
+        self.expect_score = False
 
     def line(self, token: Token) -> int:
         """The line of ``token`` in the file."""
@@ -491,48 +620,63 @@ class _Reader:
     # -- structure ----------------------------------------------------------
 
     def matches(self, tokens: list[Token]) -> Iterator[Match]:
-        pending: list[Token] = []  # comments not yet known to be whose
-        expect_score = False
         for token in tokens:
-            kind = token.type
-            if kind == "MOVES":
-                if pending:
-                    self.comments(pending)
-                    pending = []
-                if not self.skip:
-                    self.moves(token)
-            elif kind == "COMMENT":
-                pending.append(token)
-            elif kind == "LINE":
-                if pending:
-                    self.comments(pending)
-                    pending = []
-                if expect_score:
-                    expect_score = False
-                    self.score(token)
-                elif not self.skip:
-                    self.fail(
-                        "unexpected line in a game: expected a move line 'n) ...', "
-                        "a result line 'Wins n point(s)', a comment or 'Game N'",
-                        self.line(token),
-                        _first_column(token),
-                        token,
-                    )
-            elif kind == "GAME":
-                if pending:
-                    self.comments(pending, before_game=True)
-                    pending = []
-                self.start_game(token)
-                expect_score = True
-            elif kind == "LENGTH":
-                if self.match is not None:
-                    yield self.finish(self.match)
-                self.start_match(token, pending)
-                pending = []
-        if pending:
-            self.comments(pending)
+            done = self.feed(token)
+            if done is not None:
+                yield done
+        if self.pending:
+            self.comments(self.pending)
+            self.pending = []
         if self.match is not None:
             yield self.finish(self.match)
+
+    def continue_match(self, tokens: list[Token]) -> None:
+        """Read the tokens of a later game of the match being read (no ``N point match`` among them)."""
+        for token in tokens:
+            self.feed(token)
+        if self.pending:
+            self.comments(self.pending)
+            self.pending = []
+
+    def feed(self, token: Token) -> Match | None:
+        """Read one token; the match before it when it starts a new one."""
+        kind = token.type
+        pending = self.pending
+        if kind == "MOVES":
+            if pending:
+                self.comments(pending)
+                self.pending = []
+            if not self.skip:
+                self.moves(token)
+        elif kind == "COMMENT":
+            pending.append(token)
+        elif kind == "LINE":
+            if pending:
+                self.comments(pending)
+                self.pending = []
+            if self.expect_score:
+                self.expect_score = False
+                self.score(token)
+            elif not self.skip:
+                self.fail(
+                    "unexpected line in a game: expected a move line 'n) ...', "
+                    "a result line 'Wins n point(s)', a comment or 'Game N'",
+                    self.line(token),
+                    _first_column(token),
+                    token,
+                )
+        elif kind == "GAME":
+            if pending:
+                self.comments(pending, before_game=True)
+                self.pending = []
+            self.start_game(token)
+            self.expect_score = True
+        elif kind == "LENGTH":
+            done = self.match
+            self.pending = []
+            self.start_match(token, pending)
+            return None if done is None else self.finish(done)
+        return None
 
     def start_match(self, token: Token, comments: list[Token]) -> None:
         found = _LENGTH.match(token)
@@ -732,5 +876,5 @@ def _first_column(text: str) -> int:
     return len(text) - len(text.lstrip()) + 1
 
 
-FORMAT = Format('mat', ('.mat', '.txt'), looks_like_mat, read_matches)
+FORMAT = Format('mat', ('.mat', '.txt'), looks_like_mat, read_matches, lazy=True)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -139,10 +139,13 @@ class RowsVisitor(FileVisitor[FileRows]):
             None = only the analysis the files record.
     """
 
+    lazy_games = True  # only .mat is read game by game, and a .mat file records no analysis
+
     def __init__(self, out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
         self.out = out
         self.analyse = analyse
         self.decisions: DecisionsVisitor | None = None
+        self.replaying = False
         self.pending = list(read)
         self.read: list[Finding] = []
         self.local = out.matches
@@ -156,7 +159,11 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.fingerprint = Fingerprint()
 
     def visit_read_finding(self, finding: Finding) -> None:
-        self.pending.append(finding)
+        if self.replaying:  # a match read game by game: the finding is the match's
+            self.read.append(finding)
+            self.out.add_finding(finding, self.local)
+        else:
+            self.pending.append(finding)
 
     def visit_file_finding(self, finding: Finding) -> None:
         self.out.add_finding(finding, None)
@@ -169,6 +176,7 @@ class RowsVisitor(FileVisitor[FileRows]):
         if "decisions" in self.out.include:
             self.decisions = match_decisions(match, self.out.path, self.analyse)
         self.read, self.pending = self.pending, []
+        self.replaying = True
         self.findings = self.error_findings = 0
         for finding in self.read:
             self.out.add_finding(finding, self.local)
@@ -279,6 +287,7 @@ class RowsVisitor(FileVisitor[FileRows]):
             self.decisions.end_game(game_result)
 
     def end_match(self, match_result: MatchResult) -> None:
+        self.replaying = False
         out = self.out
         out.keys.append(self.fingerprint.key())
         match = match_result.match
