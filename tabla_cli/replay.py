@@ -435,7 +435,11 @@ class _GameReplay:
         if not self.variant.has_gnubg_ids:
             return {}
         state = self.state(None, self.side, self.side)
-        return {"position_id": state.position_id(), "match_id": state.match_id(dice, playing=True)}
+        ids = {"position_id": state.position_id()}
+        match_id = state.match_id_or_none(dice, playing=True)
+        if match_id is not None:
+            ids["match_id"] = match_id
+        return ids
 
 
 def _overrides(visitor: BaseVisitor[T], name: str) -> bool:

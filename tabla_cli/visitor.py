@@ -142,6 +142,15 @@ class DecisionState:
 
         return encode_match_id(self.match_state(dice, playing=playing))
 
+    def match_id_or_none(self, dice: Dice | None = None, *, playing: bool = False) -> str | None:
+        """:meth:`match_id`, or None when a field does not fit its bits (a money score past 32,767)."""
+        from tabla_cli.errors import InvalidIdError
+
+        try:
+            return self.match_id(dice, playing=playing)
+        except InvalidIdError:
+            return None
+
 
 class BaseVisitor(Generic[T]):
     """Receives the steps of a replay; every method but :meth:`result` does nothing by default.

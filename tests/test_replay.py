@@ -291,3 +291,21 @@ def test_after_an_unplayable_record_the_rest_of_the_game_is_skipped_quietly() ->
     assert codes == [(5, "illegal-play")]
     notes = [(f.location.line, f.code) for f in replay_match(match).findings if f.code == "unchecked"]
     assert notes == [(5, "unchecked")]
+
+
+def test_a_money_score_past_the_match_id_field_keeps_the_findings_without_a_match_id() -> None:
+    """gnubg's Match ID holds scores up to 32,767: past that a finding has no Match ID, and the match is read."""
+    from tabla_cli.check import check_text
+
+    text = """ 0 point match
+
+ Game 1
+ Ann : 40000                         Bob : 0
+  1) 31: 8/5 6/5                     42: 8/4 6/4
+  2) 66: 24/12 24/18
+"""
+    report = check_text(text, "big.mat")
+    codes = sorted(f.code for f in report.findings)
+    assert "unreadable-file" not in codes and "illegal-play" in codes
+    illegal = next(f for f in report.findings if f.code == "illegal-play")
+    assert illegal.position_id and illegal.match_id is None

@@ -183,14 +183,14 @@ class DecisionsVisitor(CheckVisitor):
         may_double = cube is not None if self.use_recorded else not self.doubled and _may_double(state)
         if may_double:
             row = self._row(state, action, DecisionKind.DOUBLE, CubeAction.NO_DOUBLE.value, None,
-                            match_id=state.match_id() if state.has_ids else None)
+                            match_id=state.match_id_or_none() if state.has_ids else None)
             self._add(row, action, self._input(state, DecisionKind.DOUBLE, cube_action=CubeAction.NO_DOUBLE), cube)
         self.doubled = False
         dice = action.dice
         assert dice is not None
         text = format_play(state.position, play) if play is not None else (action.play_text or "")
         row = self._row(state, action, DecisionKind.CHECKER, text, f"{dice[0]}{dice[1]}",
-                        match_id=state.match_id(dice) if state.has_ids else None)
+                        match_id=state.match_id_or_none(dice) if state.has_ids else None)
         recorded = action.analysis
         checker = evaluation_from_recorded(recorded, DecisionKind.CHECKER) if recorded is not None else None
         self._add(row, action, self._input(state, DecisionKind.CHECKER, dice=dice, played=after), checker)
@@ -207,7 +207,7 @@ class DecisionsVisitor(CheckVisitor):
         if state.variant.name not in ANALYSABLE_VARIANTS and not self.use_recorded:
             return
         row = self._row(state, action, kind, made.value, None,
-                        match_id=state.match_id() if state.has_ids else None)
+                        match_id=state.match_id_or_none() if state.has_ids else None)
         self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
 
     def end_game(self, game_result: Any) -> None:
