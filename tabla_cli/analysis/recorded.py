@@ -286,16 +286,20 @@ def parse_gnubg_text_analysis(text: str, cube_action: CubeAction | None = None) 
     forced = False
     if rolled_at >= 0:
         for mark, rank, level, play, equity, diff, wins, losses in _CANDIDATES.findall(text, rolled_at):
+            try:  # a damaged number ("1.2.3", thousands of digits) leaves the candidate out
+                candidate = Candidate(
+                    int(rank[:-1]) if rank[0] != "?" else None,
+                    play,
+                    float(equity),
+                    -float(diff) if diff else 0.0,
+                    tuple(map(float, f"{wins} {losses}".split())) if wins else None,
+                    level.lower(),
+                )
+            except ValueError:
+                continue
             if mark:
                 played = len(candidates)
-            candidates.append(Candidate(
-                int(rank[:-1]) if rank[0] != "?" else None,
-                play,
-                float(equity),
-                -float(diff) if diff else 0.0,
-                tuple(map(float, f"{wins} {losses}".split())) if wins else None,
-                level.lower(),
-            ))
+            candidates.append(candidate)
         forced = len(candidates) == 1 or (not candidates and "Cannot move" in text)
     luck_found = _LUCK.search(text) if "Luck" in text else None
     skill = None

@@ -34,7 +34,7 @@ def test_a_regression_file_checks_cleanly(path: Path) -> None:
 
 
 def test_tabla_check_reports_every_regression_file_without_a_traceback() -> None:
-    result = CliRunner().invoke(main, ["check", "--jobs", "1", str(REGRESSIONS)])
+    result = CliRunner().invoke(main, ["check", "--notes", "--jobs", "1", str(REGRESSIONS)])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 1
     assert "Traceback" not in result.output
