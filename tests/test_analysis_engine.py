@@ -85,8 +85,8 @@ def test_luck_is_scored_at_1ply_whatever_the_level() -> None:
 
 def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[int] = []
-    real = engine._checker_batch
-    monkeypatch.setattr(engine, "_checker_batch",
+    real = engine.checker_batch
+    monkeypatch.setattr(engine, "checker_batch",
                         lambda items, *a: sent.append(len(items)) or real(items, *a))
     forced, dance = analyse([
         checker(LAST_CHECKER, (6, 5), play(LAST_CHECKER, (1, 0))),
@@ -157,7 +157,7 @@ def test_match_play_and_money_give_different_equities() -> None:
 
 
 def test_other_variants_are_not_analysable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "_checker_batch", None)
+    monkeypatch.setattr(engine, "checker_batch", None)
     evaluation, = analyse([checker(START, (3, 1), START, variant="plakoto")], "1ply")
     assert evaluation.error is None and evaluation.equity is None
     assert evaluation.source == "not analysable (plakoto)"

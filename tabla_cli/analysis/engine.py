@@ -61,18 +61,25 @@ non-double, the average runs over the 30 rolls either side could open with.
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from importlib.metadata import version
 from typing import Any
 
 import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
 
+from tabla_cli.analysis.bgsage_batch import (
+    Move,
+    Rescorer,
+    State,
+    best_equities,
+    checker_batch,
+    clear_caches,
+    collector_paused,
+    cube_batch,
+)
 from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import BAR, Dice, Play, Position, legal_plays
 from tabla_cli.errors import TablaError
@@ -87,12 +94,8 @@ ANALYSABLE_VARIANTS = frozenset({"backgammon", "nackgammon"})
 CLOSE_CUBE_THRESHOLD = 0.16
 """gnubg's ``isCloseCubedecision``: a no-double this close to doubling counts."""
 
-_FILTER_MAX_MOVES = 5
-_FILTER_THRESHOLD = 0.08
 _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 _NON_DOUBLES: tuple[Dice, ...] = tuple(r for r in _ROLLS if r[0] != r[1])
-_OWNERS = {name: bgbot_cpp.CubeOwner(code) for code, name in enumerate(("centered", "player", "opponent"))}
-_FLIP_OWNER = {"centered": "centered", "player": "opponent", "opponent": "player"}
 
 
 class UnknownLevelError(TablaError, ValueError):
@@ -151,236 +154,6 @@ def to_board(position: Position) -> list[int]:
     return board
 
 
-# --- the engine, behind a small typed wrapper ---------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _State:
-    """What the engine needs besides the board, from the side on roll."""
-
-    cube: int
-    owner: str
-    away1: int
-    away2: int
-    crawford: bool
-    jacoby: bool
-    beavers: bool = False
-
-    @classmethod
-    def of(cls, d: DecisionInput) -> _State:
-        if d.cube_owner is None:
-            owner = "centered"
-        else:
-            owner = "player" if d.cube_owner is d.on_roll else "opponent"
-        return cls(
-            cube=d.cube, owner=owner,
-            away1=d.away[d.on_roll], away2=d.away[d.on_roll.other],
-            crawford=d.crawford, jacoby=d.money and d.jacoby, beavers=d.money and d.beavers,
-        )
-
-    @property
-    def money(self) -> bool:
-        return self.away1 == 0 and self.away2 == 0
-
-    def flipped(self) -> _State:
-        return _State(self.cube, _FLIP_OWNER[self.owner], self.away2, self.away1,
-                      self.crawford, self.jacoby, self.beavers)
-
-    def owner_code(self) -> Any:
-        return _OWNERS[self.owner]
-
-    def checker_input(self, board: Sequence[int], dice: Dice) -> dict[str, Any]:
-        item: dict[str, Any] = {
-            "board": list(board), "die1": dice[0], "die2": dice[1],
-            "cube_value": self.cube, "cube_owner": self.owner_code(),
-        }
-        if not self.money:
-            item.update(away1=self.away1, away2=self.away2, is_crawford=self.crawford)
-        return item
-
-    def cube_input(self, board: Sequence[int]) -> tuple[Any, ...]:
-        if self.money:
-            return (list(board), self.cube, self.owner_code())
-        return (list(board), self.cube, self.owner_code(), self.away1, self.away2, self.crawford)
-
-    def can_double(self) -> bool:
-        """gnubg's rule: own or centred cube, and in a match no Crawford game or dead cube."""
-        if self.owner == "opponent":
-            return False
-        return self.money or (not self.crawford and self.cube < self.away1)
-
-    def before_roll(self, nd: float, dt: float, dp: float) -> float:
-        """The side on roll's equity before rolling: it doubles when that is better and it may.
-
-        >>> _State(1, "centered", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
-        1.0
-        >>> _State(1, "opponent", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
-        0.6
-        """
-        if not self.can_double():
-            return nd
-        return max(nd, min(dt, dp, 2 * dt) if self.beavers else min(dt, dp))
-
-    def mwc(self, equity: float) -> float:
-        return float(bgbot_cpp.eq2mwc(equity, self.away1, self.away2, self.cube, self.crawford))
-
-
-@cache
-def _strategies(level: str) -> tuple[Any, Any]:
-    """The 1ply net and, above 1ply, the multi-ply search (built once per process)."""
-    weights = bgsage.default_weights()
-    kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
-    one = bgbot_cpp.create_strategy(kind, paths, hiddens)
-    if level == "1ply":
-        return one, None
-    deep = bgbot_cpp.create_multipy(
-        kind, paths, hiddens, n_plies=int(level[0]),
-        filter_max_moves=_FILTER_MAX_MOVES, filter_threshold=_FILTER_THRESHOLD,
-        parallel_evaluate=False, parallel_threads=0,
-    )
-    return one, deep
-
-
-_Move = tuple[tuple[int, ...], float, float]
-"""A play scored at 1ply: resulting board, cubeful equity, cubeless equity (to break ties)."""
-
-
-def _checker_batch(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[list[_Move]]:
-    """Score every legal play of every item at 1ply (one engine call); each list best first."""
-    if not items:
-        return []
-    one, _ = _strategies("1ply")
-    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
-    return [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]]
-            for r in raw]
-
-
-def _best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[float]:
-    """The 1ply equity of each item's best play (all that luck needs)."""
-    if not items:
-        return []
-    one, _ = _strategies("1ply")
-    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
-    return [float(r["moves"][0]["equity"]) for r in raw]
-
-
-_Play = tuple[tuple[int, ...], _State]
-"""A play to rescore: its resulting board and the match state of the side that moved."""
-
-
-class _Deep:
-    """Rescores checker plays above 1ply, in batches over all decisions, each distinct play once.
-
-    A play is worth minus the opponent's cubeful equity before his roll, with
-    his cube decision (he doubles when that is better for him and he may), as
-    the cube decisions are scored: one :func:`_cube_batch` at the level.
-    """
-
-    def __init__(self, level: str, threads: int) -> None:
-        self.level = level
-        self.threads = threads
-        self.memo: dict[_Play, float] = {}
-
-    def evaluate(self, wanted: Sequence[_Play]) -> None:
-        """Score the plays of ``wanted`` not scored yet (one engine call per Jacoby setting)."""
-        groups: dict[bool, list[_Play]] = defaultdict(list)
-        for play in dict.fromkeys(wanted):
-            if play not in self.memo:
-                groups[play[1].jacoby].append(play)
-        for jacoby, plays in groups.items():
-            items = [state.flipped().cube_input(bgbot_cpp.flip_board(list(board))) for board, state in plays]
-            for (board, state), values in zip(plays, _cube_batch(items, self.level, self.threads, jacoby)):
-                self.memo[board, state] = -state.flipped().before_roll(*values)
-
-    def score(self, decisions: Sequence[tuple[list[_Move], _State, tuple[int, ...] | None]]
-              ) -> list[dict[tuple[int, ...], tuple[float, str]]]:
-        """Each play's equity and the level it comes from, best first, for each decision.
-
-        Args:
-            decisions: for each decision its plays scored at 1ply, the match
-                state and the play made (None when unknown).
-
-        The move filter keeps the plays within :data:`_FILTER_THRESHOLD` of the
-        best 1ply equity, :data:`_FILTER_MAX_MOVES` at most, and the play made
-        (gnubg scores it at full depth); then, while one of the first two of
-        the ranking holds a 1ply value, that play is rescored too (bgsage's
-        ``_promote_second_best``). Ties rank by cubeless 1ply equity, then by
-        board. A play that ends the game keeps its 1ply value: it is exact.
-        """
-        if self.level == "1ply":
-            return [{board: (equity, self.level) for board, equity, _ in moves} for moves, _, _ in decisions]
-        deep: list[set[tuple[int, ...]]] = []
-        wanted: list[_Play] = []
-        for moves, state, played in decisions:
-            ranking = sorted(moves, key=_order)
-            chosen = {board for board, equity, _ in ranking[:_FILTER_MAX_MOVES]
-                      if ranking[0][1] - equity < _FILTER_THRESHOLD}
-            if played is not None and any(board == played for board, _, _ in moves):
-                chosen.add(played)
-            deep.append(chosen)
-            wanted.extend(self._wanted(chosen, state))
-        while wanted:
-            self.evaluate(wanted)
-            wanted = []
-            for (moves, state, _), chosen in zip(decisions, deep):
-                top_two = sorted(self._entries(moves, state, chosen), key=_order)[:2]
-                stale = {board for board, _, _ in top_two if board not in chosen}
-                chosen |= stale
-                wanted.extend(self._wanted(stale, state))
-        result = []
-        for (moves, state, _), chosen in zip(decisions, deep):
-            entries = sorted(self._entries(moves, state, chosen), key=_order)
-            result.append({board: (equity, self.level if board in chosen else "1ply")
-                           for board, equity, _ in entries})
-        return result
-
-    def _wanted(self, boards: set[tuple[int, ...]], state: _State) -> list[_Play]:
-        return [(board, state) for board in sorted(boards) if not bgbot_cpp.check_game_over(list(board))]
-
-    def _entries(self, moves: list[_Move], state: _State, chosen: set[tuple[int, ...]]) -> list[_Move]:
-        return [(board, self.memo.get((board, state), equity) if board in chosen else equity, cubeless)
-                for board, equity, cubeless in moves]
-
-
-def _order(move: _Move) -> tuple[float, float, tuple[int, ...]]:
-    """bgsage's ranking of plays: equity, then cubeless equity, then board."""
-    return (-move[1], -move[2], move[0])
-
-
-def _cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[tuple[float, float, float]]:
-    """(ND, DT, DP) for each pre-roll position, from the side on roll."""
-    if not items:
-        return []
-    one, deep = _strategies(level)
-    raw = bgbot_cpp.batch_evaluate_positions(
-        items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
-    return [(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"])) for r in raw]
-
-
-def _clear_caches(level: str) -> None:
-    _, deep = _strategies(level)
-    if deep is not None:
-        deep.clear_cache()
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the engine runs.
-
-    A batch returns a dict and lists for every legal play of every roll
-    (about 20 000 for the luck of a 7-point match); their allocation triggers
-    collections that scan them all again, a fifth of a 1ply analysis's time.
-    They hold no cycles, so nothing is lost by collecting after the batch.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 # --- analysis -----------------------------------------------------------------
 
 
@@ -418,7 +191,7 @@ def analyse(
             job.add_checker(i, d, luck)
         else:
             job.add_cube(i, d)
-    with _collector_paused():
+    with collector_paused():
         job.run(out)
     result: list[Evaluation] = []
     for evaluation in out:
@@ -476,13 +249,13 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
         raise TablaError(f"the engine evaluates backgammon and nackgammon, not {decision.variant}")
     if decision.dice is None:
         raise TablaError("a checker play needs dice")
-    state = _State.of(decision)
+    state = State.of(decision)
     plays = {tuple(to_board(after)): (after, play)
              for after, play in legal_plays(decision.position, decision.dice).items()}
-    (moves,) = _checker_batch([state.checker_input(to_board(decision.position), decision.dice)],
+    (moves,) = checker_batch([state.checker_input(to_board(decision.position), decision.dice)],
                               threads, state.jacoby)
-    (scored,) = _Deep(level, threads).score([(moves, state, None)])
-    _clear_caches(level)
+    (scored,) = Rescorer(level, threads).score([(moves, state, None)])
+    clear_caches(level)
     ranked = [
         RankedPlay(play, format_play(decision.position, play), after, *scored[board])
         for board, (after, play) in plays.items() if board in scored
@@ -495,7 +268,7 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
 class _Checker:
     index: int
     decision: DecisionInput
-    state: _State
+    state: State
     board: tuple[int, ...]
     plays: dict[tuple[int, ...], tuple[Position, Play]]
     played: tuple[int, ...] | None
@@ -510,7 +283,7 @@ class _Job:
         self.source = source
         self.checkers: dict[bool, list[_Checker]] = defaultdict(list)
         self.forced: list[_Checker] = []
-        self.cubes: dict[bool, list[tuple[int, DecisionInput, _State]]] = defaultdict(list)
+        self.cubes: dict[bool, list[tuple[int, DecisionInput, State]]] = defaultdict(list)
         self.luck: dict[bool, dict[tuple[Any, ...], dict[str, Any]]] = defaultdict(dict)
         self.luck_of: dict[int, tuple[bool, tuple[Any, ...], Dice, bool]] = {}
         self.direct: dict[int, Evaluation] = {}
@@ -518,7 +291,7 @@ class _Job:
     # -- collecting
 
     def add_checker(self, index: int, d: DecisionInput, with_luck: bool) -> None:
-        state = _State.of(d)
+        state = State.of(d)
         if d.dice is None:
             self.direct[index] = Evaluation(equity=None, best_equity=0.0, best="", error=None,
                                             source=f"{self.source}: no dice", options=0)
@@ -535,7 +308,7 @@ class _Job:
         if with_luck:
             self._want_luck(index, d.position, board, state, d.dice)
 
-    def _want_luck(self, index: int, position: Position, board: tuple[int, ...], state: _State,
+    def _want_luck(self, index: int, position: Position, board: tuple[int, ...], state: State,
                    dice: Dice) -> None:
         opening = position == Position.start() and dice[0] != dice[1]
         group = self.luck[state.jacoby]
@@ -545,34 +318,34 @@ class _Job:
         self.luck_of[index] = (state.jacoby, key, dice, opening)
 
     def add_cube(self, index: int, d: DecisionInput) -> None:
-        self.cubes[_State.of(d).jacoby].append((index, d, _State.of(d)))
+        self.cubes[State.of(d).jacoby].append((index, d, State.of(d)))
 
     # -- running
 
     def run(self, out: list[Evaluation | None]) -> None:
         for index, evaluation in self.direct.items():
             out[index] = evaluation
-        scored: list[tuple[_Checker, list[_Move]]] = []
+        scored: list[tuple[_Checker, list[Move]]] = []
         for jacoby, items in self.checkers.items():
             inputs = [it.state.checker_input(it.board, _dice(it.decision)) for it in items]
-            scored.extend(zip(items, _checker_batch(inputs, self.threads, jacoby)))
+            scored.extend(zip(items, checker_batch(inputs, self.threads, jacoby)))
         # Every level scores the roll made at 1ply first, as luck does: its best play is not asked again.
         known = {(item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
                  for item, moves in scored}
         luck = self._luck(known)
         for item in self.forced:
             out[item.index] = self._forced(item, luck.get(item.index))
-        ranked = _Deep(self.level, self.threads).score([(moves, item.state, item.played) for item, moves in scored])
+        ranked = Rescorer(self.level, self.threads).score([(moves, item.state, item.played) for item, moves in scored])
         for (item, _), plays in zip(scored, ranked):
             out[item.index] = self._checker(item, plays, luck.get(item.index))
         for jacoby, cubes in self.cubes.items():
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
-            values = _cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
+            values = cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
                                  self.level, self.threads, jacoby)
             by_index = {i: v for (i, _, _), v in zip(wanted, values)}
             for i, d, s in cubes:
                 out[i] = self._cube(d, s, by_index.get(i))
-        _clear_caches(self.level)
+        clear_caches(self.level)
 
     def _luck(self, known: dict[tuple[bool, tuple[Any, ...], Dice], float]) -> dict[int, float]:
         """Luck of each checker decision's roll (1ply, batched over all positions).
@@ -587,7 +360,7 @@ class _Job:
             slots: list[tuple[tuple[Any, ...], Dice, bool]] = []
             best: dict[tuple[tuple[Any, ...], Dice, bool], float] = {}
             for key, entry in group.items():
-                state: _State = entry["state"]
+                state: State = entry["state"]
                 for roll in _ROLLS:
                     if (jacoby, key, roll) in known:
                         best[key, roll, False] = known[jacoby, key, roll]
@@ -599,7 +372,7 @@ class _Job:
                     for roll in _NON_DOUBLES:
                         inputs.append(state.flipped().checker_input(flipped, roll))
                         slots.append((key, roll, True))
-            best.update(zip(slots, _best_equities(inputs, self.threads, jacoby)))
+            best.update(zip(slots, best_equities(inputs, self.threads, jacoby)))
             for index, (group_jacoby, key, dice, opening) in self.luck_of.items():
                 if group_jacoby is not jacoby:
                     continue
@@ -648,7 +421,7 @@ class _Job:
             options=len(item.plays), forced=False, luck=luck,
         )
 
-    def _cube(self, d: DecisionInput, state: _State, values: tuple[float, float, float] | None) -> Evaluation:
+    def _cube(self, d: DecisionInput, state: State, values: tuple[float, float, float] | None) -> Evaluation:
         if values is None:
             legal = d.cube_action in (None, CubeAction.NO_DOUBLE)
             return Evaluation(

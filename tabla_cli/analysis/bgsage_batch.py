@@ -1,0 +1,258 @@
+"""Batched calls to the bgsage engine behind a small typed wrapper, and the rescoring above 1ply.
+
+:class:`State` is the match state from the side on roll, as the engine takes
+it; :func:`checker_batch` and :func:`best_equities` score every legal play of
+many positions at 1ply in one call, :func:`cube_batch` gives no double,
+double/take and double/pass of many positions at any level, and
+:class:`Rescorer` rescores the move filter's survivors above 1ply. The
+conventions (board, cube owner, equities) are those of
+:mod:`tabla_cli.analysis.engine`, which alone calls this module.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import bgbot_cpp  # type: ignore[import-not-found]
+import bgsage  # type: ignore[import-untyped]
+
+from tabla_cli.analysis.types import DecisionInput
+from tabla_cli.board import Dice
+
+_FILTER_MAX_MOVES = 5
+_FILTER_THRESHOLD = 0.08
+_OWNERS = {name: bgbot_cpp.CubeOwner(code) for code, name in enumerate(("centered", "player", "opponent"))}
+_FLIP_OWNER = {"centered": "centered", "player": "opponent", "opponent": "player"}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What the engine needs besides the board, from the side on roll."""
+
+    cube: int
+    owner: str
+    away1: int
+    away2: int
+    crawford: bool
+    jacoby: bool
+    beavers: bool = False
+
+    @classmethod
+    def of(cls, d: DecisionInput) -> State:
+        if d.cube_owner is None:
+            owner = "centered"
+        else:
+            owner = "player" if d.cube_owner is d.on_roll else "opponent"
+        return cls(
+            cube=d.cube, owner=owner,
+            away1=d.away[d.on_roll], away2=d.away[d.on_roll.other],
+            crawford=d.crawford, jacoby=d.money and d.jacoby, beavers=d.money and d.beavers,
+        )
+
+    @property
+    def money(self) -> bool:
+        return self.away1 == 0 and self.away2 == 0
+
+    def flipped(self) -> State:
+        return State(self.cube, _FLIP_OWNER[self.owner], self.away2, self.away1,
+                      self.crawford, self.jacoby, self.beavers)
+
+    def owner_code(self) -> Any:
+        return _OWNERS[self.owner]
+
+    def checker_input(self, board: Sequence[int], dice: Dice) -> dict[str, Any]:
+        item: dict[str, Any] = {
+            "board": list(board), "die1": dice[0], "die2": dice[1],
+            "cube_value": self.cube, "cube_owner": self.owner_code(),
+        }
+        if not self.money:
+            item.update(away1=self.away1, away2=self.away2, is_crawford=self.crawford)
+        return item
+
+    def cube_input(self, board: Sequence[int]) -> tuple[Any, ...]:
+        if self.money:
+            return (list(board), self.cube, self.owner_code())
+        return (list(board), self.cube, self.owner_code(), self.away1, self.away2, self.crawford)
+
+    def can_double(self) -> bool:
+        """gnubg's rule: own or centred cube, and in a match no Crawford game or dead cube."""
+        if self.owner == "opponent":
+            return False
+        return self.money or (not self.crawford and self.cube < self.away1)
+
+    def before_roll(self, nd: float, dt: float, dp: float) -> float:
+        """The side on roll's equity before rolling: it doubles when that is better and it may.
+
+        >>> State(1, "centered", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
+        1.0
+        >>> State(1, "opponent", 0, 0, False, False).before_roll(0.6, 1.2, 1.0)
+        0.6
+        """
+        if not self.can_double():
+            return nd
+        return max(nd, min(dt, dp, 2 * dt) if self.beavers else min(dt, dp))
+
+    def mwc(self, equity: float) -> float:
+        return float(bgbot_cpp.eq2mwc(equity, self.away1, self.away2, self.cube, self.crawford))
+
+
+@cache
+def _strategies(level: str) -> tuple[Any, Any]:
+    """The 1ply net and, above 1ply, the multi-ply search (built once per process)."""
+    weights = bgsage.default_weights()
+    kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
+    one = bgbot_cpp.create_strategy(kind, paths, hiddens)
+    if level == "1ply":
+        return one, None
+    deep = bgbot_cpp.create_multipy(
+        kind, paths, hiddens, n_plies=int(level[0]),
+        filter_max_moves=_FILTER_MAX_MOVES, filter_threshold=_FILTER_THRESHOLD,
+        parallel_evaluate=False, parallel_threads=0,
+    )
+    return one, deep
+
+
+Move = tuple[tuple[int, ...], float, float]
+"""A play scored at 1ply: resulting board, cubeful equity, cubeless equity (to break ties)."""
+
+
+def checker_batch(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[list[Move]]:
+    """Score every legal play of every item at 1ply (one engine call); each list best first."""
+    if not items:
+        return []
+    one, _ = _strategies("1ply")
+    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
+    return [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]]
+            for r in raw]
+
+
+def best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[float]:
+    """The 1ply equity of each item's best play (all that luck needs)."""
+    if not items:
+        return []
+    one, _ = _strategies("1ply")
+    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
+    return [float(r["moves"][0]["equity"]) for r in raw]
+
+
+_Play = tuple[tuple[int, ...], State]
+"""A play to rescore: its resulting board and the match state of the side that moved."""
+
+
+class Rescorer:
+    """Rescores checker plays above 1ply, in batches over all decisions, each distinct play once.
+
+    A play is worth minus the opponent's cubeful equity before his roll, with
+    his cube decision (he doubles when that is better for him and he may), as
+    the cube decisions are scored: one :func:`cube_batch` at the level.
+    """
+
+    def __init__(self, level: str, threads: int) -> None:
+        self.level = level
+        self.threads = threads
+        self.memo: dict[_Play, float] = {}
+
+    def evaluate(self, wanted: Sequence[_Play]) -> None:
+        """Score the plays of ``wanted`` not scored yet (one engine call per Jacoby setting)."""
+        groups: dict[bool, list[_Play]] = defaultdict(list)
+        for play in dict.fromkeys(wanted):
+            if play not in self.memo:
+                groups[play[1].jacoby].append(play)
+        for jacoby, plays in groups.items():
+            items = [state.flipped().cube_input(bgbot_cpp.flip_board(list(board))) for board, state in plays]
+            for (board, state), values in zip(plays, cube_batch(items, self.level, self.threads, jacoby)):
+                self.memo[board, state] = -state.flipped().before_roll(*values)
+
+    def score(self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
+              ) -> list[dict[tuple[int, ...], tuple[float, str]]]:
+        """Each play's equity and the level it comes from, best first, for each decision.
+
+        Args:
+            decisions: for each decision its plays scored at 1ply, the match
+                state and the play made (None when unknown).
+
+        The move filter keeps the plays within :data:`_FILTER_THRESHOLD` of the
+        best 1ply equity, :data:`_FILTER_MAX_MOVES` at most, and the play made
+        (gnubg scores it at full depth); then, while one of the first two of
+        the ranking holds a 1ply value, that play is rescored too (bgsage's
+        ``_promote_second_best``). Ties rank by cubeless 1ply equity, then by
+        board. A play that ends the game keeps its 1ply value: it is exact.
+        """
+        if self.level == "1ply":
+            return [{board: (equity, self.level) for board, equity, _ in moves} for moves, _, _ in decisions]
+        deep: list[set[tuple[int, ...]]] = []
+        wanted: list[_Play] = []
+        for moves, state, played in decisions:
+            ranking = sorted(moves, key=_order)
+            chosen = {board for board, equity, _ in ranking[:_FILTER_MAX_MOVES]
+                      if ranking[0][1] - equity < _FILTER_THRESHOLD}
+            if played is not None and any(board == played for board, _, _ in moves):
+                chosen.add(played)
+            deep.append(chosen)
+            wanted.extend(self._wanted(chosen, state))
+        while wanted:
+            self.evaluate(wanted)
+            wanted = []
+            for (moves, state, _), chosen in zip(decisions, deep):
+                top_two = sorted(self._entries(moves, state, chosen), key=_order)[:2]
+                stale = {board for board, _, _ in top_two if board not in chosen}
+                chosen |= stale
+                wanted.extend(self._wanted(stale, state))
+        result = []
+        for (moves, state, _), chosen in zip(decisions, deep):
+            entries = sorted(self._entries(moves, state, chosen), key=_order)
+            result.append({board: (equity, self.level if board in chosen else "1ply")
+                           for board, equity, _ in entries})
+        return result
+
+    def _wanted(self, boards: set[tuple[int, ...]], state: State) -> list[_Play]:
+        return [(board, state) for board in sorted(boards) if not bgbot_cpp.check_game_over(list(board))]
+
+    def _entries(self, moves: list[Move], state: State, chosen: set[tuple[int, ...]]) -> list[Move]:
+        return [(board, self.memo.get((board, state), equity) if board in chosen else equity, cubeless)
+                for board, equity, cubeless in moves]
+
+
+def _order(move: Move) -> tuple[float, float, tuple[int, ...]]:
+    """bgsage's ranking of plays: equity, then cubeless equity, then board."""
+    return (-move[1], -move[2], move[0])
+
+
+def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[tuple[float, float, float]]:
+    """(ND, DT, DP) for each pre-roll position, from the side on roll."""
+    if not items:
+        return []
+    one, deep = _strategies(level)
+    raw = bgbot_cpp.batch_evaluate_positions(
+        items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
+    return [(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"])) for r in raw]
+
+
+def clear_caches(level: str) -> None:
+    _, deep = _strategies(level)
+    if deep is not None:
+        deep.clear_cache()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while the engine runs.
+
+    A batch returns a dict and lists for every legal play of every roll
+    (about 20 000 for the luck of a 7-point match); their allocation triggers
+    collections that scan them all again, a fifth of a 1ply analysis's time.
+    They hold no cycles, so nothing is lost by collecting after the batch.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
