@@ -1,4 +1,4 @@
-"""Cut a ``.mat`` text stream into matches, or into pieces of whole games, for the reader in :mod:`tabla_cli.formats.mat`.
+"""Cut a ``.mat`` text stream into matches or pieces of whole games, for :mod:`tabla_cli.formats.mat`.
 
 A stream is read in blocks, so memory holds one match (:func:`match_chunks`)
 or one piece of a match (:func:`pieces`, :class:`LazyMatches`) at a time,

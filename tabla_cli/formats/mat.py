@@ -37,9 +37,8 @@ Example:
 from __future__ import annotations
 
 import functools
-import contextlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -47,16 +46,16 @@ from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
-from tabla_cli.errors import InputError, Location, TranscriptSyntaxError, UnknownScoringError
+from tabla_cli.errors import Location, TranscriptSyntaxError
 from tabla_cli.findings import Finding
 from tabla_cli.source import read_path_text
 from tabla_cli.formats import Format
+from tabla_cli.formats._mat_headers import rules as _rules, variant as _variant
 from tabla_cli.formats._mat_stream import LENGTH_LINE, LazyMatches, lines, match_chunks, pieces
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
-from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
-from tabla_cli.scoring import find_scoring
+from tabla_cli.model import Action, ActionKind, Game, Match
 
 __all__ = [
     "ERROR_EXAMPLES",
@@ -199,8 +198,6 @@ _ACTION_HINT = (
     "expected a roll 'dd: play', 'Doubles => n', 'Takes', 'Drops', 'Beavers => n', "
     "'Raccoons => n', 'Wins n point(s)', 'Losses n point(s)' or 'Resigns'"
 )
-_TRUE = frozenset({"on", "yes", "true", "1"})
-_FALSE = frozenset({"off", "no", "false", "0"})
 
 
 @functools.cache
@@ -380,53 +377,6 @@ def _structure_error(exc: UnexpectedInput, text: str, path: str, parser: Lark) -
     lines = text.split("\n")
     context = lines[line - 1].rstrip() if 0 < line <= len(lines) else ""
     return TranscriptSyntaxError(message, Location(path, line, max(1, column)), context)
-
-
-def _flag(value: str | None, default: bool) -> bool:
-    if value is None:
-        return default
-    word = value.strip().casefold()
-    if word in _TRUE:
-        return True
-    if word in _FALSE:
-        return False
-    return default
-
-
-def _rules(headers: Iterable[tuple[str, str]]) -> RuleSet:
-    """The :class:`RuleSet` the headers ask for (defaults where they say nothing)."""
-    values = {key.casefold().replace(" ", ""): value for key, value in headers}
-    default = RuleSet()
-    cube_limit = default.cube_limit
-    limit = values.get("cubelimit", "").strip()
-    if limit.isascii() and limit.isdigit() and 0 < len(limit) <= 9 and int(limit) > 0:
-        cube_limit = int(limit)
-    scoring = default.scoring
-    with contextlib.suppress(UnknownScoringError):
-        scoring = find_scoring(values.get("scoring", scoring)).name
-    return RuleSet(
-        crawford=_flag(values.get("crawford"), default.crawford),
-        jacoby=_flag(values.get("jacoby"), default.jacoby),
-        beaver=_flag(values.get("beaver"), default.beaver),
-        cube_limit=cube_limit,
-        cube=_flag(values.get("cube"), default.cube),
-        scoring=scoring,
-    )
-
-
-def _variant(value: str | None) -> str:
-    """``Variation`` header → canonical variant name ('' = standard backgammon).
-
-    >>> _variant("HyperGammon (3)"), _variant("Backgammon"), _variant("NackGammon")
-    ('hypergammon', '', 'nackgammon')
-    """
-    if value is None:
-        return ""
-    name = value.rstrip()
-    if name.endswith(")") and "(" in name:
-        name = name[: name.index("(")]
-    name = name.strip().casefold()
-    return "" if name in ("", "backgammon", "standard") else name
 
 
 class _Reader:
