@@ -37,9 +37,8 @@ Example:
 from __future__ import annotations
 
 import functools
-import contextlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -47,15 +46,16 @@ from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
-from tabla_cli.errors import InputError, Location, TranscriptSyntaxError, UnknownScoringError
+from tabla_cli.errors import Location, TranscriptSyntaxError
 from tabla_cli.findings import Finding
 from tabla_cli.source import read_path_text
 from tabla_cli.formats import Format
+from tabla_cli.formats._mat_headers import rules as _rules, variant as _variant
+from tabla_cli.formats._mat_stream import LENGTH_LINE, LazyMatches, lines, match_chunks, pieces
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
-from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
-from tabla_cli.scoring import find_scoring
+from tabla_cli.model import Action, ActionKind, Game, Match
 
 __all__ = [
     "ERROR_EXAMPLES",
@@ -167,9 +167,7 @@ _ACTION = re.compile(
 )
 _MOVE_NUMBER = re.compile(rf"[ \t]*({_NUMBER})\)")
 _LENGTH = re.compile(rf"[ \t]*({_NUMBER})[ \t]+point[ \t]+match\b", re.IGNORECASE)
-_LENGTH_LINE = re.compile(r"[0-9]+[ \t]+point[ \t]+match\b", re.IGNORECASE)
 _GAME = re.compile(rf"[ \t]*game[ \t]+({_NUMBER})", re.IGNORECASE)
-_GAME_LINE = re.compile(r"game[ \t]+[0-9]+\b", re.IGNORECASE)
 # Linear on any line: a lazy name stops only after a non-blank (the
 # look-behinds), and the first 'name : score' is final (atomic: when the rest
 # of the line fails after it, it fails after any later one).
@@ -200,8 +198,6 @@ _ACTION_HINT = (
     "expected a roll 'dd: play', 'Doubles => n', 'Takes', 'Drops', 'Beavers => n', "
     "'Raccoons => n', 'Wins n point(s)', 'Losses n point(s)' or 'Resigns'"
 )
-_TRUE = frozenset({"on", "yes", "true", "1"})
-_FALSE = frozenset({"off", "no", "false", "0"})
 
 
 @functools.cache
@@ -236,7 +232,7 @@ def looks_like_mat(text: str) -> bool:
             if count > 500:
                 return False
             continue
-        return _LENGTH_LINE.match(stripped) is not None
+        return LENGTH_LINE.match(stripped) is not None
     return False
 
 
@@ -274,174 +270,15 @@ def read_matches(
         InputError: the stream cannot be decoded.
     """
     if lazy:
-        yield from _LazyMatches(_pieces(_lines(handle, path)), path, on_error).matches()
+        reader = functools.partial(_Reader, path, on_error)
+        yield from LazyMatches(pieces(lines(handle, path), _PIECE_LINES), reader, on_error).matches()
         return
-    for chunk, first_line in _match_chunks(handle, path):
+    for chunk, first_line in match_chunks(handle, path):
         yield from parse_matches(chunk, path=path, on_error=on_error, first_line=first_line)
-
-
-def _lines(handle: TextIO, path: str) -> Iterator[str]:
-    """The lines of ``handle`` with LF line ends (CRLF and CR become LF), read in blocks.
-
-    Raises:
-        InputError: the stream cannot be decoded.
-    """
-    rest = ""
-    while True:
-        try:
-            block = handle.read(1 << 16)
-        except UnicodeDecodeError as exc:
-            raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
-        if not block:
-            break
-        text = rest + block
-        if text.endswith("\r"):  # the start of a CRLF the next block ends
-            text, rest = text[:-1], "\r"
-        else:
-            rest = ""
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        rest = lines.pop() + rest
-        for line in lines:
-            yield line + "\n"
-    if rest:
-        yield rest.replace("\r", "\n")
-
-
-def _match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
-    """The text of each match in ``handle`` (its headers included) and the number of its first line.
-
-    The stream is read in blocks, so memory holds one match at a time; a
-    match starts at an ``N point match`` line, with the comment and blank
-    lines just before it.
-
-    Raises:
-        InputError: the stream cannot be decoded.
-    """
-    chunk: list[str] = []
-    pending: list[str] = []  # comment and blank lines since the last other line
-    first = number = 1
-    for line in _lines(handle, path):
-        stripped = line.strip().lstrip("\ufeff")
-        if not stripped or stripped[0] in ";#":
-            pending.append(line)
-        elif _LENGTH_LINE.match(stripped) is not None and chunk:
-            yield "".join(chunk), first
-            first = number - len(pending)
-            chunk = [*pending, line]
-            pending = []
-        else:
-            chunk += pending
-            chunk.append(line)
-            pending = []
-        number += 1
-    chunk += pending
-    if chunk or first == 1:
-        yield "".join(chunk), first
 
 
 _PIECE_LINES = 4000
 """A piece of a match read game by game holds whole games, this many lines or a little more."""
-
-
-def _pieces(lines: Iterable[str]) -> Iterator[tuple[bool, str, int]]:
-    """The text of a stream in pieces of whole games: ``(starts_a_match, text, first line number)``.
-
-    A match's first piece holds its headers, the ``N point match`` line and
-    its first games (at least one: its score line names the players); each
-    later piece the next games. A piece ends before a
-    ``Game N`` line once it holds :data:`_PIECE_LINES` lines, and before an ``N point
-    match`` line; it starts with the comment and blank lines just before
-    that line. A ``Game N`` line right after another (where the score line
-    belongs) ends nothing: the grammar reads it as a bad score line.
-    """
-    chunk: list[str] = []
-    pending: list[str] = []  # comment and blank lines since the last other line
-    first = number = 1
-    match_start = True  # the piece being gathered starts a match
-    has_game = after_game = False  # the piece holds a game; the line before was a Game line
-    size = _PIECE_LINES
-    for line in lines:
-        stripped = line.strip().lstrip("\ufeff")
-        if not stripped or stripped[0] in ";#":
-            pending.append(line)
-            number += 1
-            continue
-        length = stripped[0] in _DIGITS and _LENGTH_LINE.match(stripped) is not None
-        game = (stripped[0] in "gG" and not after_game and _GAME_LINE.match(stripped) is not None)
-        if chunk and (length or (game and has_game and len(chunk) >= size)):
-            yield match_start, "".join(chunk), first
-            first = number - len(pending)
-            chunk = [*pending, line]
-            match_start, has_game = length, game
-        else:
-            chunk += pending
-            chunk.append(line)
-            match_start = match_start or length
-            has_game = has_game or game
-        pending = []
-        after_game = game
-        number += 1
-    chunk += pending
-    if chunk or first == 1:
-        yield match_start, "".join(chunk), first
-
-
-_DIGITS = frozenset("0123456789")
-
-
-class _LazyMatches:
-    """The matches of a stream of pieces (:func:`_pieces`), each reading its games as they are asked for."""
-
-    def __init__(self, pieces: Iterator[tuple[bool, str, int]], path: str, on_error: ErrorHandler | None) -> None:
-        self.pieces = pieces
-        self.path = path
-        self.on_error = on_error
-        self.next: tuple[bool, str, int] | None = None  # a piece read but not used yet
-        self.stopped = False  # a structural error ended the reading
-
-    def piece(self) -> tuple[bool, str, int] | None:
-        if self.next is not None:
-            piece, self.next = self.next, None
-            return piece
-        return None if self.stopped else next(self.pieces, None)
-
-    def matches(self) -> Iterator[Match]:
-        while (piece := self.piece()) is not None:
-            _, text, first_line = piece
-            reader = _Reader(self.path, self.on_error, first_line - 1)
-            [match] = reader.matches(_tokens(text, self.path, first_line))  # the grammar wants the one length line
-            games = self.games(reader, match.games)
-            match.games = []
-            match.game_stream = games
-            yield match
-            for _ in games:  # games the consumer left
-                pass
-
-    def games(self, reader: _Reader, first: list[Game]) -> Iterator[Game]:
-        """The games of the match ``reader`` is reading: those of its first piece, then those of each later one."""
-        yield from first
-        first.clear()
-        while (piece := self.piece()) is not None:
-            starts_match, text, first_line = piece
-            if starts_match:
-                self.next = piece
-                return
-            try:
-                tokens = _tokens(_CONTINUED + text, self.path, first_line - 1)
-            except TranscriptSyntaxError as exc:
-                if self.on_error is None:
-                    raise
-                self.on_error(exc)
-                self.stopped = True
-                return
-            reader.offset = first_line - 2
-            match = reader.match
-            assert match is not None  # the first piece made it
-            match.games = []
-            reader.continue_match(tokens[1:])
-            games, match.games = match.games, []
-            yield from games
-
 
 _CONTINUED = "0 point match\n"
 """Put before a later piece of a match read game by game, so that the grammar takes it (the line is dropped)."""
@@ -542,53 +379,6 @@ def _structure_error(exc: UnexpectedInput, text: str, path: str, parser: Lark) -
     return TranscriptSyntaxError(message, Location(path, line, max(1, column)), context)
 
 
-def _flag(value: str | None, default: bool) -> bool:
-    if value is None:
-        return default
-    word = value.strip().casefold()
-    if word in _TRUE:
-        return True
-    if word in _FALSE:
-        return False
-    return default
-
-
-def _rules(headers: Iterable[tuple[str, str]]) -> RuleSet:
-    """The :class:`RuleSet` the headers ask for (defaults where they say nothing)."""
-    values = {key.casefold().replace(" ", ""): value for key, value in headers}
-    default = RuleSet()
-    cube_limit = default.cube_limit
-    limit = values.get("cubelimit", "").strip()
-    if limit.isascii() and limit.isdigit() and 0 < len(limit) <= 9 and int(limit) > 0:
-        cube_limit = int(limit)
-    scoring = default.scoring
-    with contextlib.suppress(UnknownScoringError):
-        scoring = find_scoring(values.get("scoring", scoring)).name
-    return RuleSet(
-        crawford=_flag(values.get("crawford"), default.crawford),
-        jacoby=_flag(values.get("jacoby"), default.jacoby),
-        beaver=_flag(values.get("beaver"), default.beaver),
-        cube_limit=cube_limit,
-        cube=_flag(values.get("cube"), default.cube),
-        scoring=scoring,
-    )
-
-
-def _variant(value: str | None) -> str:
-    """``Variation`` header → canonical variant name ('' = standard backgammon).
-
-    >>> _variant("HyperGammon (3)"), _variant("Backgammon"), _variant("NackGammon")
-    ('hypergammon', '', 'nackgammon')
-    """
-    if value is None:
-        return ""
-    name = value.rstrip()
-    if name.endswith(")") and "(" in name:
-        name = name[: name.index("(")]
-    name = name.strip().casefold()
-    return "" if name in ("", "backgammon", "standard") else name
-
-
 class _Reader:
     """Turns the token list of one text into matches."""
 
@@ -630,13 +420,35 @@ class _Reader:
         if self.match is not None:
             yield self.finish(self.match)
 
-    def continue_match(self, tokens: list[Token]) -> None:
-        """Read the tokens of a later game of the match being read (no ``N point match`` among them)."""
-        for token in tokens:
+    def first_piece(self, text: str, first_line: int) -> Match:
+        """The match whose first piece, read game by game, is ``text`` (see :class:`LazyMatches`).
+
+        Raises:
+            TranscriptSyntaxError: the structure of the piece is wrong.
+        """
+        self.offset = first_line - 1
+        [match] = self.matches(_tokens(text, self.path, first_line))  # the grammar wants the one length line
+        return match
+
+    def later_piece(self, text: str, first_line: int) -> list[Game]:
+        """The games of a later piece ``text`` of the match being read (no ``N point match`` in it).
+
+        Raises:
+            TranscriptSyntaxError: the structure of the piece is wrong, or
+                (without ``on_error``) a line of a game cannot be read.
+        """
+        tokens = _tokens(_CONTINUED + text, self.path, first_line - 1)
+        self.offset = first_line - 2
+        match = self.match
+        assert match is not None  # the first piece made it
+        match.games = []
+        for token in tokens[1:]:
             self.feed(token)
         if self.pending:
             self.comments(self.pending)
             self.pending = []
+        games, match.games = match.games, []
+        return games
 
     def feed(self, token: Token) -> Match | None:
         """Read one token; the match before it when it starts a new one."""
@@ -849,7 +661,6 @@ class _Reader:
                 action_kind, group = _VALUE_KINDS[kind]
                 append(Action(action_kind, player, location, number, value=int(found.group(group))))
         return True
-
 
     def glued(self, text: str, pos: int, line: int) -> re.Match[str] | None:
         """The action after a second move number inside a line (``24)  Losses 2 point``), with a warning.

@@ -133,12 +133,12 @@ def _on_off(flag: bool) -> str:
 
 def _headers(match: Match) -> list[tuple[str, str]]:
     """The match's headers, plus those that say its rules and variant where its headers do not."""
-    from tabla_cli.formats.mat import _rules, _variant
+    from tabla_cli.formats._mat_headers import rules, variant
 
     headers = list(match.headers)
-    if _variant(match.header("Variation")) != match.variant:
+    if variant(match.header("Variation")) != match.variant:
         name = _VARIANT_NAMES.get(match.variant, match.variant) or "Backgammon"
-        if _variant(name) != match.variant:
+        if variant(name) != match.variant:
             name = match.variant
         replaced = False
         for i, (key, _) in enumerate(headers):
@@ -148,7 +148,7 @@ def _headers(match: Match) -> list[tuple[str, str]]:
                 break
         if not replaced:
             headers.append(("Variation", name))
-    said = _rules(headers)
+    said = rules(headers)
     want = match.rules
     if said.crawford != want.crawford:
         _set_header(headers, "Crawford", _on_off(want.crawford))
