@@ -61,6 +61,8 @@ def _xgid_int(field: str, name: str, low: int, high: int) -> int:
     digits = field[1:] if field.startswith("-") else field
     if not digits.isascii() or not digits.isdigit():
         raise InvalidIdError(f"XGID {name} {field!r} is not a number")
+    if len(digits) > len(str(high)) + 1:  # far out of range, and int() refuses thousands of digits
+        raise InvalidIdError(f"XGID {name} {field[:12]}... is not in {low}..{high}")
     value = int(field)
     if not low <= value <= high:
         raise InvalidIdError(f"XGID {name} {value} is not in {low}..{high}")
