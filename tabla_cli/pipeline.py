@@ -195,7 +195,7 @@ def _replay(text: str | TextIO, path: str, visitor: FileVisitor[T], options: Rea
 
     try:
         handler = on_error if options.lenient else None
-        lazy = visitor.lazy_games
+        lazy = visitor.lazy_games and not isinstance(text, str)  # game by game only for a streamed large file
         matches = (read_text_matches(text, path, handler, lazy=lazy) if isinstance(text, str)
                    else read_handle_matches(text, path, handler, lazy=lazy))
         for match in matches:
