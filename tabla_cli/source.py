@@ -163,7 +163,7 @@ def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
     return data
 
 
-STREAM_SIZE = 16 * 1024 * 1024
+STREAM_SIZE = 4 * 1024 * 1024
 """Local files larger than this are decoded as they are read (:func:`open_stream`), not held whole."""
 
 _CHUNK = 1 << 20
