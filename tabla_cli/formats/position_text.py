@@ -70,14 +70,14 @@ _XG_PLAYERS = re.compile(rf"^X:({_WORDS})?[ \t]{{2,}}O:([^\n]*)$", re.MULTILINE)
 _BGBLITZ_PLAYER = re.compile(rf"^ \+[-+0-9]+\+[ \t]+([XO]): ({_WORDS})[ \t]+[0-9]+[ \t]*$", re.MULTILINE)
 _NUMBER = r"[-+]?[0-9]+\.[0-9]+"
 _XG_PLAY = re.compile(
-    rf"^[ \t]+([0-9]+)\. (\S+(?: \S+)?)[ \t]{{2,}}({_WORDS})[ \t]+\S*q:[ \t]*({_NUMBER})"
+    rf"^[ \t]+([0-9]{{1,4}})\. (\S+(?: \S+)?)[ \t]{{2,}}({_WORDS})[ \t]+\S*q:[ \t]*({_NUMBER})"
     rf"(?:[ \t]+\(({_NUMBER})\))?[ \t]*$",
     re.MULTILINE,
 )
 _PERCENT = r"[0-9]+(?:\.[0-9]+)?"
 _CHANCES = re.compile(rf"({_PERCENT})% \(G:({_PERCENT})% B:({_PERCENT})%\)")
 _BGBLITZ_PLAY = re.compile(
-    rf"^[ \t]*([0-9]+)\.[ \t]+(?:{_NUMBER}[ \t]+mwp[ \t]*/[ \t]*)?({_NUMBER})(?:[ \t]+\([ \t]*({_NUMBER})\))?"
+    rf"^[ \t]*([0-9]{{1,4}})\.[ \t]+(?:{_NUMBER}[ \t]+mwp[ \t]*/[ \t]*)?({_NUMBER})(?:[ \t]+\([ \t]*({_NUMBER})\))?"
     rf"[ \t]+({_WORDS})[ \t]*\n((?:[ \t]+(?:-|[0-9]+\.[0-9]+))+)[ \t]*$",
     re.MULTILINE,
 )

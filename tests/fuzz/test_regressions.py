@@ -30,7 +30,8 @@ def test_every_regression_file_names_its_reader() -> None:
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
 def test_a_regression_file_checks_cleanly(path: Path) -> None:
     assert_checks_cleanly(path.read_bytes(), path.name)
-    assert check_text(decode(path.read_bytes()), path.name).findings
+    report = check_text(decode(path.read_bytes()), path.name)
+    assert all(finding.location.path == path.name for finding in report.findings)
 
 
 def test_tabla_check_reports_every_regression_file_without_a_traceback() -> None:
@@ -38,5 +39,4 @@ def test_tabla_check_reports_every_regression_file_without_a_traceback() -> None
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 1
     assert "Traceback" not in result.output
-    for path in FILES:
-        assert path.name in result.output
+    assert f"checked {len(FILES)} files" in result.output
