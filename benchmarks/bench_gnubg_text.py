@@ -2,7 +2,7 @@
 
     python benchmarks/bench_gnubg_text.py [DIR]
 
-Without an argument it reads ../shared/corpus/txt. CPU time (process time),
+Without an argument it reads tests/data/corpus/txt. CPU time (process time),
 best of 9 runs, so that other processes on the machine count less.
 """
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "corpus" / "txt"
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "tests" / "data" / "corpus" / "txt"
     texts = [(str(p), p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.txt"))]
     records = sum(len(e.positions) for p, t in texts for e in gnubg_text.parse_exports(t, path=p))
     best = float("inf")

@@ -231,9 +231,10 @@ def _outcomes(status: str, result: object, chunk: list[A], on_error: Callable[[A
     if status == "error":
         failure = _Raised(_describe(result if isinstance(result, BaseException) else Exception(result)))
         raw = [failure] * len(chunk)
-    else:
-        assert isinstance(result, list)
+    elif isinstance(result, list):
         raw = result
+    else:
+        raise ClusterError(f"a Dask worker answered {type(result).__name__}, not the chunk's results")
     out: list[R] = []
     for item, one in zip(chunk, raw, strict=True):
         if isinstance(one, _Raised):
