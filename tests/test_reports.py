@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -39,6 +40,7 @@ from tabla_cli.reports import (
     read_aliases,
     summarize,
 )
+from tabla_cli.reports import rows as rows_module
 from tabla_cli.reports.frames import read_frames, write_frames
 from tabla_cli.reports.cells import records
 from tabla_cli.reports.plots import make_plots
@@ -197,6 +199,22 @@ def test_jobs_do_not_change_the_frames(frames: Frames) -> None:
     parallel = build_frames([MATCHES], jobs=2)
     for name, df in frames.items():
         assert_frame_equal(parallel[name], df)
+
+
+def test_rows_packed_as_they_come_give_the_same_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long file's rows become Arrow batches during its replay; keys, copies and aliases survive it."""
+    for path in MATCHES.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    twice = (MATCHES / "ann-bob.mat").read_text(encoding="utf-8")
+    (tmp_path / "twice.mat").write_text(twice + "\n\n" + twice, encoding="utf-8")
+    aliases = read_aliases(DATA / "alias.csv")
+    whole = build_frames([tmp_path], aliases=aliases)
+    monkeypatch.setattr(rows_module, "BATCH_ROWS", 2)
+    packed = build_frames([tmp_path], aliases=aliases)
+    assert rows_module.file_rows(str(tmp_path / "money.mat")).batches["games"]
+    assert whole.matches["file"].str.endswith("twice.mat").sum() == 0
+    for name, df in whole.items():
+        assert_frame_equal(packed[name], df)
 
 
 def test_keep_and_sink_stream_frames_to_parquet(tmp_path: Path, frames: Frames) -> None:

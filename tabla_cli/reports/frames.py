@@ -31,7 +31,9 @@ from tabla_cli.columns import Column
 from tabla_cli.digest import Duplicates
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
-from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows, text_rows
+from tabla_cli.reports.rows import (
+    BATCH_ROWS, FileRows, arrow_schema, file_rows, iter_file_rows, record_batch, text_rows,
+)
 from tabla_cli.source import collect_sources
 from tabla_cli.reports.schema import (
     CUBE_ACTIONS,
@@ -53,16 +55,10 @@ __all__ = [
     "frames_from_text", "iter_file_rows", "read_frames", "text_rows", "write_frames",
 ]
 
-_FLUSH_ROWS = 8192
-
 
 def empty_frame(name: str) -> pd.DataFrame:
     """A frame ``name`` with no rows, with its columns and dtypes."""
     return _to_pandas(name, [])
-
-
-def _schema(name: str) -> pa.Schema:
-    return pa.schema([pa.field(c.name, c.arrow_type) for c in COLUMNS[name]])
 
 
 _PANDAS_TYPES: dict[pa.DataType, Any] = {
@@ -74,8 +70,11 @@ _PANDAS_TYPES: dict[pa.DataType, Any] = {
 
 
 def _to_pandas(name: str, batches: list[pa.RecordBatch]) -> pd.DataFrame:
-    table = pa.Table.from_batches(batches, schema=_schema(name))
-    df: pd.DataFrame = table.to_pandas(types_mapper=_PANDAS_TYPES.get)
+    """A frame of ``batches``; the list is emptied, so that Arrow frees each column once converted."""
+    table = pa.Table.from_batches(batches, schema=arrow_schema(name))
+    batches.clear()
+    df: pd.DataFrame = table.to_pandas(types_mapper=_PANDAS_TYPES.get, self_destruct=True, split_blocks=True)
+    del table
     return df.astype({c.name: c.pandas_dtype for c in COLUMNS[name]})
 
 
@@ -193,11 +192,16 @@ class FrameBuilder:
         keys = self._keys(rows)
         aliases = self.aliases
         for name in self.include:
+            packed = rows.batches[name]
             new = rows.rows[name]
-            if not new:
+            if not new and not packed:
                 continue
             at = INDEX[name]["match"]
             renames = self._renames[name]
+            if packed:
+                self._flush(name)
+                for batch in packed:
+                    self._store(name, self._rekey(name, batch, keys))
             pending = self._pending[name]
             for row in new:
                 local = row[at]
@@ -211,20 +215,31 @@ class FrameBuilder:
                         cells[i] = aliases.get(cells[i], cells[i])
                     row = tuple(cells)
                 pending.append(row)
-            if len(pending) >= _FLUSH_ROWS:
+            if len(pending) >= BATCH_ROWS:
                 self._flush(name)
         self.files += 1
+
+    def _rekey(self, name: str, batch: pa.RecordBatch, keys: list[int | None]) -> pa.RecordBatch:
+        """``batch`` with global match keys and aliases applied; rows of a copy of a match left out."""
+        at = INDEX[name]["match"]
+        local = batch.column(at).to_pylist()
+        glob = [None if m is None else keys[m] for m in local]
+        batch = batch.set_column(at, batch.schema.field(at), pa.array(glob, type=batch.schema.field(at).type))
+        for i in self._renames[name]:
+            names = [self.aliases.get(v, v) for v in batch.column(i).to_pylist()]
+            batch = batch.set_column(i, batch.schema.field(i), pa.array(names, type=batch.schema.field(i).type))
+        kept = [m is None or k is not None for m, k in zip(local, glob)]
+        return batch if all(kept) else batch.filter(pa.array(kept))
 
     def _flush(self, name: str) -> None:
         pending = self._pending[name]
         if not pending:
             return
-        columns = list(zip(*pending))
-        batch = pa.RecordBatch.from_arrays(
-            [pa.array(col, type=c.arrow_type) for col, c in zip(columns, COLUMNS[name])],
-            schema=_schema(name),
-        )
+        batch = record_batch(name, pending)
         pending.clear()
+        self._store(name, batch)
+
+    def _store(self, name: str, batch: pa.RecordBatch) -> None:
         if name in self.keep:
             self._batches[name].append(batch)
         if self.sink is not None:
@@ -250,7 +265,7 @@ class FrameBuilder:
         self._writers.clear()
 
     def frames(self) -> Frames:
-        """The DataFrames of everything added so far (closes ``sink``)."""
+        """The DataFrames of everything added (closes ``sink``; the builder is spent after it)."""
         self.close()
         out = {name: _to_pandas(name, self._batches[name]) for name in FRAME_NAMES}
         return Frames.from_dict(out, files=self.files)

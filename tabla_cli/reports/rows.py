@@ -2,8 +2,11 @@
 
 Each file is read and replayed on its own (in a worker process with
 ``jobs > 1``); :class:`RowsVisitor` turns what the replay says into plain row
-tuples (:class:`FileRows`), which :class:`~tabla_cli.reports.frames.FrameBuilder`
-packs into Arrow batches. No :class:`~tabla_cli.model.Match` outlives its file.
+tuples (:class:`FileRows`), packed into Arrow record batches every
+:data:`BATCH_ROWS` rows, so that a long file (a money session of 100,000
+games) holds compact columns rather than millions of Python objects.
+:class:`~tabla_cli.reports.frames.FrameBuilder` gives the rows their global
+match keys. No :class:`~tabla_cli.model.Match` outlives its file.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa  # type: ignore[import-untyped]
+
 from tabla_cli.board import BAR, Play, Player, Position
 from tabla_cli.digest import Fingerprint, MatchKey
 from tabla_cli.findings import Finding
@@ -23,7 +28,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import GameResult, MatchResult, replay
-from tabla_cli.reports.schema import FRAME_NAMES
+from tabla_cli.reports.schema import COLUMNS, FRAME_NAMES
 from tabla_cli.reports.skill import decision_rows, match_decisions
 from tabla_cli.source import Source, map_in_order
 from tabla_cli.visitor import DecisionState
@@ -31,11 +36,29 @@ from tabla_cli.visitor import DecisionState
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 
-__all__ = ["FileRows", "RowsVisitor", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date",
-           "match_ratings", "parse_date", "parse_rating", "text_rows"]
+__all__ = ["BATCH_ROWS", "FileRows", "RowsVisitor", "arrow_schema", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date",
+           "match_ratings", "parse_date", "parse_rating", "record_batch", "text_rows"]
 
 _DATE = re.compile(r"([0-9]{4})[ \t]*[-./][ \t]*([0-9]{1,2})[ \t]*[-./][ \t]*([0-9]{1,2})")
 _RATING = re.compile(r"[-+]?[0-9]+(?:[.,][0-9]+)?")
+
+BATCH_ROWS = 8192
+"""Rows of a frame gathered as tuples before they are packed into an Arrow record batch."""
+
+
+@functools.cache
+def arrow_schema(name: str) -> pa.Schema:
+    """The Arrow schema of frame ``name`` (:data:`~tabla_cli.reports.schema.COLUMNS`)."""
+    return pa.schema([pa.field(c.name, c.arrow_type) for c in COLUMNS[name]])
+
+
+def record_batch(name: str, rows: list[tuple[Any, ...]]) -> pa.RecordBatch:
+    """Row tuples of frame ``name`` as one Arrow record batch."""
+    columns = list(zip(*rows)) if rows else [()] * len(COLUMNS[name])
+    return pa.RecordBatch.from_arrays(
+        [pa.array(col, type=c.arrow_type) for col, c in zip(columns, COLUMNS[name])],
+        schema=arrow_schema(name),
+    )
 
 
 def parse_date(text: str | None) -> str | None:
@@ -93,6 +116,8 @@ class FileRows:
     ``match`` values are local to the file (0 = its first match) until
     :class:`~tabla_cli.reports.frames.FrameBuilder` gives them their global key;
     ``keys`` identify each match by its content (:mod:`tabla_cli.digest`).
+    A frame's earlier rows are in ``batches`` (packed by :meth:`pack`), its
+    latest in ``rows``.
     """
 
     path: str
@@ -100,6 +125,14 @@ class FileRows:
     matches: int = 0
     keys: list[MatchKey] = field(default_factory=list)
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
+    batches: dict[str, list[pa.RecordBatch]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
+
+    def pack(self) -> None:
+        """Pack each frame's rows into a record batch once there are :data:`BATCH_ROWS` of them."""
+        for name, rows in self.rows.items():
+            if len(rows) >= BATCH_ROWS:
+                self.batches[name].append(record_batch(name, rows))
+                rows.clear()
 
     def add_finding(self, finding: Finding, match: int | None) -> None:
         """Record one finding of ``match`` (None: a file-level finding)."""
@@ -154,6 +187,7 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.findings = 0
         self.error_findings = 0
         self.names: tuple[str, str] = ("", "")
+        self.length = 0
         self.game = 0
         self.rolled = False
         self.fingerprint = Fingerprint()
@@ -171,6 +205,7 @@ class RowsVisitor(FileVisitor[FileRows]):
     def begin_match(self, match: Match) -> None:
         self.local = self.out.matches
         self.names = display_names(match.players, self.out.path, self.local)
+        self.length = match.length
         self.fingerprint.begin_match(match)
         self.out.matches += 1
         if "decisions" in self.out.include:
@@ -285,6 +320,21 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.fingerprint.end_game(game_result)
         if self.decisions is not None:
             self.decisions.end_game(game_result)
+        out = self.out
+        if "games" in out.include:
+            names = self.names
+            length = self.length
+            s0, s1 = game_result.score
+            won = game_result.winner
+            out.rows["games"].append((
+                self.local, game_result.number, s0, s1, length - s0 if length else None,
+                length - s1 if length else None, None if won is None else names[won], None if won is None else int(won),
+                game_result.verified_points, game_result.points, game_result.cube,
+                None if game_result.cube_owner is None else names[game_result.cube_owner],
+                game_result.result, game_result.ended_by, game_result.crawford, game_result.post_crawford,
+                game_result.rolls,
+            ))
+        out.pack()
 
     def end_match(self, match_result: MatchResult) -> None:
         self.replaying = False
@@ -301,6 +351,7 @@ class RowsVisitor(FileVisitor[FileRows]):
         if self.decisions is not None:
             out.rows["decisions"] += decision_rows(self.decisions, self.analyse, local, names)
             self.decisions = None
+            out.pack()
         winner: Player | None = None
         if length and max(score) >= length:
             winner = Player.ZERO if score[0] >= length else Player.ONE
@@ -314,18 +365,6 @@ class RowsVisitor(FileVisitor[FileRows]):
                 match.variant or None, match_result.scoring, match_date(match), match.header("Site"), ratings[0],
                 ratings[1], None if winner is None else names[winner], None if winner is None else int(winner),
                 score[0], score[1], len(games), crawford, findings, error_findings,
-            ))
-        if "games" not in out.include:
-            return
-        for res in games:
-            s0, s1 = res.score
-            won = res.winner
-            out.rows["games"].append((
-                local, res.number, s0, s1, length - s0 if length else None, length - s1 if length else None,
-                None if won is None else names[won], None if won is None else int(won),
-                res.verified_points, res.points, res.cube,
-                None if res.cube_owner is None else names[res.cube_owner],
-                res.result, res.ended_by, res.crawford, res.post_crawford, res.rolls,
             ))
 
     def result(self) -> FileRows:
