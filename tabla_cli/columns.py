@@ -2,23 +2,37 @@
 
 Every frame and table the package returns (the analysis' decisions and
 statistics, the report's frames and ``--by`` tables) lists its columns as
-:class:`Column` values: name, dtype and meaning, in order. :func:`typed` gives a
-DataFrame exactly those columns, and :func:`rate` is the one way a rate
-column is computed.
+:class:`Column` values: name, dtype and meaning, in order. They are data, in
+one file shipped with the package, ``columns.toml`` (its head says how a
+table is written); :func:`table` reads one table, and the module that owns
+it gives it its public name. :func:`typed` gives a DataFrame exactly those
+columns, and :func:`rate` is the one way a rate column is computed.
 
 >>> Column("games", "int64", "games played").pandas_dtype
 'int64'
+>>> table("by.opponent")[-1]
+Column(name='opponent_drops', dtype='int64', doc="the opponent's drops", categories=())
 """
 
 from __future__ import annotations
 
+import functools
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 
-__all__ = ["Column", "rate", "typed"]
+__all__ = ["Column", "rate", "table", "typed"]
+
+SCHEMA_FILE = "columns.toml"
+"""The file of the package that holds every table's columns."""
+
+Family = Sequence[str | Sequence[str]]
+"""The values a ``for`` entry of the schema loops over: strings, or tuples of strings for ``a, b in F``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +73,62 @@ class Column:
         if self.dtype in ("bool", "boolean"):
             return pa.bool_()
         return pa.string()
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    """The parsed :data:`SCHEMA_FILE` (read once)."""
+    return tomllib.loads(resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+
+
+def table(name: str, categories: Mapping[str, Sequence[str]] | None = None,
+          each: Mapping[str, Family] | None = None) -> tuple[Column, ...]:
+    """The columns of table ``name`` of :data:`SCHEMA_FILE`, in order.
+
+    Args:
+        name: ``SECTION.TABLE``, e.g. ``frames.games``.
+        categories: the category sets the table's category columns name (``{categories = "SET"}``).
+        each: families its ``for`` entries loop over, beside the file's own ``[each]``.
+
+    Raises:
+        KeyError: the file has no such table, or a set or family is not given.
+        ValueError: an entry is not a column, a ``for`` clause or a reference.
+    """
+    schema = _schema()
+    return tuple(_columns(schema, name, categories or {}, {**schema["each"], **(each or {})}))
+
+
+def _columns(schema: dict[str, Any], name: str, categories: Mapping[str, Sequence[str]],
+             families: Mapping[str, Family]) -> Iterator[Column]:
+    section, _, key = name.partition(".")
+    for entry in schema[section][key]:
+        if isinstance(entry, str) and entry.startswith("@"):
+            yield from _columns(schema, entry[1:], categories, families)
+            continue
+        if not isinstance(entry, list) or len(entry) not in (3, 4):
+            raise ValueError(f"{SCHEMA_FILE}: {name}: not a column: {entry!r}")
+        options: dict[str, str] = entry[3] if len(entry) == 4 else {}
+        sets = tuple(categories[options["categories"]]) if "categories" in options else ()
+        if "for" not in options:
+            yield Column(entry[0], entry[1], entry[2], sets)
+            continue
+        for fields in _loops(options["for"], families):
+            yield Column(entry[0].format(**fields), entry[1], entry[2].format(**fields), sets)
+
+
+def _loops(clause: str, families: Mapping[str, Family]) -> list[dict[str, str | Sequence[str]]]:
+    """The field values of a ``for`` clause (``a, b in F; c in G``: G varies fastest), in order."""
+    out: list[dict[str, str | Sequence[str]]] = [{}]
+    for loop in clause.split(";"):
+        names, found, family = loop.partition(" in ")
+        keys = [k.strip() for k in names.split(",")]
+        if not found:
+            raise ValueError(f"{SCHEMA_FILE}: not a loop: {loop!r}")
+        values = [(v,) if isinstance(v, str) or len(keys) == 1 else tuple(v) for v in families[family.strip()]]
+        if any(len(v) != len(keys) for v in values):
+            raise ValueError(f"{SCHEMA_FILE}: {family.strip()} has no {len(keys)} parts to each value: {loop!r}")
+        out = [{**fields, **dict(zip(keys, v))} for fields in out for v in values]
+    return out
 
 
 def typed(frame: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFrame:

@@ -1,16 +1,16 @@
 """``tabla convert`` as a library: read a transcript in any format, replay it, write it in another.
 
->>> text = '''3 point match
+>>> text = '''5 point match
 ... Game 1
 ... Ann : 0   Bob : 0
-... 1) 31: 6/5 8/5   Doubles => 2
-... 2) Drops
-...                            Wins 1 point
+... 1) 52: 13/8 13/11          61: 13/7 8/7
+... 2) Doubles => 2            Drops
+... Wins 1 point
 ... '''
 >>> done = convert_text(text, "m.mat", "sgf")
->>> done.matches, done.errors, done.output.splitlines()[1:3]
-(1, 0, [';W[31fehe]', ';B[double]'])
->>> convert_text(text.replace("6/5 8/5", "6/5 8/4"), "m.mat", "sgf").output is None
+>>> done.matches, done.errors, done.output.splitlines()[1:4]
+(1, 0, [';W[52mhmk]', ';B[61lrqr]', ';W[double]'])
+>>> convert_text(text.replace("13/8 13/11", "13/8 13/10"), "m.mat", "sgf").output is None
 True
 """
 

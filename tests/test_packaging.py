@@ -1,4 +1,4 @@
-"""The built wheel carries the grammars, and an installed ``tabla`` runs from it."""
+"""The built wheel carries the grammars and the column schema, and an installed ``tabla`` runs from it."""
 
 from __future__ import annotations
 
@@ -30,10 +30,17 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def test_wheel_ships_the_grammars(installed: Path) -> None:
+def test_wheel_ships_the_grammars_and_the_column_schema(installed: Path, tmp_path: Path) -> None:
     shipped = {p.name for p in (installed / "tabla_cli" / "grammars").glob("*.lark")}
     assert {p.name for p in (ROOT / "grammars").glob("*.lark")} <= shipped
     assert (installed / "tabla_cli" / "py.typed").is_file()
+    assert (installed / "tabla_cli" / "columns.toml").read_bytes() == (ROOT / "tabla_cli" / "columns.toml").read_bytes()
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    tables = subprocess.run(
+        [sys.executable, "-c", "import tabla_cli.reports.summaries as s; print(s.__file__, len(s.SUMMARY_COLUMNS['dice']))"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+    )
+    assert tables.stdout.split() == [str(installed / "tabla_cli" / "reports" / "summaries.py"), "38"]
 
 
 def test_installed_tabla_runs_from_the_wheel(installed: Path, tmp_path: Path) -> None:

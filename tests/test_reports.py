@@ -44,6 +44,7 @@ from tabla_cli.reports import rows as rows_module
 from tabla_cli.reports.frames import read_frames, write_frames
 from tabla_cli.reports.cells import records
 from tabla_cli.reports.plots import make_plots
+from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
 from tabla_cli.reports.render import (
     format_for_path,
     render_csv,
@@ -125,12 +126,23 @@ def test_every_column_is_documented() -> None:
             assert (c.dtype == "category") == bool(c.categories)
 
 
-def test_docs_list_every_column() -> None:
-    root = Path(__file__).resolve().parents[1]
-    text = (root / "README.md").read_text(encoding="utf-8")
-    for table in (*COLUMNS.values(), *SUMMARY_COLUMNS.values()):
-        for c in table:
-            assert f"| `{c.name}` | {c.dtype} |" in text, c.name
+README_TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
+    *((f"--by {by}", SUMMARY_COLUMNS[by]) for by in ("player", "opponent", "period")),
+    ("skill columns", (*SKILL_COLUMNS, *OPPONENT_SKILL_COLUMNS)),
+    *((f"--by {by}", SUMMARY_COLUMNS[by]) for by in ("dice", "match", "findings")),
+    *((f"{name} frame", COLUMNS[name]) for name in FRAME_NAMES),
+)
+"""The README's column tables, in the order it gives them."""
+
+
+def test_readme_column_tables_are_the_schema() -> None:
+    """Each ``| Column | dtype | Meaning |`` table of the README lists its table's columns exactly."""
+    head = "| Column | dtype | Meaning |\n|---|---|---|\n"
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    tables = [part.split("\n\n", 1)[0].rstrip("\n").split("\n") for part in text.split(head)[1:]]
+    assert len(tables) == len(README_TABLES)
+    for (label, columns), rows in zip(README_TABLES, tables, strict=True):
+        assert rows == [f"| `{c.name}` | {c.dtype} | {c.doc} |" for c in columns], label
 
 
 def test_player_summary_golden(request: pytest.FixtureRequest, frames: Frames) -> None:

@@ -36,7 +36,7 @@ from typing import Any
 import pandas as pd
 
 from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
-from tabla_cli.columns import Column, rate, typed
+from tabla_cli.columns import Column, rate, table, typed
 
 __all__ = [
     "DECISION_COLUMNS",
@@ -52,36 +52,8 @@ __all__ = [
 ]
 
 
-DECISION_COLUMNS: tuple[Column, ...] = (
-    Column("match", "string", "the match key (path, or path#n for the n-th match of a file)"),
-    Column("game", "int64", "game number as written"),
-    Column("move", "Int64", "printed move number"),
-    Column("file", "string", "the file the match was read from"),
-    Column("player", "string", "who decides (the taker for a take)"),
-    Column("opponent", "string", "the other player"),
-    Column("side", "int64", "0 or 1: the player's column"),
-    Column("kind", "category", "checker, double (the doubler's decision: double or not) or take",
-           tuple(k.value for k in DecisionKind)),
-    Column("dice", "string", "the roll, e.g. 64 (checker decisions)"),
-    Column("action", "string", "the play made (checker) or the cube action made"),
-    Column("best", "string", "the best play or cube action"),
-    Column("equity", "Float64", "equity of the action made (normalised, cubeful)"),
-    Column("best_equity", "Float64", "equity of the best action"),
-    Column("error", "Float64", "best_equity - equity (>= 0), normalised money equity (EMG)"),
-    Column("error_mwc", "Float64", "the same loss in match-winning chances, when known"),
-    Column("rank", "Int64", "rank of the action made (1 = best)"),
-    Column("options", "int64", "legal results (checker) or cube actions considered"),
-    Column("forced", "bool", "only one legal result (never counted)"),
-    Column("close", "bool", "counts as a decision: unforced play, or close or actual cube decision"),
-    Column("luck", "Float64", "luck of the roll (checker rows), normalised, roller's view"),
-    Column("skill", "string", "the source's own mark for a checker play (none, doubtful, bad, very bad), if any"),
-    Column("source", "string", "where the numbers come from (bgsage 1ply, recorded gnubg 2-ply)"),
-    Column("cube", "int64", "cube value before the decision"),
-    Column("position_id", "string", "GNU Backgammon Position ID before the decision"),
-    Column("match_id", "string", "GNU Backgammon Match ID before the decision"),
-    Column("game_result", "Float64", "the game's result for the player: points won (+) or lost (-) in money play, "
-           "the change of the player's match-winning chances in match play (NaN: no result)"),
-)
+DECISION_COLUMNS: tuple[Column, ...] = table("analysis.decisions",
+                                              {"decision_kinds": tuple(k.value for k in DecisionKind)})
 """The ``decisions`` frame: one row per decision."""
 
 SKILL_THRESHOLDS: tuple[float, float, float] = (0.03, 0.06, 0.12)
@@ -111,35 +83,7 @@ LUCK_WORDS: tuple[tuple[float, str], ...] = (
 above; "Go to bed" below all (its luck levels 0.6 and 0.3 applied to ten
 times the rate)."""
 
-STAT_COLUMNS: tuple[Column, ...] = (
-    Column("player", "string", "the player"),
-    Column("checker_decisions", "int64", "checker plays (gnubg: Total moves)"),
-    Column("unforced", "int64", "unforced checker plays (gnubg: Unforced moves)"),
-    Column("cube_decisions", "int64", "analysed cube decisions (gnubg: Total cube decisions)"),
-    Column("close_cube", "int64", "close or actual cube decisions (gnubg's count)"),
-    Column("decisions", "int64", "unforced + close_cube: the divisor of error_rate and pr"),
-    Column("checker_error", "float64", "sum of checker errors, EMG"),
-    Column("cube_error", "float64", "sum of cube errors, EMG"),
-    Column("error_total", "float64", "checker_error + cube_error, EMG"),
-    Column("error_rate", "float64", "1000 x error_total / decisions (gnubg's Error rate mEMG)"),
-    Column("checker_error_rate", "float64", "1000 x checker_error / unforced"),
-    Column("cube_error_rate", "float64", "1000 x cube_error / close_cube"),
-    Column("pr", "float64", "500 x error_total / decisions (XG's Performance Rating)"),
-    Column("doubtful", "int64", "checker plays marked doubtful (the source's mark, else error above the first threshold)"),
-    Column("errors", "int64", "checker plays marked bad (error above the second threshold)"),
-    Column("blunders", "int64", "checker plays marked very bad (error above the third threshold)"),
-    Column("missed_doubles", "int64", "no-doubles where doubling was right"),
-    Column("wrong_doubles", "int64", "doubles where not doubling was right"),
-    Column("wrong_takes", "int64", "takes of a pass"),
-    Column("wrong_passes", "int64", "passes of a take"),
-    Column("luck_total", "float64", "sum of the luck of the player's rolls, EMG (NaN: no luck recorded)"),
-    Column("luck_rate", "float64", "1000 x luck_total / rolls with a luck value"),
-    Column("rating", "string", "gnubg's words for error_rate (Awful! .. Supernatural)"),
-    Column("luck_rating", "string", "gnubg's words for luck_rate"),
-    Column("actual_result", "float64", "sum of the games' results: points (money), match-winning chances (match)"),
-    Column("luck_adjusted_result", "float64", "actual_result - own luck + opponent's luck, luck in points (money) or "
-           "match-winning chances (match) (gnubg's Luck adjusted result; NaN: no result or no luck)"),
-)
+STAT_COLUMNS: tuple[Column, ...] = table("analysis.stats")
 """The statistics per player (with ``match`` first when grouped by match)."""
 
 

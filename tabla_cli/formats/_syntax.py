@@ -8,17 +8,22 @@ examples (``ERROR_EXAMPLES``) and a message per label, and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TextIO
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
 
+if TYPE_CHECKING:
+    from tabla_cli.model import Match
 
 ErrorHandler = Callable[[TranscriptSyntaxError], None]
 """Called with a syntax error inside a game; the reader goes on with the next game."""
+
+TextReader = Callable[..., Iterator["Match"]]
+"""A reader's ``parse_matches(text, *, path=..., on_error=...)``."""
 
 
 def read_handle(handle: TextIO, path: str) -> str:
@@ -31,6 +36,16 @@ def read_handle(handle: TextIO, path: str) -> str:
         return handle.read()
     except UnicodeDecodeError as exc:
         raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
+
+
+def read_stream(parse_matches: TextReader, handle: TextIO, path: str,
+                on_error: ErrorHandler | None) -> Iterator[Match]:
+    """The matches ``parse_matches`` finds in all the text of ``handle``, read when the first is asked for.
+
+    Raises:
+        InputError: the stream cannot be decoded.
+    """
+    yield from parse_matches(read_handle(handle, path), path=path, on_error=on_error)
 
 
 def normalise_newlines(text: str) -> str:

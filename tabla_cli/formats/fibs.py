@@ -52,7 +52,7 @@ from lark.exceptions import UnexpectedInput
 from tabla_cli.board import BAR, OFF, Dice, Player, Step
 from tabla_cli.errors import Location, TranscriptSyntaxError
 from tabla_cli.formats import Format
-from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import CANNOT_MOVE, MOVE, NUMBER, dice
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match
@@ -128,16 +128,23 @@ def looks_like_fibs(text: str) -> bool:
     return False
 
 
-def read_matches(
-    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None
-) -> Iterator[Match]:
-    """Every match in an ``oldmoves`` text stream.
+def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+    """Every match in an ``oldmoves`` text stream: :func:`parse_matches` of all its text.
+
+    Raises:
+        InputError: the stream cannot be decoded (besides what :func:`parse_matches` raises).
+    """
+    return read_stream(parse_matches, handle, path, on_error)
+
+
+def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+    """Every match in an ``oldmoves`` text, read whole before the first match is yielded.
 
     A game whose players differ from the previous game's, or whose match
     length differs, starts a new match (as gnubg's importer stops there).
 
     Args:
-        handle: text stream; a leading BOM is ignored.
+        text: the text; a leading BOM is ignored.
         path: the name used in every :class:`Location`.
         on_error: called with an error in an action line instead of raising
             it; that game keeps the actions read before the bad line and
@@ -150,16 +157,6 @@ def read_matches(
     Raises:
         TranscriptSyntaxError: the text is not ``oldmoves``, or a line of a
             game cannot be read.
-        InputError: the stream cannot be decoded.
-    """
-    text = read_handle(handle, path)
-    yield from parse_matches(text, path=path, on_error=on_error)
-
-
-def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
-    """Every match in ``text``; see :func:`read_matches`.
-
-    The whole text is read before the first match is yielded.
     """
     text = normalise_newlines(text)
     parser = _parser()

@@ -51,7 +51,7 @@ from tabla_cli.analysis.types import CubeAction as Cube
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import Format
-from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, parse_tree, read_handle, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -189,16 +189,23 @@ def looks_like_sgf(text: str) -> bool:
     return head.startswith("(") and head[1:].lstrip(" \t\r\n").startswith(";")
 
 
-def read_matches(
-    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None
-) -> Iterator[Match]:
-    """Every match in an SGF text stream (normally one per file).
+def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+    """Every match in an SGF text stream: :func:`parse_matches` of all its text.
+
+    Raises:
+        InputError: the stream cannot be decoded (besides what :func:`parse_matches` raises).
+    """
+    return read_stream(parse_matches, handle, path, on_error)
+
+
+def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+    """Every match in an SGF text (normally one per file), parsed whole before the first is yielded.
 
     Game trees whose players or match length differ from the previous tree's
     start a new match.
 
     Args:
-        handle: text stream; a leading BOM is ignored.
+        text: the text; a leading BOM is ignored.
         path: the name used in every :class:`Location`.
         on_error: called with an error in a game tree's properties (a move,
             ``MI``, ``RE``, a set-up node) instead of raising it; that game
@@ -214,16 +221,6 @@ def read_matches(
             gnubg's dialect defines cannot be read.
         RuleError: a set-up node describes an impossible position.
         UnsupportedFormatError: the file is SGF of another game than backgammon.
-        InputError: the stream cannot be decoded.
-    """
-    text = read_handle(handle, path)
-    yield from parse_matches(text, path=path, on_error=on_error)
-
-
-def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
-    """Every match in ``text``; see :func:`read_matches`.
-
-    The whole text is parsed before the first match is yielded.
     """
     text = normalise_newlines(text)
     parser = _parser()

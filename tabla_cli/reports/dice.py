@@ -26,7 +26,7 @@ import math
 
 import pandas as pd
 
-from tabla_cli.columns import Column, typed
+from tabla_cli.columns import Column, table, typed
 from tabla_cli.reports.frames import Frames
 
 __all__ = ["DICE_COLUMNS", "EXPECTED_PIPS", "ROLLS", "dice_summary", "roll_counts", "roll_probabilities"]
@@ -50,30 +50,8 @@ def _pips(roll: str) -> int:
 
 _PIPS_SD = math.sqrt(sum(p * (_pips(r) - EXPECTED_PIPS) ** 2 for r, p in roll_probabilities().items()))
 
-C = Column
-DICE_COLUMNS: tuple[Column, ...] = (
-    C("player", "string", "the player who rolled"),
-    C("rolls", "int64", "rolls recorded (opening rolls and dances included)"),
-    C("opening_rolls", "int64", "first rolls of a game (never doubles; left out of the tests below)"),
-    *(C(f"roll_{r}", "int64", f"rolls of {r[0]}-{r[1]} (either order), all rolls") for r in ROLLS),
-    C("tested_rolls", "int64", "rolls after the opening: n of the tests below"),
-    C("doubles", "int64", "doubles among the tested rolls"),
-    C("doubles_rate", "float64", "doubles / tested_rolls (fair dice: 1/6 = 0.1667)"),
-    C("doubles_rate_se", "float64", "standard error of doubles_rate under fair dice, sqrt((1/6)(5/6)/n)"),
-    C("pips_mean", "float64", "mean pips per tested roll, doubles four times (fair dice: 8.1667)"),
-    C("pips_mean_se", "float64", "standard error of pips_mean under fair dice (4.2979 / sqrt(n))"),
-    C("bar_rolls", "int64", "rolls made with a checker on the bar (replayed rolls only)"),
-    C("bar_entries", "int64", "of those, rolls that brought a checker in"),
-    C("bar_entries_expected", "float64", "entries fair dice give: the sum of 1 - (k/6)^2 over the "
-                                         "bar_rolls, k = points closed"),
-    C("bar_entries_se", "float64", "standard deviation of the entries under fair dice"),
-    C("chi2_statistic", "float64", "chi-square statistic of the 21 tested roll counts against fair dice"),
-    C("chi2_dof", "Int64", "its degrees of freedom (20)"),
-    C("chi2_p_value", "float64", "chance of a statistic at least this large with fair dice"),
-    C("chi2_min_expected", "float64", "smallest expected count (n/36); under 5 the p-value is rough"),
-)
-"""``--by dice``: one row per player."""
-del C
+DICE_COLUMNS: tuple[Column, ...] = table("by.dice", each={"rolls": ROLLS})
+"""``--by dice``: one row per player (``by.dice`` in ``columns.toml``)."""
 
 
 def roll_counts(plays: pd.DataFrame) -> pd.DataFrame:

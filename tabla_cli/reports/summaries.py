@@ -29,12 +29,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from tabla_cli.columns import Column, rate, typed
+from tabla_cli.columns import Column, rate, table, typed
 from tabla_cli.errors import InputError, Location
 from tabla_cli.findings import CODES
 from tabla_cli.reports.dice import DICE_COLUMNS, dice_summary
 from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Frames
-from tabla_cli.reports.schema import SEVERITY
 from tabla_cli.reports.skill import (
     GROUP_SKILL,
     MATCH_SKILL_COLUMNS,
@@ -46,8 +45,6 @@ from tabla_cli.reports.skill import (
     player_skill,
 )
 
-C = Column
-
 _ENDS = (("won", "game_wins"), ("lost", "game_losses"))
 """The two ends of a player's games, each with the games its rates are over."""
 
@@ -58,105 +55,30 @@ _LEVELS = {"gammons": "gammon", "backgammons": "backgammon", "gammons_outside": 
 _LEVEL_RATES = (("backgammon", "backgammons"), ("gammon_outside", "gammons_outside"), ("gammon_bar", "gammons_bar"))
 """The levels with rates of their own: ``{level}_rate_won`` = ``{counted}_won / game_wins``, likewise lost."""
 
-_CUBE_COUNTS = (("doubles", "initial doubles"), ("redoubles", "redoubles"), ("takes", "takes"), ("drops", "drops"))
-"""The cube actions the opponent table counts for the player and the opponent."""
+PLAYER_COLUMNS: tuple[Column, ...] = table("by.player", each={"level_rates": _LEVEL_RATES, "ends": _ENDS})
+"""``--by player``: one row per player (``by.player`` in ``columns.toml``; with analysis, also the skill columns)."""
 
-_RESULT_COLUMNS: tuple[Column, ...] = (
-    C("matches", "int64", "matches and sessions played (every kind)"),
-    C("matches_completed", "int64", "completed matches: a side reached the match length"),
-    C("match_wins", "int64", "completed matches won"),
-    C("match_win_rate", "float64", "match_wins / matches_completed"),
-    C("matches_unfinished", "int64", "matches that end before a side reaches the length"),
-    C("one_game_sessions", "int64", "Backgammon Galaxy's one-game sessions (a '16 point match' of one game)"),
-    C("money_sessions", "int64", "money sessions (length 0)"),
-    C("games", "int64", "games played"),
-    C("game_wins", "int64", "games won"),
-    C("game_losses", "int64", "games lost"),
-    C("points_won", "int64", "points won in matches (completed or not), as the replay verified them"),
-    C("points_lost", "int64", "points lost in matches, as the replay verified them"),
-    C("money_points_won", "int64", "points won in money and one-game sessions"),
-    C("money_points_lost", "int64", "points lost in money and one-game sessions"),
-    C("gammons_won", "int64", "games won with a gammon (backgammons not included)"),
-    C("backgammons_won", "int64", "games won with a backgammon"),
-    C("gammons_lost", "int64", "games lost with a gammon"),
-    C("backgammons_lost", "int64", "games lost with a backgammon"),
-    C("gammons_outside_won", "int64", "1-2-4-8: games won at 4 (the loser had a checker outside his home board)"),
-    C("gammons_bar_won", "int64", "1-2-4-8: games won at 8 (the loser also had a checker on the bar)"),
-    C("gammons_outside_lost", "int64", "1-2-4-8: games lost at 4"),
-    C("gammons_bar_lost", "int64", "1-2-4-8: games lost at 8"),
-    C("gammon_rate_won", "float64", "games won above single (gammons_won + backgammons_won + "
-                                    "gammons_outside_won + gammons_bar_won) / game_wins"),
-    C("gammon_rate_lost", "float64", "games lost above single / game_losses"),
-)
-
-PLAYER_COLUMNS: tuple[Column, ...] = (
-    C("player", "string", "the player's name (after --alias)"),
-    *_RESULT_COLUMNS,
-    *(C(f"{level}_rate_{end}", "float64", f"{counted}_{end} / {games_of}")
-      for level, counted in _LEVEL_RATES for end, games_of in _ENDS),
-    C("doubles", "int64", "initial doubles offered (cube centred)"),
-    C("redoubles", "int64", "redoubles offered (cube owned)"),
-    C("doubles_received", "int64", "doubles and redoubles offered by the opponent"),
-    C("takes", "int64", "doubles taken"),
-    C("drops", "int64", "doubles dropped"),
-    C("beavers", "int64", "doubles beavered"),
-    C("raccoons", "int64", "beavers raccooned"),
-    C("take_rate", "float64", "takes / doubles_received"),
-    C("drop_rate", "float64", "drops / doubles_received"),
-    C("doubles_dropped", "int64", "the player's doubles and redoubles that the opponent dropped"),
-    C("max_cube", "Int64", "highest cube value at the end of any of the player's games"),
-    C("gammons_won_taken_cube", "int64", "games won above single in games where a double was "
-                                         "taken (or beavered)"),
-)
-
-OPPONENT_COLUMNS: tuple[Column, ...] = (
-    C("player", "string", "the player (--player)"),
-    C("opponent", "string", "the opponent"),
-    *_RESULT_COLUMNS,
-    *(C(f"{prefix}{name}", "int64", f"the {who}'s {what}")
-      for prefix, who in (("", "player"), ("opponent_", "opponent")) for name, what in _CUBE_COUNTS),
-)
+OPPONENT_COLUMNS: tuple[Column, ...] = table("by.opponent")
 """``--by opponent``: one row per player and opponent (with analysis, also the
 skill columns and ``opponent_error_rate``, ``opponent_pr``)."""
 
-PERIOD_COLUMNS: tuple[Column, ...] = (
-    C("player", "string", "the player (--player)"),
-    C("period", "string", "2024 (year), 2024-08 (month) or 2024-W31 (ISO week) of the match date; "
-                          "'undated' for matches without one"),
-    *_RESULT_COLUMNS,
-    C("points_per_game", "float64", "(points won - points lost, match and money) / games"),
-    C("rating", "Float64", "the player's rating in the period's last match that gives one"),
-)
+PERIOD_COLUMNS: tuple[Column, ...] = table("by.period")
 """``--by period``: one row per player and period, oldest first, undated last
 (with analysis, also the skill columns)."""
 
+_FINDING_COUNTS = ("findings", "error_findings")
+
 MATCH_COLUMNS: tuple[Column, ...] = (
-    *(c for c in COLUMNS["matches"] if c.name not in ("variant", "rating0", "rating1", "findings",
-                                                      "error_findings")),
-    C("gammons", "int64", "games won with a gammon"),
-    C("backgammons", "int64", "games won with a backgammon"),
-    C("gammons_outside", "int64", "1-2-4-8: games won at 4"),
-    C("gammons_bar", "int64", "1-2-4-8: games won at 8"),
-    C("doubles", "int64", "initial doubles offered"),
-    C("redoubles", "int64", "redoubles offered"),
-    C("takes", "int64", "takes"),
-    C("drops", "int64", "drops"),
-    C("beavers", "int64", "beavers"),
-    C("max_cube", "Int64", "highest cube value at the end of a game"),
-    *(c for c in COLUMNS["matches"] if c.name in ("findings", "error_findings")),
+    *(c for c in COLUMNS["matches"] if c.name not in ("variant", "rating0", "rating1", *_FINDING_COUNTS)),
+    *table("by.match_counts"),
+    *(c for c in COLUMNS["matches"] if c.name in _FINDING_COUNTS),
 )
 """``--by match``: one row per match (with analysis, also :data:`MATCH_SKILL_COLUMNS`)."""
 
-CODE_COLUMNS: tuple[Column, ...] = (
-    C("code", "string", "the finding code"),
-    SEVERITY,
-    C("findings", "int64", "how many times it was found"),
-    C("files", "int64", "in how many files"),
-    C("matches", "int64", "in how many matches"),
-    C("description", "string", "what the code means"),
-)
+CODE_COLUMNS: tuple[Column, ...] = table("by.findings", {"severities": SEVERITIES})
+"""``--by findings``: one row per finding code."""
 
-_FILE = C("file", "string", "the file the match was read from")
+_FILE = table("shared.file")
 
 SUMMARY_COLUMNS: dict[str, tuple[Column, ...]] = {
     "player": PLAYER_COLUMNS,
@@ -164,14 +86,12 @@ SUMMARY_COLUMNS: dict[str, tuple[Column, ...]] = {
     "period": PERIOD_COLUMNS,
     "dice": DICE_COLUMNS,
     "match": MATCH_COLUMNS,
-    "game": (COLUMNS["games"][0], _FILE, *COLUMNS["matches"][3:5], *COLUMNS["games"][1:]),
-    "cube": (COLUMNS["cube"][0], _FILE, *COLUMNS["cube"][1:]),
+    "game": (COLUMNS["games"][0], *_FILE, *COLUMNS["matches"][3:5], *COLUMNS["games"][1:]),
+    "cube": (COLUMNS["cube"][0], *_FILE, *COLUMNS["cube"][1:]),
     "findings": CODE_COLUMNS,
     "decisions": COLUMNS["decisions"],
 }
 """The columns of each ``--by`` table, in order."""
-
-del C
 
 _ANSWERS = ("take", "drop", "beaver", "raccoon")
 

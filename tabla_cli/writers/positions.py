@@ -24,15 +24,16 @@ Example:
     >>> text = '''3 point match
     ... Game 1
     ... Ann : 0   Bob : 0
-    ... 1) 31: 8/5 6/5  Doubles => 2
-    ... 2) Takes
+    ... 1) 31: 8/5 6/5             42: 8/4 6/4
+    ... 2) Doubles => 2            Takes
     ... '''
     >>> match = next(parse_matches(text))
     >>> print(format_positions([(match, None)]), end="")
     match,game,move,player,side,action,dice,play,position_id,match_id,xgid,pips_player,pips_opponent
     1,1,1,Ann,0,roll,31,8/5 6/5,4HPwATDgc/ABMA,MIBlAAAAAAAE,XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:0:3:10,167,167
-    1,1,1,Bob,1,double,,,sGfwATDgc/ABMA,cAlgAAAAAAAE,XGID=-b----E-C---eE---b-db---B-:0:0:1:00:0:0:0:3:10,167,163
-    1,1,2,Ann,0,take,,,sGfwATDgc/ABMA,cBFgAAAAAAAE,XGID=-b----E-C---eE---b-db---B-:0:0:1:D:0:0:0:3:10,163,167
+    1,1,1,Bob,1,roll,42,8/4 6/4,sGfwATDgc/ABMA,cAlqAAAAAAAE,XGID=-b----E-C---eE---b-db---B-:0:0:1:42:0:0:0:3:10,167,163
+    1,1,2,Ann,0,double,,,mGfwATCwZ/ABMA,MAFgAAAAAAAE,XGID=-b--B-D-B---eE---b-db---B-:0:0:-1:00:0:0:0:3:10,163,161
+    1,1,2,Bob,1,take,,,mGfwATCwZ/ABMA,MBlgAAAAAAAE,XGID=-b--B-D-B---eE---b-db---B-:0:0:-1:D:0:0:0:3:10,161,163
 """
 
 from __future__ import annotations
