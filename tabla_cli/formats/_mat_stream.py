@@ -8,6 +8,7 @@ line; the reader parses the text between them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, TextIO
@@ -20,6 +21,8 @@ __all__ = ["LENGTH_LINE", "LazyMatches", "PieceReader", "lines", "match_chunks",
 
 LENGTH_LINE = re.compile(r"[0-9]+[ \t]+point[ \t]+match\b", re.IGNORECASE)
 """A stripped line that is a match-length line ``N point match``."""
+_POINT_MATCH = re.compile(r"point[ \t]++match", re.IGNORECASE)
+"""Searched for in a whole text: every length line holds it (a comment line may too)."""
 _GAME_LINE = re.compile(r"game[ \t]+[0-9]+\b", re.IGNORECASE)
 _DIGITS = frozenset("0123456789")
 
@@ -30,14 +33,33 @@ def lines(handle: TextIO, path: str) -> Iterator[str]:
     Raises:
         InputError: the stream cannot be decoded.
     """
-    rest = ""
+    return _lines(_blocks(handle, path))
+
+
+_BLOCK = 1 << 16
+"""Characters read from a stream at a time."""
+
+
+def _blocks(handle: TextIO, path: str) -> Iterator[str]:
+    """The text of ``handle`` in blocks of :data:`_BLOCK` characters (the last one shorter, none empty).
+
+    Raises:
+        InputError: the stream cannot be decoded.
+    """
     while True:
         try:
-            block = handle.read(1 << 16)
+            block = handle.read(_BLOCK)
         except UnicodeDecodeError as exc:
             raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
         if not block:
-            break
+            return
+        yield block
+
+
+def _lines(blocks: Iterable[str]) -> Iterator[str]:
+    """The lines of a text given in blocks, with LF line ends (see :func:`lines`)."""
+    rest = ""
+    for block in blocks:
         text = rest + block
         if text.endswith("\r"):  # the start of a CRLF the next block ends
             text, rest = text[:-1], "\r"
@@ -61,10 +83,18 @@ def match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
     Raises:
         InputError: the stream cannot be decoded.
     """
+    blocks = _blocks(handle, path)
+    head = next(blocks, "")
+    tail = next(blocks, "")
+    if not tail:  # the whole stream in one block: one match, most often, found without cutting it into lines
+        text = head.replace("\r\n", "\n").replace("\r", "\n")
+        if _one_match(text):
+            yield text, 1
+            return
     chunk: list[str] = []
     pending: list[str] = []  # comment and blank lines since the last other line
     first = number = 1
-    for line in lines(handle, path):
+    for line in _lines(itertools.chain((head, tail), blocks)):
         stripped = line.strip().lstrip("\ufeff")
         if not stripped or stripped[0] in ";#":
             pending.append(line)
@@ -81,6 +111,24 @@ def match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
     chunk += pending
     if chunk or first == 1:
         yield "".join(chunk), first
+
+
+def _one_match(text: str) -> bool:
+    """Whether :func:`match_chunks` cuts ``text`` (LF line ends) nowhere: its one chunk is the whole text.
+
+    True when the text holds ``point match`` at most once, anywhere in a
+    line, with only blank and comment lines before the line that holds it:
+    then no line but that one may be a length line, and it comes first (a
+    length line after any other line starts a new match). False may also
+    mean that the lines must be looked at one by one.
+    """
+    found = _POINT_MATCH.search(text)
+    if found is None:
+        return True
+    if _POINT_MATCH.search(text, found.end()) is not None:
+        return False
+    before = text[: found.start()].split("\n")[:-1]  # the whole lines before the one that holds it
+    return all(not (s := line.strip().lstrip("\ufeff")) or s[0] in ";#" for line in before)
 
 
 def pieces(stream: Iterable[str], size: int) -> Iterator[tuple[bool, str, int]]:
