@@ -53,6 +53,7 @@ _ONE_BLOCK_CASES = [
     "; 5 point match\n7 point match\n",  # the words twice, once in a comment
     " Game 1 of a 5 point match\n Game 1\n", "5 point match\r\n Game 1\r 1) 31: 8/5 6/5",
     "5 POINT\tMATCH\n\n; x\n\n2 point match\n", "x\n \ufeff 5 point match\n",
+    "x\n3 po\u0131nt match\n", "x\n3 Po\u0130nt MATCH\n", "x\n3 po\u0130nt\n",  # i without or with a dot
 ]
 
 
