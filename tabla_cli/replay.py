@@ -62,6 +62,8 @@ class _GameReplay:
                  variant: Variant) -> None:
         self.r = replay
         self.v = replay.visitor
+        self.wants_roll = replay.wants_roll
+        self.wants_move = replay.wants_move
         self.variant = variant
         # Variants with the standard board keep the standard notation (and its speed).
         standard = variant.has_gnubg_ids
@@ -190,19 +192,20 @@ class _GameReplay:
         self.doubler = None
         dice = action.dice
         assert dice is not None
-        first = self.res.rolls == 0
-        wants = self.r.wants_roll
-        state = self.state(action, action.player, action.player, opening=first) if wants else None
-        if not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
-            self.finding("invalid-dice", f"{dice[0]}-{dice[1]} is not a roll of two dice from 1 to 6", action)
+        res = self.res
+        first = res.rolls == 0
+        state = self.state(action, player, player, opening=first) if self.wants_roll else None
+        die0, die1 = dice
+        if not (1 <= die0 <= 6 and 1 <= die1 <= 6):
+            self.finding("invalid-dice", f"{die0}-{die1} is not a roll of two dice from 1 to 6", action)
             self.rolled(state, action, None, None)
             self.stop(action)
             return
-        self.res.rolls += 1
+        res.rolls += 1
         self.r.result.plays += 1
-        if (first and dice[0] == dice[1] and self.game.start is None
+        if (first and die0 == die1 and self.game.start is None
                 and not self.variant.allows_opening_double(self.game.number)):
-            self.finding("opening-double", f"the opening roll {dice[0]}-{dice[1]} is a double", action)
+            self.finding("opening-double", f"the opening roll {die0}-{die1} is a double", action)
         text = action.play_text or ""
         if action.resigned or (not text and self._resigns_after(actions, i)):
             if self.r.wants_resign:
@@ -242,12 +245,12 @@ class _GameReplay:
             after = applied
         if state is not None:
             self.v.visit_roll(state, action, play, after)
-        if self.r.wants_move:
+        if self.wants_move:
             self.v.visit_move(action, after)
         if variant.is_over(after):
             multiplier = self.r.scoring.value(variant, after)
-            self.over = ("bearoff" if multiplier else "draw", action.player)
-            self.res.multiplier = multiplier or None
+            self.over = ("bearoff" if multiplier else "draw", player)
+            res.multiplier = multiplier or None
         self.pos = after.flip()
         self.side = self.turn = _OTHER[player]
 
@@ -255,7 +258,7 @@ class _GameReplay:
         """Tell the visitor about a roll (``state`` is None when it does not want :meth:`visit_roll`)."""
         if state is not None:
             self.v.visit_roll(state, action, play, after)
-        if self.r.wants_move:
+        if self.wants_move:
             self.v.visit_move(action, after)
 
     def _resigns_after(self, actions: list[Action], i: int) -> bool:
