@@ -89,17 +89,18 @@ def match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
         InputError: the stream cannot be decoded.
     """
     blocks = _blocks(handle, path)
-    head = next(blocks, "")
-    tail = next(blocks, "")
-    if not tail:  # the whole stream in one block: one match, most often, found without cutting it into lines
-        text = head.replace("\r\n", "\n").replace("\r", "\n")
-        if _one_match(text):
-            yield text, 1
-            return
+    head = [next(blocks, "")]
+    if len(head[0]) < _BLOCK:  # a short read: the end of the stream, where reading again finds nothing
+        head.append(next(blocks, ""))
+        if not head[1]:  # the whole stream in one block: one match, most often, found without cutting it into lines
+            text = head[0].replace("\r\n", "\n").replace("\r", "\n")
+            if _one_match(text):
+                yield text, 1
+                return
     chunk: list[str] = []
     pending: list[str] = []  # comment and blank lines since the last other line
     first = number = 1
-    for line in _lines(itertools.chain((head, tail), blocks)):
+    for line in _lines(itertools.chain(head, blocks)):
         stripped = line.strip().lstrip("\ufeff")
         if not stripped or stripped[0] in ";#":
             pending.append(line)
