@@ -1,9 +1,19 @@
 """`tabla check` benchmark: parse-only and full strict check, one process and --jobs 2.
 
     python benchmarks/bench_check.py [DIR ...]
+    python benchmarks/bench_check.py --cpu [--repeat N] [DIR ...]
+    python benchmarks/bench_check.py --against OTHER_CHECKOUT [--rounds R] [--repeat N] [DIR ...]
 
 The machine may be shared: compare the CPU time of ``--jobs 1`` over a few
 runs back to back rather than the rates.
+
+``--cpu`` measures only the CPU time of checking the files in this process
+(``check_paths`` with one job, after one run to warm up), ``--repeat`` times
+(default 9), and prints the least and the median. ``--against`` compares
+this checkout with another one (a ``git worktree add`` of an older commit,
+say): ``--rounds`` times, each checkout in turn runs ``--cpu`` in a process
+of its own, so that both meet the same load on a shared machine; the least
+and the median over all runs of each are printed.
 
 Without arguments it measures tests/data/corpus/mat and, when present, the
 generated 7-point matches in bench-data/ (make them with
@@ -12,6 +22,11 @@ generated 7-point matches in bench-data/ (make them with
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,13 +67,57 @@ def measure(folder: Path) -> None:
         print(f"  tabla check files, --jobs {jobs}: {n / dt:8.0f} matches/s {played / dt:9.0f} plays/s{busy}")
 
 
+def cpu_times(folder: Path, repeat: int) -> list[float]:
+    """CPU seconds of each of ``repeat`` checks of the files below ``folder`` (one process, one job)."""
+    paths = list(collect_paths([str(folder)]))
+    list(check_paths(paths, 1))  # imports, the parser, caches
+    times = []
+    for _ in range(repeat):
+        c0 = time.process_time()
+        list(check_paths(paths, 1))
+        times.append(time.process_time() - c0)
+    return times
+
+
+def summary(times: list[float]) -> str:
+    return f"CPU min {min(times):.3f} s, median {statistics.median(times):.3f} s over {len(times)} runs"
+
+
+def against(folder: Path, other: Path, rounds: int, repeat: int) -> None:
+    """Alternate ``--cpu`` runs of this checkout and of ``other`` over ``folder``; print both summaries."""
+    trees = {"this checkout": ROOT, str(other): other.resolve()}
+    times: dict[str, list[float]] = {name: [] for name in trees}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            out = subprocess.run([sys.executable, __file__, "--cpu", "--json", "--repeat", str(repeat), str(folder)],
+                                 env=env, check=True, capture_output=True, text=True, cwd=tree).stdout
+            times[name] += json.loads(out)
+    print(f"{folder}: {rounds} rounds of {repeat} runs, in turn")
+    for name, values in times.items():
+        print(f"  {name}: {summary(values)}")
+
+
 def main() -> None:
-    folders = [Path(a) for a in sys.argv[1:]] or [
-        ROOT / "tests" / "data" / "corpus" / "mat",
-        ROOT / "bench-data",
-    ]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="*", type=Path)
+    parser.add_argument("--cpu", action="store_true", help="only the CPU time of check_paths, one job")
+    parser.add_argument("--repeat", type=int, default=9, help="runs per measure with --cpu or --against")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="compare with the tabla_cli of CHECKOUT")
+    parser.add_argument("--rounds", type=int, default=5, help="turns of each checkout with --against")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # --cpu's times for --against
+    args = parser.parse_args()
+    folders = [f.resolve() for f in args.folders] or [ROOT / "tests" / "data" / "corpus" / "mat",
+                                                      ROOT / "bench-data"]
     for folder in folders:
-        if folder.is_dir():
+        if not folder.is_dir():
+            continue
+        if args.against is not None:
+            against(folder, args.against, args.rounds, args.repeat)
+        elif args.cpu:
+            times = cpu_times(folder, args.repeat)
+            print(json.dumps(times) if args.json else f"{folder}: {summary(times)}")
+        else:
             measure(folder)
 
 

@@ -12,6 +12,7 @@ from tabla_cli import source
 from tabla_cli.check import CheckVisitor, FileReport, check_file, check_text
 from tabla_cli.errors import TranscriptSyntaxError
 from tabla_cli.formats import mat
+from tabla_cli.formats._mat_stream import match_chunks
 from tabla_cli.model import Game, Match
 from tabla_cli.pipeline import run
 from tabla_cli.replay import replay
@@ -36,6 +37,31 @@ def test_streamed_matches_equal_whole_text_matches(newline: str) -> None:
     assert len(whole) > 5 and streamed == whole
     assert [m.location for m in streamed] == [m.location for m in whole]
 
+
+
+class _Trickle(io.StringIO):
+    """A text stream that gives at most 7 characters a read: match_chunks cuts it line by line."""
+
+    def read(self, size: int | None = -1) -> str:
+        return super().read(7)
+
+
+_ONE_BLOCK_CASES = [
+    "", "\n\n", "hello\n", "; only a comment\n", "\ufeff5 point match\n Game 1\n",
+    "; [Site \"x\"]\n\n# c\n 3 point match\n Game 1\n",
+    "hello\n3 point match\n Game 1\n",  # a line before the length line: two chunks
+    "; 5 point match\n7 point match\n",  # the words twice, once in a comment
+    " Game 1 of a 5 point match\n Game 1\n", "5 point match\r\n Game 1\r 1) 31: 8/5 6/5",
+    "5 POINT\tMATCH\n\n; x\n\n2 point match\n", "x\n \ufeff 5 point match\n",
+    "x\n3 po\u0131nt match\n", "x\n3 Po\u0130nt MATCH\n", "x\n3 po\u0130nt\n",  # i without or with a dot
+]
+
+
+@pytest.mark.parametrize("text", _ONE_BLOCK_CASES + [joined(), CORPUS[0].read_text(encoding="utf-8")])
+def test_a_stream_read_in_one_block_is_cut_as_line_by_line(text: str) -> None:
+    whole = list(match_chunks(io.StringIO(text, newline=""), "t.mat"))
+    assert whole == list(match_chunks(_Trickle(text, newline=""), "t.mat"))
+    assert "".join(chunk for chunk, _ in whole) == text.replace("\r\n", "\n").replace("\r", "\n")
 
 @pytest.fixture
 def small_streams(monkeypatch: pytest.MonkeyPatch) -> None:
