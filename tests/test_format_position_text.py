@@ -20,6 +20,7 @@ from tabla_cli.analysis.types import DecisionKind
 from tabla_cli.errors import TranscriptSyntaxError
 from tabla_cli.formats import detect, position_text
 from tabla_cli.ids import parse_xgid
+from tabla_cli.writers.json import format_json
 
 from helpers import CORPUS
 
@@ -131,6 +132,18 @@ def test_the_decision_rows() -> None:
     assert (roll.kind, roll.player, roll.dice, roll.best, roll.best_equity) == ("checker", "Rouge", "21", "19/18 14/12",
                                                                                -0.492)
     assert roll.source == "recorded BGBlitz" and roll.options == 5
+
+
+@pytest.mark.parametrize("path", EXPORTS, ids=lambda p: p.name)
+def test_tabla_json_keeps_the_undecided_analysis(path: Path, tmp_path: Path) -> None:
+    """Converted to tabla JSON, a position export gives the same decision rows (no play or action made)."""
+    columns = ["kind", "dice", "action", "best", "equity", "best_equity", "error", "source", "position_id"]
+    [match] = position_text.parse_matches(path.read_text(encoding="utf-8"), path=str(path))
+    copy = tmp_path / "copy.json"
+    copy.write_text(format_json([(match, None)]), encoding="utf-8")
+    before = decisions_frame(analyse_file(str(path), RECORDED).rows)[columns]
+    after = decisions_frame(analyse_file(str(copy), RECORDED).rows)[columns]
+    assert len(before) and after.astype(str).values.tolist() == before.astype(str).values.tolist()
 
 
 def test_a_double_the_xgid_says_was_made_is_evaluated() -> None:

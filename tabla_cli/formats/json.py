@@ -291,6 +291,7 @@ class _Reader:
         return RecordedAnalysis(
             checker_evaluation=None if checker is None else self.evaluation(checker, f"{where}.checker"),
             cube_evaluation=None if cube is None else self.evaluation(cube, f"{where}.cube"),
+            undecided=self.field(stored, "undecided", bool, where, False),
         )
 
     def evaluation(self, data: dict[str, Any], where: str) -> Evaluation:

@@ -229,6 +229,8 @@ def _analysis(recorded: RecordedAnalysis, kind: ActionKind) -> dict[str, Any]:
     cube = None if cube_kind is None else evaluation_from_recorded(recorded, cube_kind)
     if cube is not None:
         data["cube"] = evaluation_data(cube)
+    if data and recorded.undecided:
+        data["undecided"] = True
     return data
 
 
