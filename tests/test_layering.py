@@ -5,8 +5,8 @@ Import cycles are found from the source: every module-level ``import`` of a
 not count). Importing ``a.b.c`` also runs the ``__init__`` of ``a.b``, so
 that is an edge too, except towards the importing module's own packages.
 No module-level circle is allowed. Imports deferred into functions are
-allowed, but a circle through them is a layering fault too: the known ones
-are listed to be removed.
+allowed, but a circle through them is a layering fault too, and none is
+allowed either.
 """
 
 from __future__ import annotations
@@ -22,15 +22,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tabla_cli"
 
 ENGINE = ["tabla_cli.board", "tabla_cli.variant", "tabla_cli.notation", "tabla_cli.variants"]
 HEAVY = ["lark", "pandas", "click"]
-
-KNOWN_DEFERRED_CYCLES_TO_REMOVE: set[frozenset[str]] = {
-    frozenset({
-        "tabla_cli.variants.common", "tabla_cli.variants.parallel", "tabla_cli.variants.plakoto",
-        "tabla_cli.variants.position_text",
-    }),
-}
-"""Circles through imports inside functions, still to be removed (issue 9); empty it as they go."""
-
 
 def module_names() -> dict[str, Path]:
     """Every module of the package, by dotted name."""
@@ -132,14 +123,8 @@ def test_no_import_cycles() -> None:
     assert [sorted(c) for c in cycles(import_graph())] == []
 
 
-def test_no_new_cycles_through_deferred_imports() -> None:
-    found = set(cycles(import_graph(deferred=True)))
-    assert found - KNOWN_DEFERRED_CYCLES_TO_REMOVE == set(), [sorted(c) for c in found - KNOWN_DEFERRED_CYCLES_TO_REMOVE]
-
-
-def test_known_deferred_cycles_still_exist() -> None:
-    """A circle that is gone must leave the known list, so that it cannot come back unnoticed."""
-    assert KNOWN_DEFERRED_CYCLES_TO_REMOVE <= set(cycles(import_graph(deferred=True)))
+def test_no_cycles_through_deferred_imports() -> None:
+    assert [sorted(c) for c in cycles(import_graph(deferred=True))] == []
 
 
 def test_cycle_finder_sees_a_circle() -> None:

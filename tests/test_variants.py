@@ -36,6 +36,7 @@ from tabla_cli.variants import (
     TablaVariant,
     Tapa,
 )
+from tabla_cli.variants.position_text import board_lines
 from selfplay import random_play
 from variant_reference import reference_plays
 
@@ -281,6 +282,48 @@ def test_position_text_examples() -> None:
 def test_bad_position_text(cls: type, text: str, why: str) -> None:
     with pytest.raises(InvalidIdError, match=why):
         cls.from_text(text)
+
+
+@pytest.mark.parametrize(("cls", "text", "message"), [
+    (PlakotoPosition, "24:14 1:1 / 24:15",
+     "bad position text '24:14 1:1 / 24:15': the mover's 1-point holds checkers of both sides: "
+     "mark the one pinned checker with 'p'"),
+    (PlakotoPosition, "24:15 / 24:15 / owed=1", "bad position text '24:15 / 24:15 / owed=1': "
+                                               "rolls and owed dice are only kept in Gulbara positions"),
+    (GulbaraPosition, "24:15 / 24:15 / foo=1", "bad position text '24:15 / 24:15 / foo=1': "
+                                              "'foo=1': extras are rolls=M,O, owed=d,d and owed-other=d,d"),
+    (GulbaraPosition, "24:15 / 24:15 / owed=1 owed-other=0", "bad position text "
+     "'24:15 / 24:15 / owed=1 owed-other=0': owed-other='0': give dice 1-6 separated by commas"),
+    (GulbaraPosition, "24:14 1:1p / 24:15", "bad position text '24:14 1:1p / 24:15': "
+                                           "only Tapa/Plakoto checkers can be pinned"),
+    (ParallelPosition, "24:14 12:1 / 24:15", "bad position text '24:14 12:1 / 24:15': both sides have "
+                                            "checkers on the mover's 12-point (it is the other side's 24-point)"),
+])
+def test_bad_position_text_messages(cls: type, text: str, message: str) -> None:
+    with pytest.raises(InvalidIdError) as caught:
+        cls.from_text(text)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(("text", "again"), [
+    ("24:15 / 24:15 /", "24:15 / 24:15 / rolls=0,0"),
+    ("24:15 / 24:15 / owed-other=2,2 rolls=7,1", "24:15 / 24:15 / rolls=3,1 owed-other=2,2"),
+    ("off:2 6:13 / 24:15 / owed=5", "6:13 off:2 / 24:15 / rolls=0,0 owed=5"),
+])
+def test_gulbara_text_keeps_rolls_and_owed_dice(text: str, again: str) -> None:
+    position = GulbaraPosition.from_text(text)
+    assert isinstance(position, GulbaraPosition) and position.text() == again
+    assert GulbaraPosition.from_text(again) == position
+
+
+def test_board_drawing_marks_pinned_checkers() -> None:
+    position = PlakotoPosition.from_text("24:13 18:1 6:1p / 24:12 19:2 7:1p")
+    lines = board_lines(position)
+    assert lines[1:3] == [" |                o |   |                X |", " |                X |   |                X |"]
+    assert lines[-4:-1] == [" |                  |   | O              O |", " |                  |   | O              O |",
+                            " |                  |   | x              O |"]
+    assert board_lines(ParallelPosition.from_text("24:14 13:1 / 24:15"))[-2] == (
+        " | O                |   |                  |")
 
 
 def test_variant_positions_have_no_gnubg_id() -> None:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, TypeVar
 from tabla_cli.board import BAR, OFF, Dice, Play, Position, Resolution, Segment
 from tabla_cli.errors import InvalidIdError
 from tabla_cli.findings import Code
+from tabla_cli.variants.position_text import TextFields, format_position, parse_position
 from tabla_cli.variants.search import (
     SEARCH_LIMIT, Board, PathStep, SearchResult, TurnPlan, plain_plan, search, to_play,
 )
@@ -33,8 +34,15 @@ class VariantPosition(Position):
 
     Same surface as :class:`~tabla_cli.board.Position` (``mover``,
     ``opponent``, ``flip()``, ``pips()``); :meth:`position_id` raises.
-    Subclasses add the state their rules need.
+    Subclasses add the state their rules need, and put it in their text
+    through :attr:`pinning`, :attr:`keeps_rolls`, :meth:`text_fields` and
+    :meth:`from_text_fields`.
     """
+
+    pinning: ClassVar[bool] = False
+    """Whether a single checker can be pinned under opposing ones (its text marks it ``p``)."""
+    keeps_rolls: ClassVar[bool] = False
+    """Whether the position keeps the rolls made and the dice owed (its text adds ``rolls=`` and ``owed=``)."""
 
     def flip(self) -> VariantPosition:
         return type(self)(self.opponent, self.mover)
@@ -44,16 +52,21 @@ class VariantPosition(Position):
 
     def text(self) -> str:
         """The position in our text format (see :mod:`tabla_cli.variants.position_text`)."""
-        from tabla_cli.variants.position_text import format_position
-
         return format_position(self)
 
     @classmethod
     def from_text(cls, text: str) -> VariantPosition:
         """Read a position written by :meth:`text`."""
-        from tabla_cli.variants.position_text import parse_position
-
         return parse_position(cls, text)
+
+    def text_fields(self) -> TextFields:
+        """What :meth:`text` writes: here the checkers; subclasses add the state they keep."""
+        return TextFields(self.mover, self.opponent)
+
+    @classmethod
+    def from_text_fields(cls, fields: TextFields) -> VariantPosition:
+        """The position :meth:`from_text` read (only the fields that :meth:`text_fields` fills are given)."""
+        return cls(fields.mover, fields.opponent)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.text()!r})"

@@ -44,6 +44,7 @@ from tabla_cli.errors import InvalidIdError
 from tabla_cli.findings import Code
 from tabla_cli.notation import parse_long_play
 from tabla_cli.variants.common import TablaVariant, VariantPosition
+from tabla_cli.variants.position_text import TextFields
 from tabla_cli.variants.search import (
     TurnPlan,
     bear_off_blocked,
@@ -103,10 +104,22 @@ class GulbaraPosition(ParallelPosition):
     opponent_rolls: int = 0
     mover_owed: tuple[int, ...] = ()
     opponent_owed: tuple[int, ...] = ()
+    keeps_rolls: ClassVar[bool] = True
 
     def flip(self) -> GulbaraPosition:
         return GulbaraPosition(self.opponent, self.mover, self.opponent_rolls, self.mover_rolls,
                                self.opponent_owed, self.mover_owed)
+
+    def text_fields(self) -> TextFields:
+        return TextFields(self.mover, self.opponent, rolls=(self.mover_rolls, self.opponent_rolls),
+                          mover_owed=self.mover_owed, opponent_owed=self.opponent_owed)
+
+    @classmethod
+    def from_text_fields(cls, fields: TextFields) -> GulbaraPosition:
+        """The position read from text; rolls are kept up to 3."""
+        mover_rolls, opponent_rolls = fields.rolls or (0, 0)
+        return GulbaraPosition(fields.mover, fields.opponent, min(mover_rolls, 3), min(opponent_rolls, 3),
+                               fields.mover_owed, fields.opponent_owed)
 
     def _with(self, mover: tuple[int, ...]) -> GulbaraPosition:
         return GulbaraPosition(mover, self.opponent, self.mover_rolls + 1, self.opponent_rolls, (), ())

@@ -27,6 +27,7 @@ from typing import ClassVar
 from tabla_cli.board import OFF, Play, Position, Segment, Step
 from tabla_cli.findings import Code
 from tabla_cli.variants.common import TablaVariant, VariantPosition
+from tabla_cli.variants.position_text import TextFields
 from tabla_cli.variants.search import (
     PathStep,
     TurnPlan,
@@ -50,9 +51,17 @@ class PlakotoPosition(VariantPosition):
 
     mover_pins: int = 0
     opponent_pins: int = 0
+    pinning: ClassVar[bool] = True
 
     def flip(self) -> PlakotoPosition:
         return PlakotoPosition(self.opponent, self.mover, self.opponent_pins, self.mover_pins)
+
+    def text_fields(self) -> TextFields:
+        return TextFields(self.mover, self.opponent, self.mover_pins, self.opponent_pins)
+
+    @classmethod
+    def from_text_fields(cls, fields: TextFields) -> PlakotoPosition:
+        return PlakotoPosition(fields.mover, fields.opponent, fields.mover_pins, fields.opponent_pins)
 
     @classmethod
     def opposite(cls, point: int) -> int:

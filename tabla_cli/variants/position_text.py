@@ -17,6 +17,12 @@ side has had in this game, the side on roll first, kept up to 3) and
 on roll / to the other side). :func:`format_position` writes points from 24
 down and ``off:N`` only when N > 0.
 
+Each position class says what its text holds: :class:`TextFields` is what
+is read and written, :meth:`~tabla_cli.variants.common.VariantPosition.text_fields`
+and ``from_text_fields`` turn a position into it and back, and the class
+variables ``pinning`` and ``keeps_rolls`` say whether pins and the Gulbara
+extras may be given. So this module knows no position class.
+
 >>> from tabla_cli.variants import PlakotoPosition
 >>> pos = parse_position(PlakotoPosition, "24:13 18:1 6:1p / 24:13 19:2")
 >>> pos.mover_pins == 1 << 6, pos.mover[OFF], format_position(pos)
@@ -26,16 +32,46 @@ down and ``off:N`` only when N > 0.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tabla_cli.board import OFF, Position
+from tabla_cli.board import OFF
 from tabla_cli.errors import InvalidIdError
-from tabla_cli.variants.common import VariantPosition
-from tabla_cli.variants.parallel import GulbaraPosition
-from tabla_cli.variants.plakoto import PlakotoPosition
+
+if TYPE_CHECKING:
+    from tabla_cli.variants.common import VariantPosition
+
+__all__ = ["TextFields", "board_lines", "format_position", "parse_position"]
 
 CHECKERS = 15
 _ITEM = re.compile(r"^(?P<point>[0-9]{1,2}|off):(?P<count>[0-9]{1,2})(?P<pin>p?)$", re.IGNORECASE)
 _DICE = re.compile(r"^[1-6](?:,[1-6])*$")
+
+
+@dataclass(frozen=True, slots=True)
+class TextFields:
+    """What the text of a position holds; each position class keeps the fields its rules need.
+
+    Attributes:
+        mover: the side on roll's checker counts (26 entries, ``OFF`` = borne
+            off), in its own numbering.
+        opponent: the same for the other side.
+        mover_pins: bit ``p`` set = the mover's checker on his point ``p`` is
+            pinned (Tapa/Plakoto).
+        opponent_pins: the same for the other side, in its own numbering.
+        rolls: rolls each side has had, the side on roll first (Gulbara), or
+            None where they are not kept (then there is no third part).
+        mover_owed: dice of a progression passed to the side on roll (Gulbara).
+        opponent_owed: dice passed to the other side (Gulbara).
+    """
+
+    mover: tuple[int, ...]
+    opponent: tuple[int, ...]
+    mover_pins: int = 0
+    opponent_pins: int = 0
+    rolls: tuple[int, int] | None = None
+    mover_owed: tuple[int, ...] = ()
+    opponent_owed: tuple[int, ...] = ()
 
 
 def _fail(text: str, why: str) -> InvalidIdError:
@@ -102,7 +138,8 @@ def parse_position(cls: type[VariantPosition], text: str) -> VariantPosition:
     mover, mine = _side(text, parts[0], "the side on roll")
     opponent, theirs = _side(text, parts[1], "the other side")
     opposite = cls.opposite
-    if cls is PlakotoPosition or issubclass(cls, PlakotoPosition):
+    pin_bits = (0, 0)
+    if cls.pinning:
         for point in range(1, 25):
             other = opposite(point)
             if mover[point] and opponent[other]:
@@ -128,20 +165,19 @@ def parse_position(cls: type[VariantPosition], text: str) -> VariantPosition:
             if not sep or key.lower() not in ("rolls", "owed", "owed-other") or key.lower() in extras:
                 raise _fail(text, f"{word!r}: extras are rolls=M,O, owed=d,d and owed-other=d,d")
             extras[key.lower()] = value
-    if extras and not issubclass(cls, GulbaraPosition):
+    if extras and not cls.keeps_rolls:
         raise _fail(text, "rolls and owed dice are only kept in Gulbara positions")
-    if issubclass(cls, PlakotoPosition):
-        return PlakotoPosition(tuple(mover), tuple(opponent), pin_bits[0], pin_bits[1])
-    if issubclass(cls, GulbaraPosition):
-        rolls = extras.get("rolls", "0,0")
-        found = re.fullmatch(r"([0-9]{1,3}),([0-9]{1,3})", rolls)
+    rolls: tuple[int, int] | None = None
+    owed: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    if cls.keeps_rolls:
+        given = extras.get("rolls", "0,0")
+        found = re.fullmatch(r"([0-9]{1,3}),([0-9]{1,3})", given)
         if found is None:
-            raise _fail(text, f"rolls={rolls!r}: write rolls=M,O (the side on roll first)")
-        return GulbaraPosition(
-            tuple(mover), tuple(opponent), min(int(found[1]), 3), min(int(found[2]), 3),
-            _dice(text, extras.get("owed", ""), "owed"), _dice(text, extras.get("owed-other", ""), "owed-other"),
-        )
-    return cls(tuple(mover), tuple(opponent))
+            raise _fail(text, f"rolls={given!r}: write rolls=M,O (the side on roll first)")
+        rolls = int(found[1]), int(found[2])
+        owed = _dice(text, extras.get("owed", ""), "owed"), _dice(text, extras.get("owed-other", ""), "owed-other")
+    fields = TextFields(tuple(mover), tuple(opponent), *pin_bits, rolls, *owed)
+    return cls.from_text_fields(fields)
 
 
 def _format_side(side: tuple[int, ...], pins: int) -> str:
@@ -151,18 +187,16 @@ def _format_side(side: tuple[int, ...], pins: int) -> str:
     return " ".join(words)
 
 
-def format_position(position: Position) -> str:
+def format_position(position: VariantPosition) -> str:
     """Write a variant position in our text format."""
-    mine = theirs = 0
-    if isinstance(position, PlakotoPosition):
-        mine, theirs = position.mover_pins, position.opponent_pins
-    text = f"{_format_side(position.mover, mine)} / {_format_side(position.opponent, theirs)}"
-    if isinstance(position, GulbaraPosition):
-        text += f" / rolls={position.mover_rolls},{position.opponent_rolls}"
-        if position.mover_owed:
-            text += " owed=" + ",".join(map(str, position.mover_owed))
-        if position.opponent_owed:
-            text += " owed-other=" + ",".join(map(str, position.opponent_owed))
+    fields = position.text_fields()
+    text = f"{_format_side(fields.mover, fields.mover_pins)} / {_format_side(fields.opponent, fields.opponent_pins)}"
+    if fields.rolls is not None:
+        text += f" / rolls={fields.rolls[0]},{fields.rolls[1]}"
+        if fields.mover_owed:
+            text += " owed=" + ",".join(map(str, fields.mover_owed))
+        if fields.opponent_owed:
+            text += " owed-other=" + ",".join(map(str, fields.opponent_owed))
     return text
 
 
@@ -172,14 +206,13 @@ _TOP = " +13-14-15-16-17-18------19-20-21-22-23-24-+"
 _BOTTOM = " +12-11-10--9--8--7-------6--5--4--3--2--1-+"
 
 
-def _stack(position: Position, point: int) -> list[str]:
+def _stack(position: VariantPosition, point: int) -> list[str]:
     """The checkers on the mover's ``point``, bottom first: X = mover, O = other, lower case = pinned."""
-    assert isinstance(position, VariantPosition)
     mine = position.mover[point]
     other = position.opposite(point)
     theirs = position.opponent[other]
-    if isinstance(position, PlakotoPosition) and mine and theirs:
-        if (position.mover_pins >> point) & 1:
+    if position.pinning and mine and theirs:
+        if (position.text_fields().mover_pins >> point) & 1:
             return ["x"] + ["O"] * theirs
         return ["o"] + ["X"] * mine
     return ["X"] * mine + ["O"] * theirs
@@ -193,7 +226,7 @@ def _cell(stack: list[str], row: int) -> str:
     return stack[row]
 
 
-def board_lines(position: Position) -> list[str]:
+def board_lines(position: VariantPosition) -> list[str]:
     """The board seen by the side on roll (X, moving 24 -> 1 along the bottom last).
 
     Points are numbered from the side on roll; a lower-case ``x``/``o`` at the
@@ -211,6 +244,6 @@ def board_lines(position: Position) -> list[str]:
     return lines
 
 
-def _row(position: Position, points: list[int], row: int) -> str:
+def _row(position: VariantPosition, points: list[int], row: int) -> str:
     cells = [f" {_cell(_stack(position, p), row)} " for p in points]
     return f" |{''.join(cells[:6])}|   |{''.join(cells[6:])}|"
