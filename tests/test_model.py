@@ -1,4 +1,4 @@
-"""Action and Location: immutable values, built by hand-written ``__init__`` methods that must keep up with their fields."""
+"""Action, Location and DecisionState: immutable values whose hand-written ``__init__`` must keep up with their fields."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import pytest
 from tabla_cli.analysis.recorded import RecordedAnalysis
 from tabla_cli.errors import Location
 from tabla_cli.model import Action, ActionKind
+from tabla_cli.visitor import DecisionState
 
 
-@pytest.mark.parametrize("cls", [Action, Location])
+@pytest.mark.parametrize("cls", [Action, Location, DecisionState])
 def test_init_takes_every_field_in_order_with_its_default(cls: type) -> None:
     params = list(inspect.signature(cls).parameters.values())
     assert [(p.name, p.default) for p in params] == [
