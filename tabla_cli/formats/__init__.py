@@ -9,6 +9,7 @@ here. Modules are imported only when a format is needed.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -55,9 +56,15 @@ class Format:
         return self.read_matches(handle, path=path, on_error=on_error)
 
 
+@functools.cache
+def _registry() -> tuple[Format, ...]:
+    """Every registered format, in detection order: the reader modules are imported on the first call."""
+    return tuple(importlib.import_module(f"tabla_cli.formats.{name}").FORMAT for name in MODULES)
+
+
 def formats() -> list[Format]:
     """Every registered format, in detection order."""
-    return [importlib.import_module(f"tabla_cli.formats.{name}").FORMAT for name in MODULES]
+    return list(_registry())
 
 
 def get(name: str) -> Format:
@@ -66,7 +73,7 @@ def get(name: str) -> Format:
     Raises:
         KeyError: no reader has that name.
     """
-    for fmt in formats():
+    for fmt in _registry():
         if fmt.name == name:
             return fmt
     raise KeyError(name)
@@ -74,7 +81,7 @@ def get(name: str) -> Format:
 
 def detect(text: str) -> Format | None:
     """The first format (in :data:`MODULES` order) whose ``looks_like`` accepts ``text``."""
-    for fmt in formats():
+    for fmt in _registry():
         if fmt.looks_like(text):
             return fmt
     return None

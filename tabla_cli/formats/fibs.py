@@ -121,7 +121,10 @@ def looks_like_fibs(text: str) -> bool:
     >>> looks_like_fibs(" 3 point match\\n")
     False
     """
-    lines = text[:8192].lstrip("\ufeff").splitlines()
+    head = text[:8192]
+    if "Score is " not in head:  # no line can be a score line: spare the splitting and the matching
+        return False
+    lines = head.lstrip("\ufeff").splitlines()
     for index, line in enumerate(lines[:200]):
         if _SCORE.fullmatch(line.rstrip()) is not None:
             return index + 1 < len(lines) and _COLOURS.fullmatch(lines[index + 1].rstrip()) is not None
