@@ -565,8 +565,7 @@ def replay(match: Match, visitor: BaseVisitor[T]) -> T:
 class _Results(BaseVisitor[MatchResult]):
     """The findings and game results (what :func:`replay_match` returns)."""
 
-    def __init__(self) -> None:
-        self.match_result: MatchResult | None = None
+    match_result: MatchResult | None = None
 
     def end_match(self, match_result: MatchResult) -> None:
         self.match_result = match_result
