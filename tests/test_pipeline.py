@@ -20,6 +20,7 @@ from tabla_cli.cli import main
 from tabla_cli.cli_common import parse_size
 from tabla_cli.convert import convert_source
 from tabla_cli.findings import CODES
+from tabla_cli.formats import _registry as registry
 from tabla_cli.formats import mat as mat_format
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
@@ -53,7 +54,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def broken_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+def broken_reader(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The .mat reader raises an unexpected exception for any path containing 'bad' (also in forked workers)."""
     original = mat_format.FORMAT.read_matches
 
@@ -63,6 +64,10 @@ def broken_reader(monkeypatch: pytest.MonkeyPatch) -> None:
         return original(handle, path=path, on_error=on_error, **options)
 
     monkeypatch.setattr(mat_format, "FORMAT", dataclasses.replace(mat_format.FORMAT, read_matches=read))
+    registry.cache_clear()  # the registry is built once per process: rebuild it with the broken reader
+    yield
+    monkeypatch.undo()
+    registry.cache_clear()
 
 
 # --- one bad file never stops a run ------------------------------------------------
