@@ -3,6 +3,7 @@
     python benchmarks/bench_check.py [DIR ...]
     python benchmarks/bench_check.py --cpu [--repeat N] [DIR ...]
     python benchmarks/bench_check.py --against OTHER_CHECKOUT [--rounds R] [--repeat N] [DIR ...]
+    python benchmarks/bench_check.py --instructions [--against OTHER_CHECKOUT] [DIR ...]
 
 The machine may be shared: compare the CPU time of ``--jobs 1`` over a few
 runs back to back rather than the rates.
@@ -14,6 +15,12 @@ this checkout with another one (a ``git worktree add`` of an older commit,
 say): ``--rounds`` times, each checkout in turn runs ``--cpu`` in a process
 of its own, so that both meet the same load on a shared machine; the least
 and the median over all runs of each are printed.
+
+``--instructions`` counts, under valgrind's callgrind, the instructions of
+one check after the warm-up (a process that checks twice less one that
+checks once, with a fixed ``PYTHONHASHSEED``), for this checkout and, with
+``--against``, the other one: a figure that load on the machine does not
+move. Each count takes a few minutes (valgrind must be installed).
 
 Without arguments it measures tests/data/corpus/mat and, when present, the
 generated 7-point matches in bench-data/ (make them with
@@ -28,6 +35,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -98,6 +106,21 @@ def against(folder: Path, other: Path, rounds: int, repeat: int) -> None:
         print(f"  {name}: {summary(values)}")
 
 
+def instructions(folder: Path, tree: Path) -> int:
+    """Instructions of one check of ``folder`` with the tabla_cli of ``tree`` after the warm-up (valgrind's count)."""
+    counts = []
+    for repeat in (0, 1):  # the warm-up check alone, then with one more
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "callgrind.out"
+            env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+                            "--cpu", "--json", "--repeat", str(repeat), str(folder)],
+                           env=env, check=True, capture_output=True, cwd=tree)
+            totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
+            counts.append(int(totals[0].split()[1]))
+    return counts[1] - counts[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="*", type=Path)
@@ -105,6 +128,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="runs per measure with --cpu or --against")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="compare with the tabla_cli of CHECKOUT")
     parser.add_argument("--rounds", type=int, default=5, help="turns of each checkout with --against")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the instructions of one check under valgrind (with --against: of both)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # --cpu's times for --against
     args = parser.parse_args()
     folders = [f.resolve() for f in args.folders] or [ROOT / "tests" / "data" / "corpus" / "mat",
@@ -112,7 +137,10 @@ def main() -> None:
     for folder in folders:
         if not folder.is_dir():
             continue
-        if args.against is not None:
+        if args.instructions:
+            for tree in [ROOT] + ([args.against.resolve()] if args.against is not None else []):
+                print(f"{folder}, {tree}: {instructions(folder, tree) / 1e6:,.0f} M instructions per check")
+        elif args.against is not None:
             against(folder, args.against, args.rounds, args.repeat)
         elif args.cpu:
             times = cpu_times(folder, args.repeat)
