@@ -17,7 +17,7 @@ from helpers import DATA, EXAMPLES, corpus_files
 from tabla_cli import replay as replay_module
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
-from tabla_cli.cli_common import parse_size
+from tabla_cli.cli.options import parse_size
 from tabla_cli.convert import convert_source
 from tabla_cli.findings import CODES
 from tabla_cli.formats import _registry as registry

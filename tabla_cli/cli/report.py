@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli_common import (
+from tabla_cli.cli.options import (
     input_options,
     progress,
     read_options,

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.analysis.report import BY_CHOICES
-from tabla_cli.cli_common import input_options, read_options, reports_errors, table_options
-from tabla_cli.cli_report import FORMAT_CHOICES, _resolve_format, _write_atomic
+from tabla_cli.cli.options import input_options, read_options, reports_errors, table_options
+from tabla_cli.cli.report import FORMAT_CHOICES, _resolve_format, _write_atomic
 from tabla_cli.output import Inputs, check_targets
 
 if TYPE_CHECKING:
