@@ -24,7 +24,7 @@ from tabla_cli.formats import _registry as registry
 from tabla_cli.formats import mat as mat_format
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
-from tabla_cli.reports.render import format_for_path as report_format
+from tabla_cli.reports.options import format_for_path as report_format
 from tabla_cli.source import Source, decode_bytes
 from tabla_cli.writers import FORMATS, SUFFIXES, WRITERS, format_for_path, get
 
