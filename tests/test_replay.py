@@ -72,10 +72,10 @@ def test_the_corpus_illegal_play_is_explained() -> None:
     assert Position.from_id(finding.position_id).mover[14] >= 1
 
 
-def test_every_code_is_documented_in_the_readme() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+def test_every_code_is_documented_in_the_findings_page() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "findings.md").read_text(encoding="utf-8")
     for code, (severity, meaning) in CODES.items():
-        assert f"| `{code}` | {severity.value} | {meaning} |" in readme
+        assert f"| `{code}` | {severity.value} | {meaning} |" in page
 
 
 # --- small transcripts --------------------------------------------------------
