@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import DATA, EXAMPLES
-from tabla_cli.board import OFF, Position, Step
+from tabla_cli.board import OFF, Position
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
 from tabla_cli.errors import InvalidIdError, UnknownVariantError
