@@ -202,6 +202,7 @@ def _format(segments: tuple) -> str:
     return " ".join(f"{s}/{d}" for s, d, _ in segments)
 
 
+@pytest.mark.slow
 def test_mutated_plays_are_caught_at_their_line() -> None:
     rng = random.Random(7)
     kinds: dict[str, int] = {}
@@ -229,6 +230,7 @@ def test_mutated_plays_are_caught_at_their_line() -> None:
     assert sum(kinds.values()) > 300
 
 
+@pytest.mark.slow
 def test_mutated_cube_and_result_lines_are_caught() -> None:
     checked = 0
     for match in _clean_matches()[:40]:

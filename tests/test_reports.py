@@ -326,6 +326,7 @@ def test_missing_alias_file(tmp_path: Path) -> None:
 NAMES = ["Ann", "Annie", "Bob", "Cy", "Dee", "Eve", "Zed"]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.dictionaries(st.sampled_from(NAMES), st.sampled_from(NAMES), max_size=4))
 def test_aliases_keep_the_totals(frames: Frames, aliases: dict[str, str]) -> None:

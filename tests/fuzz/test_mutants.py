@@ -64,6 +64,7 @@ def mutants(draw: st.DrawFn, reader: str) -> bytes:
     return mutate(seed, changes, encoding)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reader", READERS)
 @FUZZ
 @given(data=st.data())
