@@ -186,7 +186,10 @@ class Finding:
         text = f"{head}: {self.message}" if head else self.message
         if self.legal:
             text += "; legal: " + ", ".join(self.legal)
-        return f"{self.location}: {self.severity.value}[{self.code}]: {text}"
+        loc = self.location
+        if loc.game and self.game is not None:  # a binary file's place: said once, in the text
+            loc = Location(loc.path, loc.line, loc.column)
+        return f"{loc}: {self.severity.value}[{self.code}]: {text}"
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as plain data (for JSON)."""
