@@ -5,14 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import struct
-import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from helpers import CORPUS, DATA
+from xg_pack import SMALL, game_file, pack, with_record
+
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
 from tabla_cli.analysis.stats import decisions_frame, player_stats
 from tabla_cli.check import check_file
@@ -20,7 +21,12 @@ from tabla_cli.cli import main
 from tabla_cli.findings import Code
 from tabla_cli.formats import detect_binary
 from tabla_cli.formats.xg_archive import read_game_file
-from tabla_cli.formats.xg_records import RECORD_SIZE, CubeRecord, MoveRecord, parse_record
+from tabla_cli.formats.xg_records import (
+    RECORD_SIZE,
+    CubeRecord,
+    MoveRecord,
+    parse_record,
+)
 from tabla_cli.model import ActionKind, Match
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reader import read_path_matches
@@ -29,7 +35,6 @@ from tabla_cli.source import Source, collect_paths
 from tabla_cli.writers.positions import format_positions
 
 XG_FILES = sorted((DATA / "xg").glob("*.xg"))
-SMALL = DATA / "xg" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.xg"
 MYDVW = DATA / "xg" / "gammonview-MYdvw1qGuyaRUH_.xg"
 NOT_ANALYSED = -1000.0
 BIG = 1 << 30
@@ -178,27 +183,12 @@ def test_check_show_and_a_directory_mixing_formats(tmp_path: Path) -> None:
 # --- damaged files -----------------------------------------------------------------
 
 
-def archive(temp: bytes, *, size: int | None = None, crc: int | None = None, stored: bool = False,
-            name: bytes = b"temp.xg") -> bytes:
-    """An .xg file holding ``temp`` as its temp.xg, with the header of a corpus file; the directory's size
-    and CRC of temp.xg can be made to lie."""
-    head = SMALL.read_bytes()
-    header_size, thumbnail = struct.unpack_from("<I", head, 8)[0], struct.unpack_from("<I", head, 20)[0]
-    blob = temp if stored else zlib.compress(temp)
-    entry = bytearray(532)
-    entry[0] = len(name)
-    entry[1:1 + len(name)] = name
-    struct.pack_into("<iiiIB", entry, 512, len(temp) if size is None else size, len(blob), 0,
-                     zlib.crc32(temp) if crc is None else crc, 1 if stored else 0)
-    directory = zlib.compress(bytes(entry))
-    body = blob + directory
-    trailer = struct.pack("<iiiiiB", struct.unpack("<i", struct.pack("<I", zlib.crc32(body)))[0], 1, 1,
-                          len(directory), len(blob), 1)
-    return head[:header_size + thumbnail] + body + trailer.ljust(36, b"\0")
+def archive(temp: bytes, **lies: Any) -> bytes:
+    return pack(temp, **lies)
 
 
 def temp_of(path: Path) -> bytes:
-    return read_game_file(path.read_bytes(), path=str(path), max_size=BIG)
+    return game_file(path)
 
 
 def findings(data: bytes, max_size: int = 256 << 20) -> list[tuple[str, str]]:
@@ -234,14 +224,6 @@ def test_a_bomb_is_refused_within_max_size() -> None:
     assert code == Code.FILE_TOO_LARGE and "inflates past the size limit" in text
 
 
-def with_record(temp: bytes, index: int, change: Callable[[bytearray], None]) -> bytes:
-    data = bytearray(temp)
-    record = data[index * RECORD_SIZE:(index + 1) * RECORD_SIZE]
-    change(record)
-    data[index * RECORD_SIZE:(index + 1) * RECORD_SIZE] = record
-    return bytes(data)
-
-
 def first(temp: bytes, kind: int) -> int:
     return next(i for i in range(len(temp) // RECORD_SIZE) if temp[i * RECORD_SIZE + 8] == kind)
 
@@ -254,8 +236,8 @@ def test_records_that_cannot_be_are_findings_at_their_game_and_move() -> None:
         findings(archive(unknown))
     bad_point = with_record(temp, move, lambda r: struct.pack_into("<i", r, 68, 40))
     found = findings(archive(bad_point))
-    assert found[0] == ("syntax-error", "bad.xg: error[syntax-error]: game 1 move 1: a play moves from point code 40: "
-                                        "not a point (0-23), the bar (24, from only) or off (below 0, to only)")
+    assert found[0] == ("syntax-error", ("bad.xg: error[syntax-error]: game 1 move 1: a play moves from point code 40: "
+                                         "not a point (0-23), the bar (24, from only) or off (below 0, to only)"))
     bad_player = with_record(temp, move, lambda r: struct.pack_into("<i", r, 64, 3))
     assert "names player 3" in findings(archive(bad_player))[0][1]
     lying_count = with_record(temp, move, lambda r: struct.pack_into("<i", r, 124 + 64, 1000))

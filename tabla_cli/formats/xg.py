@@ -33,7 +33,12 @@ from tabla_cli.board import OFF, Player, Position, Step
 from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._syntax import ErrorHandler
-from tabla_cli.formats.xg_analysis import answer_analysis, checker_analysis, cube_analysis, with_cube
+from tabla_cli.formats.xg_analysis import (
+    answer_analysis,
+    checker_analysis,
+    cube_analysis,
+    with_cube,
+)
 from tabla_cli.formats.xg_archive import MAGIC, read_game_file
 from tabla_cli.formats.xg_records import (
     MATCH_MAGIC,

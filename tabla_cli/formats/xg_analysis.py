@@ -23,6 +23,7 @@ XG Roller+, XG Roller++, rollout, book.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 
 from tabla_cli.analysis.recorded import (
@@ -61,7 +62,7 @@ def _probabilities(evaluation: Evaluation) -> tuple[float, ...]:
 
 
 def _analysed(figure: float) -> bool:
-    return figure != NOT_ANALYSED and figure == figure
+    return figure != NOT_ANALYSED and math.isfinite(figure)
 
 
 def checker_analysis(move: MoveRecord, play_text: Callable[[tuple[int, ...]], str]) -> RecordedAnalysis | None:
