@@ -71,6 +71,7 @@ class Code(StrEnum):
     UNCHECKED = "unchecked"
     UNNAMED_PLAYER = "unnamed-player"
     DUPLICATE_MATCH = "duplicate-match"
+    POSITION_MISMATCH = "position-mismatch"
 
 
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
@@ -124,6 +125,8 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
     Code.UNNAMED_PLAYER: (N, "a player with no name (a deleted account): read, and kept apart from every other "
                           "player in reports"),
+    Code.POSITION_MISMATCH: (E, "a binary file (eXtreme Gammon) records a position before a decision that is not the "
+                             "one the file's previous play left, and does not mark it edited"),
     Code.DUPLICATE_MATCH: (N, "the same match (players, length, dice and plays) as one read before; "
                            "reports count it once"),
 }

@@ -20,6 +20,7 @@ from tabla_cli.check import check_file
 from tabla_cli.cli import main
 from tabla_cli.findings import Code
 from tabla_cli.formats import detect_binary
+from tabla_cli.formats.xg import read_matches as read_xg
 from tabla_cli.formats.xg_archive import read_game_file
 from tabla_cli.formats.xg_records import (
     RECORD_SIZE,
@@ -259,3 +260,28 @@ def test_detected_by_magic_only() -> None:
     assert detect_binary(b"RGMX" + SMALL.read_bytes()[4:]) is None
     [(code, _)] = findings(b"RGMH" + b"\0" * 100)
     assert code == Code.UNREADABLE_FILE
+
+
+def test_a_position_that_does_not_follow_is_a_finding_unless_edited() -> None:
+    temp = temp_of(SMALL)
+    third = [i for i in range(len(temp) // RECORD_SIZE) if temp[i * RECORD_SIZE + 8] == 3][2]
+
+    def moved_checker(record: bytearray) -> None:
+        board = list(struct.unpack_from("<26b", record, 9))
+        six = board.index(5)  # a point holding five of player 1's checkers
+        board[six] -= 1
+        board[six - 1] += 1
+        struct.pack_into("<26b", record, 9, *board)
+
+    changed = with_record(temp, third, moved_checker)
+    found = [text for code, text in findings(archive(changed)) if code == Code.POSITION_MISMATCH]
+    assert found == ["bad.xg: error[position-mismatch]: game 1 move 2: the position before this decision is not "
+                     "the one the last play left, and XG does not mark it edited"]
+    edited = with_record(changed, third, lambda r: r.__setitem__(2528, 1))
+    assert not [code for code, _ in findings(archive(edited)) if code == Code.POSITION_MISMATCH]
+    [match] = read_path_matches_of(archive(edited))
+    assert ("XG Edited", "game 1 move 2") in match.headers
+
+
+def read_path_matches_of(data: bytes) -> list[Match]:
+    return list(read_xg(data, path="x.xg", on_error=lambda exc: None, max_size=BIG))

@@ -5,7 +5,10 @@ container, :mod:`tabla_cli.formats.xg_records` for the records): it is
 detected by its magic ``RGMH`` and read from its bytes. The reader says what
 the records say, as a ``.mat`` would: each turn's roll and play (a cube
 record, then a move record), doubles and their answers, resignations and
-results; the replay checks all of it. Player 1 of XG is player 0 (the left
+results; the replay checks all of it. The one check made here compares two
+things the file writes: the position a record says it starts from must be
+the one the file's previous play left (``position-mismatch``), unless XG
+marks it edited. Player 1 of XG is player 0 (the left
 column of a ``.mat``). A match of length 99999 is a money session.
 
 Each action keeps XG's analysis (:mod:`tabla_cli.formats.xg_analysis`). The
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from tabla_cli.analysis.types import CubeAction
 from tabla_cli.board import OFF, Player, Position, Step
 from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
+from tabla_cli.findings import Code, Finding
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.formats.xg_analysis import (
@@ -174,6 +178,10 @@ class _Turns:
     number: int = 0
     right_used: bool = True
 
+    def peek(self, player: Player) -> int:
+        """The number :meth:`next` would give ``player``, without taking it."""
+        return self.number + (player is Player.ZERO or self.right_used)
+
     def next(self, player: Player) -> int:
         if player is Player.ZERO or self.right_used:
             self.number += 1
@@ -191,6 +199,8 @@ class _Reader:
     game: Game | None = None
     turns: _Turns = field(default_factory=_Turns)
     no_double: CubeRecord | None = None
+    board: tuple[int, ...] | None = None
+    """The position the file's last record left (XG's board, seen from player 1)."""
     version: int = 0
     skipping: bool = False
 
@@ -262,6 +272,7 @@ class _Reader:
         self.game = game
         self.turns = _Turns()
         self.no_double = None
+        self.board = header.start
         self.match.games.append(game)
         start = _position(header.start)
         if start != Position.start():
@@ -274,20 +285,24 @@ class _Reader:
         assert self.game is not None
         self.game.actions.append(action)
 
-    def edited(self, where: Location) -> None:
-        self.match.headers.append(("XG Edited", f"game {where.game} move {where.move}"))
+    def follows(self, record: CubeRecord | MoveRecord, where: Location) -> None:
+        """Mark an edited position; report one that is not where the file's last play left the board."""
+        if record.edited:
+            self.match.headers.append(("XG Edited", f"game {where.game} move {where.move}"))
+        elif self.board is not None and record.position != self.board:
+            self.match.findings.append(Finding(
+                Code.POSITION_MISMATCH, "the position before this decision is not the one the last play left, "
+                "and XG does not mark it edited", where, game=where.game, move=where.move or None))
+        self.board = record.position
 
     def cube(self, record: CubeRecord) -> None:
-        self.no_double = None
-        if record.double == 0:
-            self.no_double = record
+        self.no_double = record if record.double == 0 else None
+        doubler = _player(record.actor, "a cube record", self.where(self.turns.number))
+        self.follows(record, self.where(self.turns.peek(doubler)))
         if record.double != 1:
             return
-        doubler = _player(record.actor, "a cube record", self.where(self.turns.number))
         number = self.turns.next(doubler)
         where = self.where(number)
-        if record.edited:
-            self.edited(where)
         value = 2 ** (min(abs(record.cube), 30) + 1)
         self.add(Action(ActionKind.DOUBLE, doubler, where, number, value=value, analysis=cube_analysis(record)))
         taker = doubler.other
@@ -317,8 +332,7 @@ class _Reader:
         player = _player(record.actor, "a move record", self.where(self.turns.number))
         number = self.turns.next(player)
         where = self.where(number)
-        if record.edited:
-            self.edited(where)
+        self.follows(record, where)
         if not 0 <= record.candidate_count <= len(record.candidates) or len(record.candidates) > 32:
             raise TranscriptSyntaxError(f"a move record counts {record.candidate_count} candidate plays "
                                         "(at most 32)", where)
@@ -328,6 +342,8 @@ class _Reader:
         analysis = with_cube(checker_analysis(record, lambda steps: _play(steps, where)),
                              None if cube is None else cube_analysis(cube))
         self.add(Action(ActionKind.ROLL, player, where, number, dice=record.dice, play_text=play, analysis=analysis))
+        end = record.position_end  # seen from the mover
+        self.board = end if player is Player.ZERO else tuple(-end[25 - index] for index in range(26))
 
     def end(self, footer: GameFooter) -> None:
         winner = _player(footer.winner, "a game footer", self.where(self.turns.number))
