@@ -285,3 +285,36 @@ def test_a_position_that_does_not_follow_is_a_finding_unless_edited() -> None:
 
 def read_path_matches_of(data: bytes) -> list[Match]:
     return list(read_xg(data, path="x.xg", on_error=lambda exc: None, max_size=BIG))
+
+
+@pytest.mark.parametrize("path", [MYDVW, SMALL], ids=lambda p: p.stem)
+def test_convert_to_sgf_keeps_the_analysis_as_gnubg_properties(path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m.sgf"
+    result = CliRunner().invoke(main, ["convert", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "A[0][" in text and "LU[" in text and "DA[E ver 3 " in text
+    xg, sgf = read(path), read(out)
+    assert decisions(sgf) == decisions(xg)
+    compared = 0
+    for game_xg, game_sgf in zip(xg.games, sgf.games, strict=True):
+        kinds = (ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP)
+        pairs = zip([a for a in game_xg.actions if a.kind in kinds], [a for a in game_sgf.actions if a.kind in kinds],
+                    strict=True)
+        for mine, back in pairs:
+            if mine.analysis is None:
+                continue
+            assert back.analysis is not None, mine.location
+            want, got = mine.analysis, back.analysis
+            assert [c.equity for c in got.candidates] == pytest.approx([c.equity for c in want.candidates], abs=1e-6)
+            assert [c.play for c in got.candidates] == [c.play for c in want.candidates]
+            assert got.played == want.played
+            assert (got.luck is None) == (want.luck is None)
+            if want.luck is not None:
+                assert got.luck == pytest.approx(want.luck, abs=1e-5)
+            assert (got.cube is None) == (want.cube is None), mine.location
+            if want.cube is not None and got.cube is not None:
+                assert (got.cube.no_double, got.cube.double_take) == pytest.approx(
+                    (want.cube.no_double, want.cube.double_take), abs=1e-5), mine.location
+            compared += 1
+    assert compared > 50
