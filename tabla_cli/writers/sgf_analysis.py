@@ -69,7 +69,7 @@ def move_properties(recorded: RecordedAnalysis, letters: Callable[[str], str | N
     """
     out = ""
     if recorded.candidates and recorded.played is not None:
-        written = []
+        written: list[str] = []
         for candidate in recorded.candidates:
             moves = letters(candidate.play)
             if moves is None:
