@@ -318,3 +318,26 @@ def test_convert_to_sgf_keeps_the_analysis_as_gnubg_properties(path: Path, tmp_p
                     (want.cube.no_double, want.cube.double_take), abs=1e-5), mine.location
             compared += 1
     assert compared > 50
+
+
+def test_report_sums_the_files_own_figures() -> None:
+    result = CliRunner().invoke(main, ["report", str(MYDVW), "--format", "csv"])
+    assert result.exit_code == 0, result.stderr
+    rows = {row["player"]: row for row in csv.DictReader(io.StringIO(result.stdout))}
+    sums = sums_of_the_file(MYDVW)
+    for side, name in zip((1, -1), read(MYDVW).players, strict=True):
+        move, cube, luck = sums[side]
+        assert float(rows[name]["checker_error"]) == pytest.approx(move, abs=1e-9)
+        assert float(rows[name]["cube_error"]) == pytest.approx(cube, abs=1e-9)
+        assert float(rows[name]["luck_total"]) == pytest.approx(luck, abs=1e-9)
+
+
+def test_show_and_plays_on_a_decisions_position() -> None:
+    game, player, action, dice, position_id, match_id = decisions(read(MYDVW))[5]
+    assert action == "roll"
+    shown = CliRunner().invoke(main, ["show", f"{position_id}:{match_id}"])
+    assert shown.exit_code == 0, shown.stderr
+    assert position_id in shown.stdout
+    plays = CliRunner().invoke(main, ["plays", position_id, dice])
+    assert plays.exit_code == 0, plays.stderr
+    assert plays.stdout.strip()
