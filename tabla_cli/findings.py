@@ -125,10 +125,10 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
     Code.UNNAMED_PLAYER: (N, "a player with no name (a deleted account): read, and kept apart from every other "
                           "player in reports"),
-    Code.POSITION_MISMATCH: (E, "a binary file (eXtreme Gammon) records a position before a decision that is not the "
-                             "one the file's previous play left, and does not mark it edited"),
     Code.DUPLICATE_MATCH: (N, "the same match (players, length, dice and plays) as one read before; "
                            "reports count it once"),
+    Code.POSITION_MISMATCH: (E, "a binary file (eXtreme Gammon) records a position before a decision that is not the "
+                             "one the file's previous play left, and does not mark it edited"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}
