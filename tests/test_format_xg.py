@@ -341,3 +341,20 @@ def test_show_and_plays_on_a_decisions_position() -> None:
     plays = CliRunner().invoke(main, ["plays", position_id, dice])
     assert plays.exit_code == 0, plays.stderr
     assert plays.stdout.strip()
+
+
+def test_comment_and_missing_game_records_are_read() -> None:
+    temp = temp_of(SMALL)
+    footer = first(temp, 4)
+
+    def missing(record: bytearray) -> None:
+        record[:] = bytes(RECORD_SIZE)
+        record[8] = 7
+        struct.pack_into("<ii", record, 24, -1, 2)
+
+    comment = temp[:(footer + 1) * RECORD_SIZE] + bytes(8) + b"\x06" + bytes(RECORD_SIZE - 9)
+    with_missing = comment + with_record(bytes(RECORD_SIZE), 0, missing) + temp[(footer + 1) * RECORD_SIZE:]
+    [match] = read_path_matches_of(archive(with_missing))
+    assert ("XG Missing Game", "after game 1: player 2 won 2 points") in match.headers
+    assert len(match.games) == 3
+    assert findings(archive(with_missing)) == []  # the later scores here do not count the missing game

@@ -8,8 +8,7 @@ record, then a move record), doubles and their answers, resignations and
 results; the replay checks all of it. The one check made here compares two
 things the file writes: the position a record says it starts from must be
 the one the file's previous play left (``position-mismatch``), unless XG
-marks it edited. Player 1 of XG is player 0 (the left
-column of a ``.mat``). A match of length 99999 is a money session.
+marks it edited. Player 1 of XG is player 0 (the left column of a ``.mat``). A match of length 99999 is a money session.
 
 Each action keeps XG's analysis (:mod:`tabla_cli.formats.xg_analysis`). The
 match's fields that tabla's model has no place for are kept as headers
@@ -18,7 +17,10 @@ them where it has one: ``Event``, ``Site`` (the place), ``Round``,
 ``EventDate``, ``EventTime``, ``Player 1 Elo``, ``Transcriber``, ``Variation``,
 ``Crawford``, ``Jacoby``, ``Beaver``, ``CubeLimit``; and ``XG Edited``, one per
 position a user edited (``game 2 move 5``), ``XG Money`` (the stakes of a
-match played for money), ``XG Auto Doubles`` (automatic doubles of a game).
+match played for money), ``XG AutoDouble`` (the rule), ``XG Auto Doubles``
+(automatic doubles of a game), ``XG Missing Game`` (a game the file does not
+hold, only its winner and points; the replay checks each game's score
+against the games the file holds). Comment records are skipped (comments live in ``temp.xgc``, not read).
 
 A binary file has no lines: findings say ``game 3 move 12``, numbered as a
 ``.mat`` numbers its lines (a new number at each action of player 0, or at
@@ -47,11 +49,13 @@ from tabla_cli.formats.xg_archive import MAGIC, read_game_file
 from tabla_cli.formats.xg_records import (
     MATCH_MAGIC,
     RECORD_SIZE,
+    Comment,
     CubeRecord,
     GameFooter,
     GameHeader,
     MatchFooter,
     MatchHeader,
+    MissingGame,
     MoveRecord,
     RecordType,
     parse_record,
@@ -250,8 +254,15 @@ class _Reader:
             return
         if isinstance(record, MatchHeader):
             raise TranscriptSyntaxError(f"record {index} is a second match header", self.where())
+        if isinstance(record, Comment):
+            return
         if isinstance(record, MatchFooter):
             self.game = None
+            return
+        if isinstance(record, MissingGame):
+            winner = {1: "player 1", -1: "player 2"}.get(record.winner, f"player {record.winner}")
+            self.match.headers.append(("XG Missing Game", f"after game {len(self.match.games)}: {winner} won "
+                                       f"{record.points} points"))
             return
         if self.skipping:
             return

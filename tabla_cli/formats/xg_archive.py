@@ -4,7 +4,8 @@ The layout is the one GameSite 2000 published ("XG file format"), all
 numbers little-endian:
 
 * a RichGameFormat header of 8,232 bytes: the magic ``RGMH``, its version,
-  its size and the size of the JPEG thumbnail that follows it;
+  its size and the size of the JPEG thumbnail that follows it (the archive
+  is found from the trailer, at the end: it must start after the header);
 * the archive's data: each file compressed with zlib (or stored), one after
   another;
 * the archive's directory: one 532-byte entry per file (name, original and
@@ -60,12 +61,10 @@ def read_game_file(data: bytes, *, path: str, max_size: int) -> bytes:
     if len(data) < _HEADER_SIZE + _TRAILER_SIZE:
         raise InputError(f"the file is truncated: {len(data)} bytes, less than an eXtreme Gammon header and "
                          "archive trailer", where)
-    header_size, = struct.unpack_from("<I", data, 8)
-    thumbnail_size, = struct.unpack_from("<I", data, 20)
     trailer_at = len(data) - _TRAILER_SIZE
     crc, count, _version, directory_size, data_size, compressed = _TRAILER.unpack_from(data, trailer_at)
     start = trailer_at - directory_size - data_size
-    if header_size != _HEADER_SIZE or directory_size < 0 or data_size < 0 or start != header_size + thumbnail_size:
+    if directory_size < 0 or data_size < 0 or start < _HEADER_SIZE:
         raise InputError("the archive does not fit the file: the file is truncated, or its header or archive "
                          "trailer is damaged", where)
     if zlib.crc32(data[start:trailer_at]) != crc & 0xFFFFFFFF:

@@ -2,7 +2,8 @@
 
 ``temp.xg`` is a run of 2,560-byte records (``TSaveRec`` in the published
 "XG file format"); byte 8 of each says its type: the match header, a game
-header, a cube decision, a checker play, a game footer, the match footer.
+header, a cube decision, a checker play, a game footer, the match footer
+(and two the model has no use for: a comment, a game the file does not hold).
 The offsets below follow the published Delphi declarations (fields aligned
 to their size), little-endian; fields a later file version added are read
 only when the match header's version has them. Nothing here interprets a
@@ -25,8 +26,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 __all__ = [
-    "MATCH_MAGIC", "RECORD_SIZE", "Candidate", "CubeRecord", "GameFooter", "GameHeader", "MatchFooter", "MatchHeader",
-    "MoveRecord", "RecordType", "parse_record",
+    "MATCH_MAGIC", "RECORD_SIZE", "Candidate", "Comment", "CubeRecord", "GameFooter", "GameHeader", "MatchFooter", "MatchHeader",
+    "MissingGame", "MoveRecord", "RecordType", "parse_record",
 ]
 
 RECORD_SIZE = 2560
@@ -44,6 +45,10 @@ class RecordType(IntEnum):
     MOVE = 3
     FOOTER_GAME = 4
     FOOTER_MATCH = 5
+    COMMENT = 6
+    """Declared by the published layout, carries nothing tabla reads (comments live in ``temp.xgc``)."""
+    MISSING = 7
+    """A game the file does not hold, only its winner and points."""
 
 
 Board = tuple[int, ...]
@@ -163,7 +168,18 @@ class MatchFooter:
     winner: int
 
 
-Record = MatchHeader | GameHeader | CubeRecord | MoveRecord | GameFooter | MatchFooter
+@dataclass(frozen=True, slots=True)
+class Comment:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class MissingGame:
+    winner: int
+    points: int
+
+
+Record = MatchHeader | GameHeader | CubeRecord | MoveRecord | GameFooter | MatchFooter | Comment | MissingGame
 
 _I = struct.Struct("<i")
 _D = struct.Struct("<d")
@@ -297,4 +313,8 @@ def parse_record(record: bytes, version: int) -> Record | None:
         return _game_footer(record)
     if kind == RecordType.FOOTER_MATCH:
         return MatchFooter(score=(_int(record, 12), _int(record, 16)), winner=_int(record, 20))
+    if kind == RecordType.COMMENT:
+        return Comment()
+    if kind == RecordType.MISSING:
+        return MissingGame(winner=_int(record, 24), points=_int(record, 28))
     return None
