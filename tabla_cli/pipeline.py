@@ -2,8 +2,8 @@
 
 :func:`run` reads one input (a regular file no larger than the limit, or
 bytes or text already in hand), decodes it (:func:`~tabla_cli.source.decode_bytes`)
-(a binary format's file, :func:`~tabla_cli.formats.detect_binary`, is not
-decoded: its reader takes the bytes and inflates nothing past ``--max-size``),
+unless it is a binary format's file (:func:`~tabla_cli.formats.detect_binary`),
+whose reader takes the bytes and inflates nothing past ``--max-size``,
 reads its matches in whatever format it is in, replays each with the
 command's :class:`FileVisitor` and returns what that visitor made of the file.
 What goes wrong on the way becomes a finding, never an exception: a file
