@@ -155,6 +155,18 @@ class Finding:
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", Code(self.code).value)
 
+    @classmethod
+    def at(cls, code: Code | str, message: str, location: Location) -> Finding:
+        """A finding at ``location``; a game and move there (a binary file's place) become the finding's own.
+
+        >>> Finding.at(Code.SYNTAX_ERROR, "bad record", Location("a.xg", game=3, move=12)).render()
+        'a.xg: error[syntax-error]: game 3 move 12: bad record'
+        """
+        if not location.game:
+            return cls(code, message, location)
+        return cls(code, message, Location(location.path, location.line, location.column),
+                   game=location.game, move=location.move or None)
+
     @property
     def severity(self) -> Severity:
         return CODES[self.code][0]
