@@ -45,7 +45,6 @@ BGBlitz's match-level luck and error totals) are kept as headers named
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -53,13 +52,16 @@ from typing import Any
 from tabla_cli.analysis.recorded import Candidate, RecordedAnalysis
 from tabla_cli.analysis.types import CubeAction, Evaluation
 from tabla_cli.board import Dice, Player, Step
-from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TranscriptSyntaxError
+from tabla_cli.formats import Format, never
+from tabla_cli.formats._binary import GZIP, inflate
 from tabla_cli.formats._smile import SmileError, decode
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
+from tabla_cli.source import MAX_SIZE
 
-__all__ = ["MAGIC", "BgfError", "looks_like_bgf", "match_from_document", "parse_matches", "read_document"]
+__all__ = ["FORMAT", "MAGIC", "looks_like_bgf", "match_from_document", "read_document", "read_matches"]
 
 MAGIC = b'{"format":"BGF"'
 """How every ``.bgf`` file starts."""
@@ -82,12 +84,17 @@ _HEADER_FIELDS = (("event", "Event"), ("site", "Site"), ("location", "Place"), (
 
 
 class BgfError(ValueError):
-    """A ``.bgf`` file that cannot be read; ``where`` names the record (``game 3 move 12``) or is ''."""
+    """A ``.bgf`` document that cannot be read.
+
+    Attributes:
+        message: what is wrong, with the record it is in (``record 5: 'player' is missing``).
+        move: the move number (as a ``.mat`` prints it) of the last record read before it, 0 if none.
+    """
 
     def __init__(self, message: str, where: str = "") -> None:
-        super().__init__(f"{where}: {message}" if where else message)
-        self.message = message
-        self.where = where
+        self.message = f"{where}: {message}" if where else message
+        super().__init__(self.message)
+        self.move = 0
 
 
 def looks_like_bgf(head: bytes) -> bool:
@@ -99,50 +106,38 @@ def looks_like_bgf(head: bytes) -> bool:
     return head.lstrip(b"\xef\xbb\xbf").startswith(MAGIC)
 
 
-def _inflate(body: bytes, max_size: int) -> bytes:
-    """``body`` gunzipped, refused as soon as it would pass ``max_size`` bytes."""
-    inflater = zlib.decompressobj(wbits=31)
-    try:
-        out = inflater.decompress(body, max_size + 1)
-    except zlib.error as exc:
-        raise BgfError(f"the compressed match is damaged ({exc})") from None
-    if len(out) > max_size:
-        raise BgfError(f"the match inflates past --max-size ({max_size} bytes)")
-    if not inflater.eof:
-        raise BgfError("the compressed match is cut short")
-    return out
-
-
-def read_document(data: bytes, *, max_size: int) -> Any:
+def read_document(data: bytes, *, path: str, max_size: int) -> Any:
     """The match document of the ``.bgf`` file ``data``: header line, then the (inflated) Smile or JSON body.
 
     Raises:
-        BgfError: a wrong or unreadable header, a damaged or cut gzip stream,
-            a body inflating past ``max_size`` bytes, malformed Smile or JSON.
+        InflatesTooLargeError: the body inflates past ``max_size`` bytes (nothing more is inflated).
+        InputError: a wrong or unreadable header, a damaged or cut gzip stream,
+            malformed Smile or JSON.
     """
+    where = Location(path)
     end = data.find(b"\n", 0, MAX_HEADER)
     if not looks_like_bgf(data) or end < 0:
-        raise BgfError('not a BGBlitz match file (no {"format":"BGF",...} header line)')
+        raise InputError('not a BGBlitz match file (no {"format":"BGF",...} header line)', where)
     try:
         header = json.loads(data[:end].decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError):
-        raise BgfError("the header line is not JSON") from None
+        raise InputError("the BGBlitz header line is not JSON", where) from None
     if not isinstance(header, dict) or header.get("format") != "BGF":
-        raise BgfError('the header line does not say "format":"BGF"')
+        raise InputError('the BGBlitz header line does not say "format":"BGF"', where)
     body = data[end + 1:]
     if header.get("compress") is True:
-        body = _inflate(body, max_size)
+        body = inflate(body, max_size=max_size, location=where, wbits=GZIP, what="the gzip-compressed match")
     elif len(body) > max_size:
-        raise BgfError(f"the match is larger than --max-size ({max_size} bytes)")
+        raise InflatesTooLargeError(f"the match is larger than the size limit of {max_size} bytes (--max-size)", where)
     if header.get("useSmile", True) is True:
         try:
             return decode(body)
         except SmileError as exc:
-            raise BgfError(f"the Smile document is malformed at {exc}") from None
+            raise TranscriptSyntaxError(f"the Smile document is malformed at {exc}", where) from None
     try:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise BgfError(f"the JSON document is malformed ({exc})") from None
+        raise TranscriptSyntaxError(f"the JSON document is malformed ({exc})", where) from None
 
 
 # --- reading values -------------------------------------------------------------------
@@ -224,7 +219,7 @@ def match_from_document(doc: Any, path: str, on_error: ErrorHandler | None = Non
             following = games[index + 1] if index + 1 < len(games) else None
             _read_game(raw, following, final, match, game)
         except BgfError as exc:
-            error = TranscriptSyntaxError(str(exc), Location(path))
+            error = TranscriptSyntaxError(exc.message, Location(path, game=game.number, move=exc.move))
             if on_error is None:
                 raise error from None
             on_error(error)
@@ -263,7 +258,7 @@ def _match_fields(doc: Any, path: str) -> Match:
 
 
 def _read_game(raw: Any, following: Any, final: tuple[int, int], match: Match, game: Game) -> None:
-    where = f"game {game.number}"
+    where = ""
     score = (_field(raw, "scoreGreen", int, where, 0), _field(raw, "scoreRed", int, where, 0))
     game.score = score
     crawford = _field(raw, "isCrawford", bool, where, False)
@@ -281,7 +276,11 @@ def _read_game(raw: Any, following: Any, final: tuple[int, int], match: Match, g
     context = _Context(match.length, score)
     lines = _Lines()
     for index, record in enumerate(_field(raw, "moves", list, where)):
-        action = _record(record, index, context, after, lines, match.path, f"{where} record {index + 1}")
+        try:
+            action = _record(record, context, after, lines, match.path, f"record {index + 1}")
+        except BgfError as exc:
+            exc.move = lines.number
+            raise
         if action is not None:
             game.actions.append(action)
 
@@ -306,7 +305,7 @@ class _Lines:
         return self.number
 
 
-def _record(record: Any, index: int, context: _Context, after: tuple[int, int], lines: _Lines,
+def _record(record: Any, context: _Context, after: tuple[int, int], lines: _Lines,
             path: str, where: str) -> Action | None:
     kind = _field(record, "type", str, where)
     if kind != "amove":
@@ -503,15 +502,16 @@ def _cube_evaluation(record: Any, context: _Context, made: CubeAction) -> Evalua
     )
 
 
-def parse_matches(data: bytes, *, path: str, max_size: int, on_error: ErrorHandler | None = None) -> Iterator[Match]:
+def read_matches(data: bytes, *, path: str, on_error: ErrorHandler | None = None,
+                 max_size: int = MAX_SIZE) -> Iterator[Match]:
     """The match of the ``.bgf`` file ``data`` (a file holds one match).
 
     Raises:
-        TranscriptSyntaxError: the file cannot be read (see :func:`read_document`),
-            or a game cannot be (without ``on_error``).
+        InputError: the file cannot be read (see :func:`read_document`).
+        TranscriptSyntaxError: (without ``on_error``) a game has a record that cannot be read.
     """
-    try:
-        doc = read_document(data, max_size=max_size)
-    except BgfError as exc:
-        raise TranscriptSyntaxError(str(exc), Location(path)) from None
-    yield match_from_document(doc, path, on_error)
+    yield match_from_document(read_document(data, path=path, max_size=max_size), path, on_error)
+
+
+FORMAT = Format("bgf", (".bgf",), never, read_matches, magic=(MAGIC,))
+"""This reader in the format registry (:mod:`tabla_cli.formats`)."""
