@@ -226,6 +226,19 @@ def match_from_document(doc: Any, path: str, on_error: ErrorHandler | None = Non
     return match
 
 
+def _flatten(figures: dict[str, Any], prefix: str = "") -> Iterator[str]:
+    """``key=value`` for each figure of a (nested) object, keys of nested objects joined by dots.
+
+    >>> list(_flatten({"cubeError": "-0.1", "map": {"OK": 2}}))
+    ['cubeError=-0.1', 'map.OK=2']
+    """
+    for key, value in figures.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{key}.")
+        elif isinstance(value, (str, int, float)) and '"' not in str(value):
+            yield f"{prefix}{key}={value}"
+
+
 def _match_fields(doc: Any, path: str) -> Match:
     if not isinstance(doc, dict):
         raise BgfError("the document is not a BGBlitz match (not an object)")
@@ -250,7 +263,7 @@ def _match_fields(doc: Any, path: str) -> Match:
             headers.append((f"BGBlitz {name}", str(value)))
     for key, name in (("luck", "luck"), ("prGreen", "errors Green"), ("prRed", "errors Red")):
         if isinstance(doc.get(key), dict):
-            headers.append((f"BGBlitz {name}", json.dumps(doc[key], sort_keys=True, default=str)))
+            headers.append((f"BGBlitz {name}", " ".join(_flatten(doc[key]))))
     length = _field(doc, "matchlen", int, "", 0)
     if length < 0:
         raise BgfError(f"the match length {length} is negative")
