@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from helpers import CORPUS, DATA
 from smile_writer import bgf_file, encode
+from test_cli_imports import loaded_by
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_source
 from tabla_cli.board import Dice, Play, Position
 from tabla_cli.check import check_file
@@ -397,6 +398,19 @@ def test_malformed_records_are_findings(change: dict[str, Any], text: str) -> No
     report = check_file(Source("bad.bgf", data=bgf_file(doc)))
     assert [f.code for f in report.findings] == [Code.SYNTAX_ERROR]
     assert text in report.findings[0].message
+
+
+def test_huge_numbers_are_refused() -> None:
+    doc = copy.deepcopy(SMALL)
+    doc["matchlen"] = 10**40
+    report = check_file(Source("bad.bgf", data=bgf_file(doc)))
+    assert [f.code for f in report.findings] == [Code.UNREADABLE_FILE]
+    assert "'matchlen' is 1" in report.findings[0].message and "out of range" in report.findings[0].message
+
+
+def test_checking_loads_no_heavy_package() -> None:
+    status, loaded, _ = loaded_by("check", "--jobs", "1", str(DATA / "bgf" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.bgf"))
+    assert (status, loaded) == (0, [])
 
 
 def test_a_set_up_start_is_refused_in_words() -> None:

@@ -69,6 +69,9 @@ MAGIC = b'{"format":"BGF"'
 MAX_HEADER = 4096
 """The longest header line read."""
 
+MAX_INT = 999_999_999
+"""The largest number a field may hold (scores, match length, cube limit; as the text formats read)."""
+
 _GREEN, _RED = -1, 1
 _PLAYERS = {_GREEN: Player.ZERO, _RED: Player.ONE}
 _CODE_DIE = 7
@@ -154,6 +157,8 @@ def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str, defaul
     value = obj[key]
     if isinstance(value, bool) and kind is int or not isinstance(value, kind):
         raise BgfError(f"'{key}' is {type(value).__name__}, not {_kind_name(kind)}", where)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise BgfError(f"'{key}' is {value}, out of range", where)
     return value
 
 
