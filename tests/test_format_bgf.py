@@ -527,6 +527,23 @@ def test_any_record_value_checks_cleanly(index: int, field: str, value: Any) -> 
     checks_cleanly(bgf_file(doc))
 
 
+_GAME_FIELDS = st.sampled_from(["initial", "scoreGreen", "scoreRed", "isCrawford", "moves", "lostOnTime"])
+_MATCH_FIELDS = st.sampled_from(["games", "matchlen", "nameGreen", "cubeLimit", "useCrawford", "finalGreen", "luck",
+                                 "prGreen", "event", "ratingRed"])
+_NESTED = _VALUES | st.dictionaries(st.sampled_from(["points", "cube", "cubeOwner", "x"]), _VALUES, max_size=3)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_field=_GAME_FIELDS, match_field=_MATCH_FIELDS, value=_NESTED, where=st.booleans())
+def test_any_game_or_match_value_checks_cleanly(game_field: str, match_field: str, value: Any, where: bool) -> None:
+    doc = copy.deepcopy(SMALL)
+    if where:
+        doc["games"][0][game_field] = value
+    else:
+        doc[match_field] = value
+    checks_cleanly(bgf_file(doc))
+
+
 def test_a_json_body_reads_like_smile() -> None:
     assert decisions(read(bgf_file(SMALL, smile=False))[0]) == decisions(read(bgf_file(SMALL))[0])
 

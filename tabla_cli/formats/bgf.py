@@ -149,7 +149,7 @@ def read_document(data: bytes, *, path: str, max_size: int) -> Any:
 def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str, default: Any = None) -> Any:
     """``obj[key]`` checked to be of ``kind`` (``default`` when absent and a default is given)."""
     if not isinstance(obj, dict):
-        raise BgfError("a record is not an object", where)
+        raise BgfError("an object is expected here", where)
     if key not in obj or obj[key] is None:
         if default is not None:
             return default
@@ -183,7 +183,7 @@ def _counted(value: float | None) -> float | None:
     """A BGBlitz error as tabla's (>= 0); None when BGBlitz did not count it (-99)."""
     if value is None or value == _NOT_COUNTED:
         return None
-    return -value
+    return 0.0 - value
 
 
 # --- the document as a match ----------------------------------------------------------
@@ -276,31 +276,28 @@ def _match_fields(doc: Any, path: str) -> Match:
 
 
 def _read_game(raw: Any, following: Any, final: tuple[int, int], match: Match, game: Game) -> None:
-    where = ""
-    score = (_field(raw, "scoreGreen", int, where, 0), _field(raw, "scoreRed", int, where, 0))
+    score = (_field(raw, "scoreGreen", int, "", 0), _field(raw, "scoreRed", int, "", 0))
     game.score = score
-    crawford = _field(raw, "isCrawford", bool, where, False)
+    crawford = _field(raw, "isCrawford", bool, "", False)
     game.crawford = crawford if match.length else None
-    initial = _field(raw, "initial", dict, where, {})
-    points = initial.get("points", list(_STANDARD_START))
+    initial = _field(raw, "initial", dict, "", {})
+    points = _field(initial, "points", list, "", list(_STANDARD_START))
     if tuple(points) != _STANDARD_START or initial.get("cube", 1) != 1 or initial.get("cubeOwner", 0) != 0:
-        raise BgfError("the game starts from a set-up position, which this reader does not read", where)
+        raise BgfError("the game starts from a set-up position, which this reader does not read")
     for flag, what in (("lostOnTime", "lost on time"), ("wasForfeit", "forfeited")):
         if raw.get(flag) is True:
             match.headers.append((f"BGBlitz game {game.number}", what))
     after = final
     if isinstance(following, dict):
-        after = (_field(following, "scoreGreen", int, where, 0), _field(following, "scoreRed", int, where, 0))
+        after = (_field(following, "scoreGreen", int, "", 0), _field(following, "scoreRed", int, "", 0))
     context = _Context(match.length, score)
     lines = _Lines()
-    for index, record in enumerate(_field(raw, "moves", list, where)):
+    for index, record in enumerate(_field(raw, "moves", list, "")):
         try:
-            action = _record(record, context, after, lines, match.path, f"record {index + 1}")
+            game.actions.append(_record(record, context, after, lines, match.path, f"record {index + 1}"))
         except BgfError as exc:
             exc.move = lines.number
             raise
-        if action is not None:
-            game.actions.append(action)
 
 
 class _Lines:
@@ -324,7 +321,7 @@ class _Lines:
 
 
 def _record(record: Any, context: _Context, after: tuple[int, int], lines: _Lines,
-            path: str, where: str) -> Action | None:
+            path: str, where: str) -> Action:
     kind = _field(record, "type", str, where)
     if kind != "amove":
         raise BgfError(f"a record of unknown type {kind!r}", where)
@@ -363,7 +360,7 @@ def _steps(record: Any, where: str) -> tuple[Step, ...]:
 
 
 def _coded(record: Any, code: int, player: Player, context: _Context, after: tuple[int, int], lines: _Lines,
-           location: Location, where: str) -> Action | None:
+           location: Location, where: str) -> Action:
     if code == _DANCE:
         sources, targets = _field(record, "from", list, where), _field(record, "to", list, where)
         dice = (sources[0], targets[0]) if sources and targets else (0, 0)
