@@ -297,10 +297,13 @@ def test_report_and_show_on_a_decisions_position(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert "Bluepoint02" in result.stdout
     (match,) = read(path.read_bytes())
-    game, _, position_id, match_id, _, _ = decisions(match)[5]
+    _, _, position_id, match_id, dice, after = decisions(match)[5]
     shown = CliRunner().invoke(main, ["show", f"{position_id}:{match_id}"])
     assert shown.exit_code == 0, shown.stderr
     assert position_id in shown.stdout
+    plays = CliRunner().invoke(main, ["plays", "--format", "json", position_id, f"{dice[0]}{dice[1]}"])
+    assert plays.exit_code == 0, plays.stderr
+    assert after in plays.stdout  # the play made is one of the legal plays listed
 
 
 def test_a_directory_mixing_formats(tmp_path: Path) -> None:
