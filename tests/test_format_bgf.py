@@ -403,6 +403,18 @@ def test_malformed_records_are_findings(change: dict[str, Any], text: str) -> No
     assert text in report.findings[0].message
 
 
+def test_comments_and_fields_with_no_place_are_kept() -> None:
+    doc = copy.deepcopy(SMALL)
+    doc["games"][0]["comment"] = ["a quiet game", 3]
+    doc["games"][0]["moves"][2]["comment"] = "why not 8/2 6/2?"
+    doc["games"][0]["lostOnTime"] = True
+    doc["ratingRed"] = 1712
+    (match,) = read(bgf_file(doc))
+    assert match.comments == ["game 1: a quiet game", "game 1 move 2: why not 8/2 6/2?"]
+    assert match.header("BGBlitz game 1") == "lost on time"
+    assert match.header("BGBlitz rating Red") == "1712"
+
+
 def test_huge_numbers_are_refused() -> None:
     doc = copy.deepcopy(SMALL)
     doc["matchlen"] = 10**40

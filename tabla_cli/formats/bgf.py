@@ -38,8 +38,11 @@ with tabla's match equity table at the file's score and cube. The source
 column names the program and level (``BGBlitz 3-ply``).
 
 Match fields the model has no place for (ratings, ranks, the board number,
-BGBlitz's match-level luck and error totals) are kept as headers named
-``BGBlitz ...``, which the JSON output shows.
+BGBlitz's match-level luck and error totals, a game lost on time or
+forfeited) are kept as headers named ``BGBlitz ...``, and the comments of
+games and records as the match's comments (``game 2 move 7: ...``): the
+JSON output shows both. A game that starts from a set-up position is
+refused with a finding (no sample file shows how BGBlitz lays one out).
 """
 
 from __future__ import annotations
@@ -292,12 +295,19 @@ def _read_game(raw: Any, following: Any, final: tuple[int, int], match: Match, g
         after = (_field(following, "scoreGreen", int, "", 0), _field(following, "scoreRed", int, "", 0))
     context = _Context(match.length, score)
     lines = _Lines()
+    notes = raw.get("comment")
+    for note in notes if isinstance(notes, list) else []:
+        if isinstance(note, str) and note.strip():
+            match.comments.append(f"game {game.number}: {note.strip()}")
     for index, record in enumerate(_field(raw, "moves", list, "")):
         try:
             game.actions.append(_record(record, context, after, lines, match.path, f"record {index + 1}"))
         except BgfError as exc:
             exc.move = lines.number
             raise
+        note = record.get("comment")
+        if isinstance(note, str) and note.strip():
+            match.comments.append(f"game {game.number} move {lines.number}: {note.strip()}")
 
 
 class _Lines:
