@@ -53,7 +53,7 @@ def test_map_in_order_keeps_input_order() -> None:
 def test_registry_lists_every_reader_in_detection_order() -> None:
     names = [f.name for f in formats()]
     assert len(names) == len(MODULES) == len(set(names))
-    assert names == ["json", "sgf", "gnubg-text", "position-text", "fibs", "mat"]
+    assert names == ["bgf", "json", "sgf", "gnubg-text", "position-text", "fibs", "mat"]
     assert get("mat").suffixes[0] == ".mat"
     fmt = detect(TEXT)
     assert fmt is not None and fmt.name == "mat"
