@@ -149,7 +149,7 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
     else:
         if _ID_LIKE.fullmatch(text.strip()):
             raise InvalidIdError(f"{NO_IDS}, not for {game.name}: write a {game.name} position as text, "
-                                 f"e.g. '24:14 18:1 / 24:15' (see the README), or 'start'")
+                                 f"e.g. '24:14 18:1 / 24:15' (see docs/variants.md), or 'start'")
         position, state = position_class.from_text(text), None
     problem = game.position_problem(position)
     if problem:

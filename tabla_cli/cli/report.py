@@ -26,7 +26,6 @@ from tabla_cli.cli.options import (
     reports_errors,
     scoring_option,
     stdin_source,
-    table_options,
 )
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 from tabla_cli.reports.options import (

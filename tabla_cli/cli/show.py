@@ -51,7 +51,7 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
     XGID (with or without 'XGID='), or 'start'. Prints the board, pip counts,
     cube, score, dice and all three IDs. With --variant for a game that gnubg
     cannot encode (tapa, plakoto, gulbara, fevga, long_nardy, long_tabla),
-    POSITION is our position text ('24:14 18:1 / 24:15', see the README) or
+    POSITION is our position text ('24:14 18:1 / 24:15', see docs/variants.md) or
     'start'. --format svg draws one position as an SVG diagram.
     """
     from tabla_cli.output import refuse_existing, write_atomic
