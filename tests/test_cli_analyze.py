@@ -221,3 +221,11 @@ def test_out_dir_documents_do_not_depend_on_jobs(tmp_path: Path) -> None:
         assert code == 0, err
         texts.append([(p.name, p.read_text()) for p in sorted(out.iterdir())])
     assert texts[0] == texts[1] and [name for name, _ in texts[0]] == ["a.json", "b.json"]
+
+
+def test_the_cli_offers_the_engine_levels() -> None:
+    """The CLI names the levels without loading the engine; they are the engine's."""
+    from tabla_cli.analysis.engine import LEVELS as ENGINE_LEVELS
+    from tabla_cli.cli.options import LEVELS
+
+    assert LEVELS == ENGINE_LEVELS

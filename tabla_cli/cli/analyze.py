@@ -20,8 +20,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tabla_cli.cli.options import input_options, read_options, reports_errors, table_options
-from tabla_cli.cli.report import _resolve_format, _write_atomic
+from tabla_cli.cli.options import (
+    LEVELS,
+    input_options,
+    read_options,
+    reports_errors,
+    table_format,
+    table_options,
+    write_output,
+)
 from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
@@ -31,9 +38,6 @@ if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
-
-LEVELS = ("1ply", "2ply", "3ply")
-
 
 @contextmanager
 def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
@@ -114,7 +118,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
-    fmt = _resolve_format(fmt, output)
+    fmt = table_format(fmt, output)
     names = collect_sources(paths)
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
@@ -131,7 +135,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
             rows += result.rows
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
-                _write_atomic(targets[index], result.document, force, inputs)
+                write_output(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
@@ -199,7 +203,7 @@ def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force:
     else:
         data = render(table, fmt)
     if output is not None:
-        _write_atomic(Path(output), data, force, inputs)
+        write_output(Path(output), data, force, inputs)
     elif data:
         if isinstance(data, bytes):
             raise click.UsageError("this format writes a binary file: give -o FILE")

@@ -20,12 +20,16 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli.options import (
+    LEVELS,
     input_options,
     progress,
     read_options,
     reports_errors,
     scoring_option,
     stdin_source,
+    table_format,
+    table_options,
+    write_output,
 )
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 from tabla_cli.reports.options import (
@@ -33,25 +37,14 @@ from tabla_cli.reports.options import (
     FORMATS,
     PERIODS,
     PLAYER_TABLES,
-    SUFFIXES,
     TABLE_NAMES,
-    format_for_path,
 )
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
 
-LEVELS = ("1ply", "2ply", "3ply")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
-
-
-def _write_atomic(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then publish it (see :mod:`tabla_cli.output`)."""
-    try:
-        write_atomic(path, data, force=force, inputs=inputs)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 @contextmanager
@@ -75,22 +68,6 @@ def _staged(folder: str, names: list[str], force: bool, inputs: Inputs) -> Itera
         raise click.ClickException(f"cannot write {folder}: {exc.strerror or exc}") from exc
 
 
-def _resolve_format(fmt: str | None, output: str | None) -> str:
-    if fmt is None:
-        if output is None:
-            return "table"
-        found = format_for_path(output)
-        if found is None:
-            suffix = Path(output).suffix or "(none)"
-            known = ", ".join(sorted(SUFFIXES))
-            raise click.UsageError(f"cannot tell the format of -o {output!r} from its suffix {suffix}; "
-                                   f"give --format or use one of {known}")
-        fmt = found
-    if fmt == "parquet" and output is None:
-        raise click.UsageError("--format parquet writes a binary file: give -o FILE")
-    return fmt
-
-
 def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) -> list[Path]:
     from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.plots import PLOTS
@@ -111,10 +88,7 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
               show_default=True,
               help="The table: per player, per match, every game, every cube action, findings by code, or "
                    "every analysed decision ('errors': the old name of 'findings').")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format.  [default: from -o's suffix, else table]")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the table to FILE (through a temporary file) instead of stdout.")
+@table_options(FORMATS)
 @click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as "
                    "DIR/<name>.parquet.")
@@ -176,7 +150,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     from tabla_cli.source import LeftOut, collect_sources
 
     start = time.perf_counter()
-    fmt = _resolve_format(fmt, output)
+    fmt = table_format(fmt, output)
     if by in DEPRECATED_TABLES:
         click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_TABLES[by]}", err=True)
         by = DEPRECATED_TABLES[by]
@@ -278,7 +252,7 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
     else:
         data = render(table, fmt)
     if output is not None:
-        _write_atomic(Path(output), data, force, inputs)
+        write_output(Path(output), data, force, inputs)
     elif data:
         assert isinstance(data, str)
         click.echo(data, nl=False)
