@@ -2,8 +2,7 @@
 
 A thin layer: it parses options, runs :mod:`tabla_cli.analysis` over the
 files (one task per file, in worker processes with ``--jobs``) and renders
-the tables as ``tabla report`` does. Register it with
-``main.add_command(analyze)``.
+the tables as ``tabla report`` does.
 """
 
 from __future__ import annotations

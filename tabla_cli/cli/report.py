@@ -1,8 +1,7 @@
 """``tabla report``: match statistics as tables, files and plots.
 
 A thin layer like the rest of the CLI: it parses options, calls
-:mod:`tabla_cli.reports` and writes what they return. Register it on the
-``tabla`` group with ``main.add_command(report)``.
+:mod:`tabla_cli.reports` and writes what they return.
 """
 
 from __future__ import annotations
