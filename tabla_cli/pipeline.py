@@ -123,7 +123,7 @@ def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = Re
     """
     src = as_source(source)
     try:
-        if text is None and src.data is None and _stream(src, visitor, options):
+        if text is None and src.data is None and src.error is None and _stream(src, visitor, options):
             return visitor.result()
         if text is None:
             text = _text(src, visitor, options)
@@ -159,6 +159,9 @@ def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str 
     """The decoded text of ``source``; None (and a finding) when it cannot be had."""
     path = source.path
     where = Location(path)
+    if source.error is not None:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, source.error, where))
+        return None
     try:
         data = read_source(path, options.max_size) if source.data is None else source.data
         if len(data) > options.max_size:

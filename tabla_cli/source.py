@@ -86,11 +86,14 @@ class Source:
         found: found while walking a directory, not named (a special file
             there is skipped with a note rather than an error).
         data: the bytes, when already read (standard input).
+        error: why it could not be read, when that is already known
+            (standard input closed or unreadable).
     """
 
     path: str
     found: bool = False
     data: bytes | None = None
+    error: str | None = None
 
 
 class NotRegularFileError(OSError):
