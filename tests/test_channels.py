@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -159,7 +158,7 @@ def test_standard_input_in_order_is_read() -> None:
     assert run.code == 0 and "1 matches" in run.err, run.err
 
 
-@pytest.mark.parametrize("make", [lambda tmp: [], lambda tmp: ["--help"]], ids=["no-command", "help"])
-def test_help_to_a_closed_standard_output_is_not_a_success(make: Callable[[Path], list[str]], tmp_path: Path) -> None:
-    run = _run(make(tmp_path), stdout="closed")
+@pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["--version"]], ids=" ".join)
+def test_help_to_a_closed_standard_output_is_not_a_success(args: list[str]) -> None:
+    run = _run(args, stdout="closed")
     assert run.code == 1 and "Traceback" not in run.err and _one_line_lost(run.err), run.err
