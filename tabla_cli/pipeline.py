@@ -126,7 +126,7 @@ def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = Re
     """
     src = as_source(source)
     try:
-        if text is None and src.data is None and _stream(src, visitor, options):
+        if text is None and src.data is None and src.error is None and _stream(src, visitor, options):
             return visitor.result()
         if text is None:
             data = _bytes(src, visitor, options)
@@ -167,6 +167,9 @@ def _bytes(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> byt
     """The bytes of ``source``; None (and a finding) when they cannot be had."""
     path = source.path
     where = Location(path)
+    if source.error is not None:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, source.error, where))
+        return None
     try:
         data = read_source(path, options.max_size) if source.data is None else source.data
         if len(data) > options.max_size:

@@ -115,7 +115,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
-    names = collect_sources(paths)
+    names = collect_sources(paths, outputs=[out_dir] if out_dir is not None else [])
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
@@ -165,7 +165,7 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
     relative: list[Path] = []
     for name in paths:
         if Path(name).is_dir():
-            relative += [Path(found).relative_to(name) for found in collect_paths([name])]
+            relative += [Path(found).relative_to(name) for found in collect_paths([name], outputs=[out_dir])]
         else:
             relative.append(Path(Path(name).name))
     targets = [path.with_suffix(".json") for path in relative]
