@@ -94,6 +94,8 @@ def test_decoder_reads_spec_vectors() -> None:
     assert decode(b":)\n\x00\xf8\x24\x1f\x90\x28\x03\x7e\x00\x00\x00\xf9\xff") == [1000, 1.5]
     # a shared value reference (index 0) and a long ASCII string
     assert decode(b":)\n\x02\xf8\x42abc\x01\xe0long text\xfc\xf9") == ["abc", "abc", "long text"]
+    # a big decimal: scale 2 (zigzag 4), one byte of magnitude 7 (7 bits left-aligned: 0x03 0x40)
+    assert decode(b":)\n\x00\x2a\x84\x81\x03\x40") == 0.07
     # tiny Unicode "é" (2 bytes)
     assert decode(b":)\n\x00\x80\xc3\xa9") == "é"
 
@@ -114,6 +116,7 @@ def test_decoder_reads_spec_vectors() -> None:
     (b":)\n\x00\x24\xc0", "last byte is out of range"),
     (b":)\n\x00\x26\x0f\x7f\x7f\xbf", "longer than 1024"),
     (b":)\n\x00\x41\xff\xfe", "not valid UTF-8"),
+    (b":)\n\x00\x2a\x1f\x7f\x7f\x7f\xbf\x81\x07", "scale -2147483648 is beyond 10000"),
     (b":)\n\x00\x2c", "unexpected byte 0x2C"),
     (b":)\n\x00\xfa\x10\x21\xfb", "where a property name should be"),
     (b":)\n\x00\x21\x21", "bytes follow the end"),
