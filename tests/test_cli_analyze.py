@@ -6,6 +6,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -221,3 +222,59 @@ def test_out_dir_documents_do_not_depend_on_jobs(tmp_path: Path) -> None:
         assert code == 0, err
         texts.append([(p.name, p.read_text()) for p in sorted(out.iterdir())])
     assert texts[0] == texts[1] and [name for name, _ in texts[0]] == ["a.json", "b.json"]
+
+
+def _two_matches(tmp_path: Path) -> Path:
+    """A folder with the three-point match twice: Petar v Maria, and the same played by Ivan v Maria."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    text = Path(THREE_POINT).read_text(encoding="utf-8")
+    (folder / "a.mat").write_text(text, encoding="utf-8")
+    (folder / "b.mat").write_text(text.replace("Petar", "Ivan"), encoding="utf-8")
+    return folder
+
+
+def _count_engine(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record how many decisions each engine batch gets."""
+    from tabla_cli.analysis.cache import analyse_cached
+
+    batches: list[int] = []
+
+    def counting(wanted: Any, *args: Any, **kw: Any) -> Any:
+        batches.append(len(wanted))
+        return analyse_cached(wanted, *args, **kw)
+
+    monkeypatch.setattr("tabla_cli.analysis.decisions.analyse_cached", counting)
+    return batches
+
+
+def test_filters_choose_the_files_before_the_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _two_matches(tmp_path)
+    batches = _count_engine(monkeypatch)
+    code, out, err = run(str(folder), "--player", "Ivan", "--level", "1ply", "--format", "json", "-j", "1")
+    assert code == 0, err
+    assert "analyze: player Ivan: 1 of 2 files" in err
+    assert {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    assert len(batches) == 1
+    code, _, err = run(str(folder), "--player", "Nobody", "--level", "1ply", "-j", "1")
+    assert code == 0 and "0 of 2 files" in err and len(batches) == 1
+
+
+def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _two_matches(tmp_path)
+    batches = _count_engine(monkeypatch)
+    result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivan",
+                                       "--format", "json", "-j", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert len(batches) == 1
+    assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
+    assert re.search(r"analysing: 1/1 files, 1 matches, [\d.]+ matches/s", result.stderr)
+
+
+def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:
+    code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1")
+    assert code == 0
+    assert re.search(r"^analysing: 1/1 files, 1 matches, [\d.]+ matches/s, \d+ decisions/s, about 0:00:00 left$",
+                     err, re.M)
+    code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1", "--quiet")
+    assert "analysing" not in err

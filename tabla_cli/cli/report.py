@@ -28,6 +28,7 @@ from tabla_cli.cli.options import (
     stdin_source,
     table_options,
 )
+from tabla_cli.cli.progress import analysis_progress
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 from tabla_cli.reports.options import (
     DEPRECATED_TABLES,
@@ -219,10 +220,23 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
                                sink=sink if streaming else None, keep_duplicates=keep_duplicates)
         if "-" in paths:
             builder.add(file_rows(stdin_source(max_size), include=include, options=options, analyse=analyse))
-        with progress(len(names), quiet, "analysing" if analyse else "reading") as advance, _writing(frames_dir):
-            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options,
-                                       scheduler=scheduler, progress=advance, analyse=analyse):
-                builder.add(rows)
+        if analyse is not None:
+            if flt.selects:
+                from tabla_cli.reports.select import files_to_analyse
+
+                names = files_to_analyse(names, flt, options=options, jobs=jobs or os.cpu_count() or 1,
+                                         scheduler=scheduler, aliases=aliases, ignore_case=ignore_case,
+                                         prefer=players)
+            with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
+                for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include,
+                                           options=options, scheduler=scheduler, analyse=analyse):
+                    builder.add(rows)
+                    analysed(rows.matches, 0)
+        else:
+            with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
+                for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include,
+                                           options=options, scheduler=scheduler, progress=advance):
+                    builder.add(rows)
         everything = builder.frames()
         frames = fold_case(everything, players) if ignore_case else everything
         chosen = filter_frames(frames, flt)
