@@ -278,3 +278,23 @@ def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:
                      err, re.M)
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1", "--quiet")
     assert "analysing" not in err
+
+
+def test_no_cube_decision_before_a_games_opening_roll() -> None:
+    rows = _decision_rows(THREE_POINT, "--level", "1ply", "--no-luck")
+    for game in {row["game"] for row in rows}:
+        first = next(row for row in rows if row["game"] == game)
+        assert first["kind"] == "checker", first
+
+
+def test_forced_plays_are_not_close() -> None:
+    rows = _decision_rows(THREE_POINT, "--level", "1ply", "--no-luck") + _decision_rows(str(EXPORT))
+    forced = [row for row in rows if row["kind"] == "checker" and row["forced"]]
+    assert forced and not any(row["close"] for row in forced)
+    assert all(row["close"] for row in rows if row["kind"] == "checker" and not row["forced"])
+
+
+def test_summary_names_where_the_numbers_come_from() -> None:
+    _, _, err = run(str(EXPORT), "--level", "2ply")
+    assert re.search(r"analyzed 1 files, 1 matches, \d+ decisions from recorded analysis in", err)
+    assert "2ply" not in err

@@ -405,7 +405,7 @@ class _Job:
             error=0.0 if legal and item.played is not None else None, source=self.source,
             error_mwc=None if item.state.money or not legal else 0.0,
             rank=1 if legal and item.played is not None else None,
-            options=1, forced=True, luck=luck,
+            options=1, forced=True, close=False, luck=luck,
         )
 
     def _checker(self, item: _Checker, scored: dict[tuple[int, ...], tuple[float, str]],

@@ -150,12 +150,29 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
-        click.echo(f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, {len(rows)} decisions "
-                   f"at {level} in {seconds:.2f} s{rate}", err=True)
+        click.echo(f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, "
+                   f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}", err=True)
         if out_dir is not None:
             click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
     if errors:
         sys.exit(1)
+
+
+def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
+    """How many decisions, and whether the engine at ``level`` or a file's recorded analysis judged them.
+
+    >>> _decisions_by_source([{"source": "bgsage 2ply"}, {"source": "recorded gnubg 2-ply"}], "2ply")
+    '2 decisions (1 at 2ply, 1 from recorded analysis)'
+    >>> _decisions_by_source([{"source": "recorded gnubg 0-ply"}, {"source": None}], "2ply")
+    '2 decisions from recorded analysis'
+    """
+    engine = sum(1 for row in rows if str(row.get("source") or "").startswith("bgsage"))
+    recorded = sum(1 for row in rows if str(row.get("source") or "").startswith("recorded"))
+    if engine and recorded:
+        return f"{len(rows)} decisions ({engine} at {level}, {recorded} from recorded analysis)"
+    if recorded:
+        return f"{len(rows)} decisions from recorded analysis"
+    return f"{len(rows)} decisions at {level}"
 
 
 def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
