@@ -298,3 +298,12 @@ def test_summary_names_where_the_numbers_come_from() -> None:
     _, _, err = run(str(EXPORT), "--level", "2ply")
     assert re.search(r"analyzed 1 files, 1 matches, \d+ decisions from recorded analysis in", err)
     assert "2ply" not in err
+
+
+def test_a_missing_rating_is_spelt_one_way() -> None:
+    """No luck figures (the export's luck analysis is off) and no analysis at all read the same: null."""
+    result = CliRunner().invoke(main, ["report", str(EXPORT), THREE_POINT, "--by", "player", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    rows = {row["player"]: row for row in json.loads(result.stdout)}
+    assert {row["luck_rating"] for row in rows.values()} == {None}
+    assert rows["Petar"]["skill_rating"] is None and rows["lasse"]["skill_rating"] == "Advanced"
