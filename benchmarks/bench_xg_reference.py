@@ -25,7 +25,9 @@ the same games (``NAME.xg`` next to ``NAME.mat``). For every (match, player):
 It prints one row per (match, player), then for each engine the mean
 absolute difference from XG's total, the correlation with it, and the wall
 seconds of all its processes (and the load average, as the machine may be
-shared). Nothing is cached between runs.
+shared). With ``--one-process`` it then also times each engine over all the
+matches in one process (as an archive is analysed: start-up paid once).
+Nothing is cached between runs.
 """
 
 from __future__ import annotations
@@ -55,9 +57,11 @@ GNUBG_SCRIPT = """
 import sys, gnubg
 plies = sys.argv[2]
 for command in ("set threads 1", f"set analysis chequerplay evaluation plies {plies}",
-                f"set analysis cubedecision evaluation plies {plies}", f"import mat {sys.argv[1]}",
-                "analyse match", "show statistics match"):
+                f"set analysis cubedecision evaluation plies {plies}"):
     gnubg.command(command)
+for path in sys.argv[1].split(","):
+    for command in (f"import mat {path}", "analyse match", "show statistics match"):
+        gnubg.command(command)
 """
 
 
@@ -111,6 +115,25 @@ def gnubg_errors(path: Path, python: str, plies: int) -> tuple[list[float], floa
     return [abs(float(found.group(1))), abs(float(found.group(2)))], seconds
 
 
+def one_process(paths: list[Path], levels: list[str], python: str, plies: int) -> dict[str, float]:
+    """Wall seconds of each engine analysing all of ``paths`` in one process."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    took: dict[str, float] = {}
+    for level in levels:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "from tabla_cli.cli import main; main()", "analyze", *map(str, paths),
+                        "--level", level, "--no-cache", "--by", "match", "--format", "json", "-j", "1", "--quiet"],
+                       capture_output=True, env=env, check=False)  # exit 1 = a file has findings
+        took[f"tabla {level}"] = time.perf_counter() - start
+    start = time.perf_counter()
+    done = subprocess.run([python, "-c", GNUBG_SCRIPT, ",".join(map(str, paths)), str(plies)], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, check=False)
+    if done.stdout.count("Overall statistics") != len(paths):
+        raise SystemExit(f"gnubg analysed {done.stdout.count('Overall statistics')} of {len(paths)} matches")
+    took[f"gnubg {plies}-ply"] = time.perf_counter() - start
+    return took
+
+
 def summary(label: str, mine: list[float], xg: list[float], seconds: float) -> str:
     n = len(xg)
     mad = sum(abs(a - b) for a, b in zip(mine, xg)) / n
@@ -130,12 +153,21 @@ def main() -> None:
     parser.add_argument("--gnubg-python", default=sys.executable, help="a Python with the gnubg package")
     parser.add_argument("--gnubg-plies", type=int, default=1, help="gnubg's analysis depth (default 1)")
     parser.add_argument("--only", default="", help="match names (stems), comma-separated")
+    parser.add_argument("--one-process", action="store_true", help="also time each engine over all matches at once")
+    parser.add_argument("--time-only", action="store_true", help="only the --one-process timing")
     args = parser.parse_args()
     levels = args.levels.split(",")
     only = set(filter(None, args.only.split(",")))
     pairs = [(xg, args.mat / f"{xg.stem}.mat") for xg in sorted(args.xg.glob("*.xg"))
              if (args.mat / f"{xg.stem}.mat").is_file() and (not only or xg.stem in only)]
     gnubg_label = f"gnubg {args.gnubg_plies}-ply"
+    if args.time_only:
+        print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python,
+                                       args.gnubg_plies).items():
+            print(f"{label:<14} {len(pairs)} matches in one process: {took:7.1f} s")
+        print(f"load average at end: {os.getloadavg()[0]:.1f}")
+        return
     columns = ["XG", *(f"tabla {level}" for level in levels), gnubg_label]
     values: dict[str, list[float]] = {c: [] for c in columns}
     seconds = {c: 0.0 for c in columns}
@@ -159,6 +191,10 @@ def main() -> None:
           f"load average at end: {os.getloadavg()[0]:.1f}")
     for c in columns[1:]:
         print(summary(c, values[c], values["XG"], seconds[c]))
+    if args.one_process:
+        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python,
+                                       args.gnubg_plies).items():
+            print(f"{label:<14} {len(pairs)} matches in one process: {took:7.1f} s")
 
 
 if __name__ == "__main__":
