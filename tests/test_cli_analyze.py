@@ -269,6 +269,7 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
     assert len(batches) == 1
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
     assert re.search(r"analysing: 1/1 files, 1 matches, [\d.]+ matches/s", result.stderr)
+    assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
 
 
 def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:

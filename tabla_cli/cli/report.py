@@ -225,9 +225,13 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             if flt.selects:
                 from tabla_cli.reports.select import files_to_analyse
 
-                names = files_to_analyse(names, flt, options=options, jobs=jobs or os.cpu_count() or 1,
-                                         scheduler=scheduler, aliases=aliases, ignore_case=ignore_case,
-                                         prefer=players)
+                chosen_files = files_to_analyse(names, flt, options=options, jobs=jobs or os.cpu_count() or 1,
+                                                scheduler=scheduler, aliases=aliases, ignore_case=ignore_case,
+                                                prefer=players)
+                if not quiet:
+                    click.echo(f"report: {flt.describe()}: {len(chosen_files)} of {len(names)} files hold a chosen "
+                               "match; analysing those", err=True)
+                names = chosen_files
             with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
                 for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include,
                                            options=options, scheduler=scheduler, analyse=analyse):
