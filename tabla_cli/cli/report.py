@@ -26,7 +26,6 @@ from tabla_cli.cli.options import (
     reports_errors,
     scoring_option,
     stdin_source,
-    table_options,
 )
 from tabla_cli.cli.progress import analysis_progress
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
@@ -41,12 +40,9 @@ from tabla_cli.reports.options import (
 )
 
 if TYPE_CHECKING:
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import Frames
 
 LEVELS = ("1ply", "2ply", "3ply")
-IN_MEMORY = ("matches", "games", "cube", "findings", "decisions")
-READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
 
@@ -174,11 +170,12 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     when done, 1 when a file could not be read (or only in part) or an output
     exists (without --force), 2 on usage errors.
     """
-    from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
-    from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows, write_frames
+    from tabla_cli.reports.build import ReportOptions, build_report, read_failures
     from tabla_cli.reports.cells import records
+    from tabla_cli.reports.filters import ReportFilter
+    from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.summaries import read_aliases
-    from tabla_cli.source import collect_sources
+    from tabla_cli.source import LeftOut, collect_sources
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
@@ -198,8 +195,6 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError("--length and --money exclude each other")
     flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
                        length=length, money=money)
-    from tabla_cli.source import LeftOut
-
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -207,25 +202,20 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     aliases = read_aliases(alias_file) if alias_file else {}
     for message in left_out.messages():
         click.echo(message, err=True)
-    options = read_options(encoding, max_size, scoring=scoring)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
-    memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
-    include = FRAME_NAMES if frames_dir is not None else memory
-    streaming = not (flt.selects or ignore_case)
+    options = ReportOptions(filter=flt, ignore_case=ignore_case, aliases=aliases, keep_duplicates=keep_duplicates,
+                            plays=by == "dice" or personal, read=read_options(encoding, max_size, scoring=scoring),
+                            analyse=analyse, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler)
     with ExitStack() as stack:
         sink = None
         if frames_dir is not None:
-            sink = str(stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force,
-                                                   inputs)))
-        builder = FrameBuilder(include, keep=memory if streaming else include, aliases=aliases,
-                               sink=sink if streaming else None, keep_duplicates=keep_duplicates)
-        if "-" in paths:
-            builder.add(file_rows(stdin_source(max_size), include=include, options=options, analyse=analyse))
+            sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
+        stdin = stdin_source(max_size) if "-" in paths else None
         if analyse is not None:
             if flt.selects:
                 from tabla_cli.reports.select import files_to_analyse
 
-                chosen_files = files_to_analyse(names, flt, options=options, jobs=jobs or os.cpu_count() or 1,
+                chosen_files = files_to_analyse(names, flt, options=options.read, jobs=options.jobs,
                                                 scheduler=scheduler, aliases=aliases, ignore_case=ignore_case,
                                                 prefer=players)
                 if not quiet:
@@ -233,26 +223,17 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
                                "match; analysing those", err=True)
                 names = chosen_files
             with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
-                for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include,
-                                           options=options, scheduler=scheduler, analyse=analyse):
-                    builder.add(rows)
-                    analysed(rows.matches, 0)
+                built = build_report(names, options, stdin=stdin, sink=sink,
+                                     each=lambda rows: analysed(rows.matches, rows.count("decisions")))
         else:
             with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
-                for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include,
-                                           options=options, scheduler=scheduler, progress=advance):
-                    builder.add(rows)
-        everything = builder.frames()
-        frames = fold_case(everything, players) if ignore_case else everything
-        chosen = filter_frames(frames, flt)
-        frames = chosen.frames
-        if sink is not None and not streaming:
-            write_frames(frames, sink)
-        if len(frames.matches) or not frames.findings["code"].isin(READ_FAILURES).any():
+                built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
+        frames = built.frames
+        if len(frames.matches) or read_failures(frames).empty:
             _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
-                  selection=_selection(flt, chosen.kept, chosen.matches, chosen.undated))
+                  selection=built.describe())
 
-    failed = records(everything.findings[everything.findings["code"].isin(READ_FAILURES)])
+    failed = records(read_failures(built.everything))
     for row in failed:
         where = f"{row['file']}:{row['line']}:{row['column'] or 1}" if row["line"] else row["file"]
         click.echo(f"{where}: error[{row['code']}]: {row['message']}", err=True)
@@ -263,28 +244,18 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
             + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
             + f" in {seconds:.2f} s"
-            + (f"; left out {builder.duplicates} {'copy' if builder.duplicates == 1 else 'copies'} of "
-               "matches read before" if builder.duplicates else ""),
+            + (f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of "
+               "matches read before" if built.duplicates else ""),
             err=True,
         )
         if flt.selects:
-            click.echo(f"report: {_selection(flt, chosen.kept, chosen.matches, chosen.undated)}", err=True)
+            click.echo(f"report: {built.describe()}", err=True)
     if failed or left_out.unreadable:
         sys.exit(1)
 
 
 def _day(value: datetime.datetime | None) -> str | None:
     return None if value is None else value.date().isoformat()
-
-
-def _selection(flt: ReportFilter, kept: int, total: int, undated: int) -> str:
-    """The filter in words, with how many matches it kept (and how many of them are undated)."""
-    if not flt.selects:
-        return ""
-    text = f"{flt.describe()}: {kept} of {total} matches"
-    if flt.dated:
-        text += f" ({undated} undated, kept)"
-    return text
 
 
 def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, force: bool,
