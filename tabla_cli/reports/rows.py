@@ -127,6 +127,10 @@ class FileRows:
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
     batches: dict[str, list[pa.RecordBatch]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
 
+    def count(self, name: str) -> int:
+        """How many rows of frame ``name`` the file gave (packed or not)."""
+        return len(self.rows[name]) + sum(int(batch.num_rows) for batch in self.batches[name])
+
     def pack(self) -> None:
         """Pack each frame's rows into a record batch once there are :data:`BATCH_ROWS` of them."""
         for name, rows in self.rows.items():
