@@ -85,7 +85,7 @@ def test_a_forfeit_glued_to_a_move_line_is_read_with_a_warning() -> None:
     ]
     assert last[0].play_text == "2/0 2/0"
     report = check_file(str(GLUED))
-    assert codes(report) == ["glued-line", "forfeit"]
+    assert codes(report) == ["glued-line", "forfeit-side", "forfeit"]
     warning = report.findings[0]
     assert (warning.location.line, warning.location.column, warning.move, warning.severity.value) == (
         53, 34, 27, "warning")
