@@ -407,6 +407,8 @@ class _Reader:
             raise error
         self.on_error(error)
         self.skip = True
+        if self.game is not None:
+            self.game.cut = True
 
     # -- structure ----------------------------------------------------------
 
@@ -625,7 +627,7 @@ class _Reader:
                     player = None
             if found is None:
                 column = len(text) - len(text[pos:].lstrip()) + 1
-                word = text[column - 1 :].split()[0]
+                word = re.split(r"[ \t]{2}", text[column - 1 :], maxsplit=1)[0]
                 self.fail(f"cannot read {word!r} as an action: {_ACTION_HINT}", line, column, text)
                 return False
             kind = found.lastgroup
