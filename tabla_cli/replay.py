@@ -235,9 +235,9 @@ class _GameReplay:
         else:
             code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
             # When the search gave up ("unchecked") there is no list of legal plays either.
-            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format)
-            self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             applied = variant.apply_written(self.pos, segments)
+            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format, applied)
+            self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             if applied is None:
                 self.rolled(state, action, None, None)
                 self.stop(action)
