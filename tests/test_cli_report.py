@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 from matplotlib import image
 from pandas.testing import assert_frame_equal
 
-from tabla_cli.cli_report import report
+from tabla_cli.cli.report import report
 from tabla_cli.reports import FRAME_NAMES, build_frames, player_summary, summarize
 from tabla_cli.reports.frames import read_frames
 from tabla_cli.reports.plots import PLOTS

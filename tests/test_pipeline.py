@@ -17,14 +17,14 @@ from helpers import DATA, EXAMPLES, corpus_files
 from tabla_cli import replay as replay_module
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
-from tabla_cli.cli_common import parse_size
+from tabla_cli.cli.options import parse_size
 from tabla_cli.convert import convert_source
 from tabla_cli.findings import CODES
 from tabla_cli.formats import _registry as registry
 from tabla_cli.formats import mat as mat_format
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
-from tabla_cli.reports.render import format_for_path as report_format
+from tabla_cli.reports.options import format_for_path as report_format
 from tabla_cli.source import Source, decode_bytes
 from tabla_cli.writers import FORMATS, SUFFIXES, WRITERS, format_for_path, get
 

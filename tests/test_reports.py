@@ -45,8 +45,8 @@ from tabla_cli.reports.frames import read_frames, write_frames
 from tabla_cli.reports.cells import records
 from tabla_cli.reports.plots import make_plots
 from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
+from tabla_cli.reports.options import format_for_path
 from tabla_cli.reports.render import (
-    format_for_path,
     render_csv,
     render_json,
     render_jsonl,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli_common import (
+from tabla_cli.cli.options import (
     input_options,
     progress,
     read_options,
@@ -29,18 +29,22 @@ from tabla_cli.cli_common import (
     table_options,
 )
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
+from tabla_cli.reports.options import (
+    DEPRECATED_TABLES,
+    FORMATS,
+    PERIODS,
+    PLAYER_TABLES,
+    SUFFIXES,
+    TABLE_NAMES,
+    format_for_path,
+)
 
 if TYPE_CHECKING:
     from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import Frames
 
-BY_CHOICES = ("player", "opponent", "period", "dice", "match", "game", "cube", "findings", "decisions", "errors")
-PLAYER_TABLES = ("opponent", "period")
-FORMAT_CHOICES = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
 LEVELS = ("1ply", "2ply", "3ply")
 IN_MEMORY = ("matches", "games", "cube", "findings", "decisions")
-DEPRECATED_BY = {"errors": "findings"}
-"""Old ``--by`` names: they still work, with a notice on stderr."""
 READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
@@ -76,8 +80,6 @@ def _staged(folder: str, names: list[str], force: bool, inputs: Inputs) -> Itera
 
 
 def _resolve_format(fmt: str | None, output: str | None) -> str:
-    from tabla_cli.reports.render import SUFFIXES, format_for_path
-
     if fmt is None:
         if output is None:
             return "table"
@@ -109,10 +111,11 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 
 @click.command("report")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--by", type=click.Choice(BY_CHOICES), default="player", show_default=True,
+@click.option("--by", type=click.Choice(TABLE_NAMES + tuple(DEPRECATED_TABLES)), default="player",
+              show_default=True,
               help="The table: per player, per match, every game, every cube action, findings by code, or "
                    "every analysed decision ('errors': the old name of 'findings').")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output format.  [default: from -o's suffix, else table]")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the table to FILE (through a temporary file) instead of stdout.")
@@ -139,7 +142,7 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
 @click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
 @click.option("--money", is_flag=True, help="Only money sessions.")
-@click.option("--every", type=click.Choice(("week", "month", "year")), default="month", show_default=True,
+@click.option("--every", type=click.Choice(PERIODS), default="month", show_default=True,
               help="The period of --by period.")
 @click.option("--top", type=click.IntRange(min=1), default=50, show_default=True,
               help="Rows an HTML table shows at most (the top ones by games).")
@@ -177,9 +180,9 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
-    if by in DEPRECATED_BY:
-        click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_BY[by]}", err=True)
-        by = DEPRECATED_BY[by]
+    if by in DEPRECATED_TABLES:
+        click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_TABLES[by]}", err=True)
+        by = DEPRECATED_TABLES[by]
     if no_cache and level is None:
         raise click.UsageError("--no-cache needs --analyze LEVEL")
     analyse = None

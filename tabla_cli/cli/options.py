@@ -1,7 +1,6 @@
 """What the ``tabla`` commands share: error reporting, the options of reading inputs, the progress bar.
 
-:mod:`tabla_cli.cli`, :mod:`tabla_cli.cli_analyze`, :mod:`tabla_cli.cli_convert` and
-:mod:`tabla_cli.cli_report` import this module; it imports none of them.
+Every command module of :mod:`tabla_cli.cli` imports this module; it imports none of them.
 """
 
 from __future__ import annotations
