@@ -77,8 +77,20 @@ def test_dates_sites_and_ratings_from_the_headers(frames: Frames) -> None:
     assert m.loc[LOST.name, "date"] == "2024-08-04" and m.loc[STUDIO.name, "date"] == "2024-04-22"
     assert pd.isna(m.loc[UNDATED.name, "date"])
     assert m.loc[STUDIO.name, "site"] == "Backgammon Studio" and m.loc[LOST.name, "site"] == "BackgammonGalaxy"
-    assert (m.loc[SESSION.name, "rating0"], m.loc[SESSION.name, "rating1"]) == (16.0, 0.0)
+    # Backgammon Galaxy's 'Player N Elo' header holds the final match score (16 and 0 here), not a rating
+    assert pd.isna(m.loc[SESSION.name, "rating0"]) and pd.isna(m.loc[SESSION.name, "rating1"])
     assert pd.isna(m.loc[STUDIO.name, "rating0"])
+
+
+def test_an_elo_header_is_a_rating_where_the_site_writes_one() -> None:
+    from tabla_cli.model import Match
+    from tabla_cli.reports.rows import match_ratings
+
+    headers = [("Player 1 Elo", "1623,40/1210"), ("Player 2 Elo", "5,00/0")]
+    assert match_ratings(Match(("a", "b"), 5, headers=[("Site", "Some Club"), *headers])) == (1623.4, 5.0)
+    assert match_ratings(Match(("a", "b"), 5, headers=[("Site", "Backgammon Galaxy"), *headers])) == (None, None)
+    galaxy = Match(("a", "b"), 5, headers=[("Site", "BackgammonGalaxy"), *headers], ratings=("1780", None))
+    assert match_ratings(galaxy) == (1780.0, None)
 
 
 def test_date_and_rating_parsing() -> None:
@@ -157,8 +169,7 @@ def test_periods_by_hand(folded: Frames) -> None:
     typed_like(table, "period")
     assert table["period"].tolist() == ["2024-04", "2024-05", "2024-08", "undated"]
     assert table["matches"].tolist() == [1, 1, 1, 1]
-    assert table["rating"].isna().tolist() == [True, False, False, False]
-    assert table.loc[table["period"] == "2024-05", "rating"].iloc[0] == 16.0
+    assert table["rating"].isna().all()  # Galaxy's Elo headers hold scores, Studio writes no rating
     august = table[table["period"] == "2024-08"].iloc[0]
     assert august["points_per_game"] == pytest.approx(-5 / 3)
     yearly = period_summary(folded, ("lasse",), "year")
@@ -188,13 +199,16 @@ def test_filters_choose_matches_in_every_frame(folded: Frames) -> None:
     assert kept() == ["Magic", "bohunk1419", "leon77", "yeah"]
     assert kept(opponents=("leon77",)) == ["leon77"]
     assert kept(players=("lasse",), opponents=("yeah", "Magic")) == ["Magic", "yeah"]
-    assert kept(since="2024-05-01") == ["bohunk1419", "leon77", "yeah"]
-    assert kept(until="2024-05-01") == ["Magic", "bohunk1419"]
+    assert kept(since="2024-05-01") == ["leon77", "yeah"]
+    assert kept(since="2024-05-01", keep_undated=True) == ["bohunk1419", "leon77", "yeah"]
+    assert kept(until="2024-05-01") == ["Magic"]
+    assert kept(until="2024-05-01", keep_undated=True) == ["Magic", "bohunk1419"]
     assert kept(site="backgammon studio") == ["Magic"]
     assert kept(length=16) == ["yeah"]
     assert kept(money=True) == []
     dated = filter_frames(folded, ReportFilter(since="2024-05-01"))
-    assert (dated.matches, dated.kept, dated.undated) == (4, 3, 1)
+    assert (dated.matches, dated.kept, dated.undated) == (4, 2, 1)
+    assert filter_frames(folded, ReportFilter(opponents=("Magic",), since="2024-05-01")).undated == 0
     games = filter_frames(folded, ReportFilter(opponents=("leon77",))).frames.games
     assert games["points"].sum() == 5
 
@@ -328,9 +342,13 @@ def test_cli_player_row_counts_every_match() -> None:
 
 def test_cli_opponent_period_and_dice_tables() -> None:
     code, out, _ = run(str(DATA), "--player", "lasse", "--by", "opponent", "--format", "csv")
-    assert code == 0 and pd.read_csv(io.StringIO(out))["opponent"].tolist() == ["bohunk1419", "leon77", "yeah"]
+    assert code == 0 and pd.read_csv(io.StringIO(out))["opponent"].tolist() == ["Magic", "bohunk1419", "leon77", "yeah"]
     code, out, err = run(str(DATA), "--player", "lasse", "--ignore-case", "--by", "period", "--every", "year",
                          "--since", "2024-05-01", "--format", "csv")
+    assert code == 0 and pd.read_csv(io.StringIO(out))["period"].tolist() == [2024]
+    assert "since 2024-05-01: 2 of 4 matches; 1 undated match left out (--keep-undated keeps them)" in err
+    code, out, err = run(str(DATA), "--player", "lasse", "--by", "period", "--every", "year",
+                         "--since", "2024-05-01", "--keep-undated", "--format", "csv")
     assert code == 0 and pd.read_csv(io.StringIO(out))["period"].tolist() == ["2024", "undated"]
     assert "since 2024-05-01: 3 of 4 matches (1 undated, kept)" in err
     code, out, _ = run(str(DATA), "--by", "dice", "--format", "json")
@@ -342,6 +360,7 @@ def test_cli_opponent_period_and_dice_tables() -> None:
     (["--by", "period"], "--by period needs --player"),
     (["--length", "5", "--money"], "exclude each other"),
     (["--since", "2024-31-01"], "--since"),
+    (["--keep-undated"], "--keep-undated needs --since or --until"),
 ])
 def test_cli_usage_errors(args: list[str], message: str) -> None:
     code, out, err = run(str(DATA), *args)
@@ -376,3 +395,24 @@ def test_cli_html_without_player_is_limited(tmp_path: Path) -> None:
     assert "top 5 of" in page and "rows by games" in page
     table = page.split("<tbody>")[1].split("</tbody>")[0]
     assert table.count("<tr>") == 5
+
+
+def test_cli_player_names_ignore_case_unless_asked() -> None:
+    code, out, err = run(str(DATA), "--player", "LASSE", "--format", "csv")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out))
+    assert table["player"].tolist() == ["LASSE"] and table.loc[0, "matches"] == 4
+    code, out, err = run(str(DATA), "--player", "Lasse", "--exact-case", "--format", "csv")
+    assert code == 0, err
+    assert pd.read_csv(io.StringIO(out)).loc[0, "matches"] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--player", "lase"], "report: no match has a player named 'lase'; did you mean 'lasse'?"),
+    (["--player", "LASSE", "--exact-case"], "did you mean 'Lasse' or 'lasse'?"),
+    (["--player", "lasse", "--opponent", "nobody-at-all"], "no match has a player named 'nobody-at-all'\n"),
+])
+def test_cli_a_name_in_no_match_is_an_error_with_the_nearest_names(args: list[str], message: str) -> None:
+    code, out, err = run(str(DATA), *args, "--format", "csv")
+    assert (code, out) == (1, "")
+    assert message in err

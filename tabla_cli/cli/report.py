@@ -132,13 +132,18 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
               help="CSV with a header 'alias,player': count each alias as that player.")
 @click.option("--player", "players", multiple=True, metavar="NAME",
               help="Only matches of this player (repeatable); the tables and the HTML page are about them.")
-@click.option("--ignore-case", is_flag=True, help="Count names that differ only in case as one player.")
+@click.option("--exact-case", is_flag=True,
+              help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
+                   "and the spellings count as one player).")
+@click.option("--ignore-case", is_flag=True,
+              help="Count every two names that differ only in case as one player, also without --player.")
 @click.option("--opponent", "opponents", multiple=True, metavar="NAME",
               help="Only matches against this opponent (repeatable).")
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or after this date (undated matches are kept and counted).")
+              help="Only matches on or after this date (undated matches are left out and counted).")
 @click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or before this date (undated matches are kept and counted).")
+              help="Only matches on or before this date (undated matches are left out and counted).")
+@click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date.")
 @click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
 @click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
 @click.option("--money", is_flag=True, help="Only money sessions.")
@@ -154,8 +159,8 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
            level: str | None, no_cache: bool, plots_dir: str | None, alias_file: str | None,
-           players: tuple[str, ...], ignore_case: bool, opponents: tuple[str, ...],
-           since: datetime.datetime | None, until: datetime.datetime | None,
+           players: tuple[str, ...], exact_case: bool, ignore_case: bool, opponents: tuple[str, ...],
+           since: datetime.datetime | None, until: datetime.datetime | None, keep_undated: bool,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
            keep_duplicates: bool, jobs: int | None, scheduler: str | None, quiet: bool, encoding: str | None,
            max_size: int, scoring: str | None) -> None:
@@ -169,10 +174,11 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     player and match tables have the players' skill columns (error rate, PR,
     blunders, luck). --player, --opponent, --since, --until, --site, --length
     and --money choose the matches before every table, frame and plot. Exit 0
-    when done, 1 when a file could not be read (or only in part) or an output
-    exists (without --force), 2 on usage errors.
+    when done, 1 when a file could not be read (or only in part), a --player
+    or --opponent name is in no match, or an output exists (without --force),
+    2 on usage errors.
     """
-    from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
+    from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case, unknown_names
     from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows, write_frames
     from tabla_cli.reports.cells import records
     from tabla_cli.reports.summaries import read_aliases
@@ -194,8 +200,11 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError(f"--by {by} needs --player NAME")
     if length is not None and money:
         raise click.UsageError("--length and --money exclude each other")
+    if keep_undated and since is None and until is None:
+        raise click.UsageError("--keep-undated needs --since or --until")
     flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
-                       length=length, money=money)
+                       length=length, money=money, keep_undated=keep_undated)
+    fold = ignore_case or (bool(players or opponents) and not exact_case)
     from tabla_cli.source import LeftOut
 
     left_out = LeftOut()
@@ -209,7 +218,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
     memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
     include = FRAME_NAMES if frames_dir is not None else memory
-    streaming = not (flt.selects or ignore_case)
+    streaming = not (flt.selects or fold)
     with ExitStack() as stack:
         sink = None
         if frames_dir is not None:
@@ -224,12 +233,16 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
                                        scheduler=scheduler, progress=advance, analyse=analyse):
                 builder.add(rows)
         everything = builder.frames()
-        frames = fold_case(everything, players) if ignore_case else everything
+        frames = fold_case(everything, (*players, *opponents)) if fold else everything
+        unknown = unknown_names(frames, (*players, *opponents))
+        for name, near in unknown:
+            hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+            click.echo(f"report: no match has a player named {name!r}{hint}", err=True)
         chosen = filter_frames(frames, flt)
         frames = chosen.frames
-        if sink is not None and not streaming:
+        if sink is not None and not streaming and not unknown:
             write_frames(frames, sink)
-        if len(frames.matches) or not frames.findings["code"].isin(READ_FAILURES).any():
+        if not unknown and (len(frames.matches) or not frames.findings["code"].isin(READ_FAILURES).any()):
             _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
                   selection=_selection(flt, chosen.kept, chosen.matches, chosen.undated))
 
@@ -250,7 +263,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         )
         if flt.selects:
             click.echo(f"report: {_selection(flt, chosen.kept, chosen.matches, chosen.undated)}", err=True)
-    if failed or left_out.unreadable:
+    if failed or left_out.unreadable or unknown:
         sys.exit(1)
 
 
@@ -263,8 +276,10 @@ def _selection(flt: ReportFilter, kept: int, total: int, undated: int) -> str:
     if not flt.selects:
         return ""
     text = f"{flt.describe()}: {kept} of {total} matches"
-    if flt.dated:
+    if flt.dated and flt.keep_undated:
         text += f" ({undated} undated, kept)"
+    elif undated:
+        text += f"; {undated} undated {'match' if undated == 1 else 'matches'} left out (--keep-undated keeps them)"
     return text
 
 
