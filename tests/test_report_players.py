@@ -416,3 +416,13 @@ def test_cli_a_name_in_no_match_is_an_error_with_the_nearest_names(args: list[st
     code, out, err = run(str(DATA), *args, "--format", "csv")
     assert (code, out) == (1, "")
     assert message in err
+
+
+def test_gammon_rates_count_only_games_with_a_final_position() -> None:
+    # lasse wins both games: a gammon by bear-off, then a forfeit (no final position, no level)
+    frames = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"])
+    row = player_summary(frames, ("lasse",)).iloc[0]
+    assert (row["game_wins"], row["gammons_won"], row["forfeits_won"], row["resignations_won"]) == (2, 1, 1, 0)
+    assert row["gammon_rate_won"] == 1.0 and row["backgammon_rate_won"] == 0.0
+    other = player_summary(frames).set_index("player").drop("lasse").iloc[0]
+    assert (other["game_losses"], other["forfeits_lost"], other["gammon_rate_lost"]) == (2, 1, 1.0)
