@@ -28,6 +28,7 @@ from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import (
     MAX_SIZE,
+    BinaryFileError,
     NotRegularFileError,
     Source,
     TooLargeError,
@@ -178,6 +179,9 @@ def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str 
         return None
     try:
         decoded = decode_bytes(data, options.encoding)
+    except BinaryFileError as exc:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, exc.message, where))
+        return None
     except UnicodeDecodeError as exc:
         visitor.visit_file_finding(Finding(
             Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))

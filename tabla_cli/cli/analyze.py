@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.cli.options import input_options, read_options, reports_errors, table_options
-from tabla_cli.cli.report import _resolve_format, _write_atomic
+from tabla_cli.cli.report import READ_FAILURES, _resolve_format, _write_atomic
 from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
@@ -124,6 +124,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     written = 0
     rows: list[dict[str, Any]] = []
     errors = 0
+    unread = False  # a file could not be read: with nothing analysed, nothing goes to stdout
     with _progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
         for index, result in enumerate(map_in_order(work, names, jobs or os.cpu_count() or 1, per_job=2,
@@ -134,13 +135,15 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
                 _write_atomic(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
+                unread = unread or finding.code in READ_FAILURES
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
                     if not quiet:
                         click.echo(finding.render(), err=True)
             advance(result.decisions)
     decisions = decisions_frame(rows)
-    _emit(decisions, by, fmt, output, force, inputs)
+    if rows or not unread:
+        _emit(decisions, by, fmt, output, force, inputs)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
