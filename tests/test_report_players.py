@@ -379,12 +379,40 @@ def test_cli_filtered_frames(tmp_path: Path) -> None:
 
 def test_cli_personal_html_sections(tmp_path: Path) -> None:
     out = tmp_path / "me.html"
-    code, _, err = run(str(DATA), "--player", "lasse", "--ignore-case", "-o", str(out))
+    code, _, err = run(str(DATA), "--player", "lasse", "-o", str(out))
     assert code == 0, err
     page = out.read_text(encoding="utf-8")
     headings = re.findall(r"<h2>(.*?)</h2>", page)
     assert headings == ["Headline", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"]
-    assert page.count("<img ") == 6 and "tabla report: lasse" in page
+    # trend, dice, endings, cube values, answers by score: each with two things or more to compare
+    assert page.count("<img ") == 5 and "tabla report: lasse" in page
+    headline = page.split('id="headline"', 1)[1].split("</section>", 1)[0]
+    assert '<div class="big">2–1</div>' in headline and '<div class="big">7–7</div>' in headline
+    assert "66.7% of 3 completed matches" in headline and "5 points" in headline
+    # no snake_case headers, no 1-2-4-8 columns for files scored the standard way, rates as percentages
+    headers = re.findall(r"<th>(.*?)</th>", page)
+    assert not [h for h in headers if "_" in h] and not [h for h in headers if "8-point" in h or "4-point" in h]
+    assert "<td>gammons won %</td><td>28.6%</td>" in page
+
+
+def test_personal_page_draws_forfeits_apart_and_counts_them(tmp_path: Path) -> None:
+    from tabla_cli.reports.personal import headline_cards
+    from tabla_cli.reports.plots import _ending
+
+    frames = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"])
+    assert _ending(frames.games).tolist() == ["gammon", "forfeit"]
+    card = headline_cards(player_summary(frames, ("lasse",)).iloc[0])
+    assert "100.0% / –" in card and "1 forfeit won" in card
+
+
+def test_readable_tables() -> None:
+    from tabla_cli.reports.personal import readable
+
+    df = pd.DataFrame({"player": ["a", "b"], "match_win_rate": [0.574, None], "gammons_bar_won": [0, 0],
+                       "drops": [0, 0], "games": [3, 1]})
+    out = readable(df, keep=("drops",))
+    assert list(out.columns) == ["player", "match wins %", "drops", "games"]
+    assert out["match wins %"].tolist() == ["57.4%", ""]
 
 
 def test_cli_html_without_player_is_limited(tmp_path: Path) -> None:

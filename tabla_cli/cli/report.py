@@ -287,7 +287,8 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
           inputs: Inputs, *,
           players: tuple[str, ...] = (), every: str = "month", top: int = 50, selection: str = "") -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
-    from tabla_cli.reports.html import TITLES, player_page, report_page
+    from tabla_cli.reports.html import TITLES, report_page
+    from tabla_cli.reports.personal import player_page
     from tabla_cli.reports.plots import make_plots
     from tabla_cli.reports.render import print_tables, render, table_renderables
     from tabla_cli.reports.summaries import player_summary, summarize
