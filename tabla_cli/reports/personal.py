@@ -143,13 +143,13 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
     ended = [(int(row["forfeits_won"]), "forfeit won"), (int(row["forfeits_lost"]), "forfeit lost"),
              (int(row["resignations_won"]), "resignation won"), (int(row["resignations_lost"]), "resignation lost")]
     cards.append(_card("Gammons won / lost", big,
-                       f"over the {played_won} games won and {played_lost} lost that were played to an end"
+                       f"over the {_plural(played_won, 'game')} won and {played_lost} lost that were played to an end"
                        + "".join(f"; {_plural(n, word)}" for n, word in ended if n)))
     received = int(row["doubles_received"])
     cards.append(_card("Takes / drops", f"{_percent(int(row['takes']), received)} / "
                                         f"{_percent(int(row['drops']), received)}",
-                       f"of {_plural(received, 'double')} received; you doubled {int(row['doubles'])} times and "
-                       f"redoubled {int(row['redoubles'])}, {int(row['doubles_dropped'])} dropped; highest cube "
+                       f"of {_plural(received, 'double')} received; you doubled {_plural(int(row['doubles']), 'time')}"
+                       f" and redoubled {int(row['redoubles'])}, {int(row['doubles_dropped'])} dropped; highest cube "
                        f"{'–' if pd.isna(row['max_cube']) else int(row['max_cube'])}"))
     if analysed is not None and "pr" in row.index and pd.notna(row["pr"]):
         cards.append(_card("PR", f"{row['pr']:.2f}",
@@ -181,10 +181,10 @@ def record_by_length(frames: Frames, names: Sequence[str]) -> pd.DataFrame:
         "completed": completed.astype("int64"),
         "won": table["won"].astype("int64"),
         "lost": table["lost"].astype("int64"),
-        "match win rate": (table["won"] / completed.where(completed > 0)).astype("Float64"),
+        "match wins %": (table["won"] / completed.where(completed > 0)).astype("Float64"),
         "unfinished": table["unfinished"].astype("int64"),
     })
-    out["match win rate"] = out["match win rate"].map(lambda v: "" if pd.isna(v) else f"{100 * v:.1f}%")
+    out["match wins %"] = out["match wins %"].map(lambda v: "" if pd.isna(v) else f"{100 * v:.1f}%")
     return out if out["unfinished"].any() else out.drop(columns="unfinished")
 
 
