@@ -7,26 +7,37 @@ from dataclasses import dataclass, fields
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """Where in an input something was found (1-based line and column)."""
+    """Where in an input something was found: 1-based line and column in a text file; in a binary
+    file (no lines), the 1-based game and move number, 0 where unknown.
+
+    >>> str(Location("a.mat", 3, 5)), str(Location("a.xg", game=3, move=12)), str(Location("a.xg", game=2))
+    ('a.mat:3:5', 'a.xg: game 3 move 12', 'a.xg: game 2')
+    """
 
     path: str
     line: int = 0
     column: int = 0
+    game: int = 0
+    move: int = 0
 
-    def __init__(self, path: str, line: int = 0, column: int = 0) -> None:
+    def __init__(self, path: str, line: int = 0, column: int = 0, *, game: int = 0, move: int = 0) -> None:
         # The frozen dataclass's own __init__ sets each field through object.__setattr__;
         # the slots' setters cost half as much, and a reader makes one Location per action.
         _set_path(self, path)
         _set_line(self, line)
         _set_column(self, column)
+        _set_game(self, game)
+        _set_move(self, move)
 
     def __str__(self) -> str:
-        if not self.line:
-            return self.path
-        return f"{self.path}:{self.line}:{self.column or 1}"
+        if self.line:
+            return f"{self.path}:{self.line}:{self.column or 1}"
+        if self.game:
+            return f"{self.path}: game {self.game}" + (f" move {self.move}" if self.move else "")
+        return self.path
 
 
-_set_path, _set_line, _set_column = (vars(Location)[f.name].__set__ for f in fields(Location))
+_set_path, _set_line, _set_column, _set_game, _set_move = (vars(Location)[f.name].__set__ for f in fields(Location))
 
 
 class TablaError(Exception):
@@ -69,6 +80,11 @@ class RuleError(InputError):
 
 class UnknownVariantError(TablaError, ValueError):
     """A variant name that no variant answers to."""
+
+
+class InflatesTooLargeError(InputError):
+    """A compressed part of a binary file that would inflate past the size limit (``--max-size``):
+    refused before it is held in memory (a decompression bomb)."""
 
 
 class UnsupportedFormatError(TablaError, ValueError):

@@ -199,7 +199,7 @@ CARRIES: dict[str, Carried] = {
     "json": EVERYTHING,
     "sgf": SGF_CARRIES,
 }
-"""What each format carries of a model (see README): JSON and .mat everything, SGF less."""
+"""What each format carries of a model (see docs/formats.md): JSON and .mat everything, SGF less."""
 
 
 @pytest.mark.parametrize("fmt", ["mat", "sgf", "json"])

@@ -17,6 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("distributed", reason="the cluster tests need the dask extra: pip install '.[dask]'")
+
 from click.testing import CliRunner, Result
 from distributed import Client
 

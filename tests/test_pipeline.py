@@ -234,9 +234,9 @@ def test_every_reader_reads_utf16(tmp_path: Path, fmt: str, codec: str) -> None:
 # --- codes, writers ------------------------------------------------------------------
 
 
-def test_readme_code_table_lists_exactly_the_codes() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    table = readme.split("## Finding codes", 1)[1].split("\n## ", 1)[0]
+def test_findings_page_lists_exactly_the_codes() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "findings.md").read_text(encoding="utf-8")
+    table = page.split("| Code | Severity | Meaning |", 1)[1].split("\n\n", 1)[0]
     listed = re.findall(r"^\| `([a-z0-9-]+)` \|", table, re.MULTILINE)
     assert listed == list(CODES)
 

@@ -1,10 +1,12 @@
 """The personal HTML report in a real browser: Debian's chromium, driven by selenium.
 
 ``.ci/run`` installs ``chromium`` and ``chromium-driver`` with apt-get; the
-browser runs headless, without network or sandbox. Where they are absent the
-tests skip. Each page is also saved as a full-page screenshot for review, in
-the folder ``TABLA_SCREENSHOTS`` names, else in pytest's temporary folder
-(never in the repository).
+browser runs headless, without network or sandbox. Without selenium (the test
+extra) or without the browser the tests skip and say why, unless
+``TABLA_REQUIRE_BROWSER`` is set (``.ci/run`` sets it): then a missing browser fails.
+Each page is also saved as a full-page screenshot for review, in the folder
+``TABLA_SCREENSHOTS`` names, else in pytest's temporary folder (never in the
+repository).
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("selenium", reason="the browser test needs selenium: pip install '.[test]'")
+
 from click.testing import CliRunner
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -33,7 +38,11 @@ def browser() -> Iterator[webdriver.Chrome]:
     binary = shutil.which("chromium")
     driver_path = shutil.which("chromedriver")
     if not (binary and driver_path):
-        pytest.skip("no chromium and chromedriver here: install Debian's chromium and chromium-driver (see .ci/run)")
+        missing = " and ".join(name for name, path in (("chromium", binary), ("chromedriver", driver_path)) if not path)
+        reason = f"{missing} not found: install Debian's chromium and chromium-driver (see .ci/run)"
+        if os.environ.get("TABLA_REQUIRE_BROWSER"):
+            pytest.fail(reason)
+        pytest.skip(reason)
     options = Options()
     options.binary_location = binary
     for flag in FLAGS:

@@ -15,6 +15,7 @@ from tabla_cli import __version__
 from tabla_cli.cli.analyze import analyze
 from tabla_cli.cli.check import check
 from tabla_cli.cli.convert import convert
+from tabla_cli.cli.options import TRACEBACK
 from tabla_cli.cli.report import report
 from tabla_cli.cli.show import plays, show
 
@@ -41,13 +42,20 @@ class _TablaGroup(click.Group):
 
 @click.group(cls=_TablaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="tabla")
-@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks for errors.")
-def main(verbose: bool) -> None:
+@click.option("--traceback", is_flag=True, help="Show the Python traceback of an error (for a bug report).")
+@click.option("-v", "--verbose", "old_traceback", is_flag=True,
+              help="Deprecated spelling of --traceback before the command (-v belongs to the commands: "
+                   "'tabla check -v' shows every finding).")
+@click.pass_context
+def main(ctx: click.Context, traceback: bool, old_traceback: bool) -> None:
     """Check, convert and summarise backgammon (tabla) match transcripts.
 
     Shell completion: see the README (bash, zsh and fish, through
     _TABLA_COMPLETE).
     """
+    if old_traceback:
+        click.echo("tabla: -v/--verbose before the command is deprecated: use --traceback", err=True)
+    ctx.meta[TRACEBACK] = traceback or old_traceback
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.cli.options import input_options, read_options, reports_errors, table_options
-from tabla_cli.cli.report import READ_FAILURES, _resolve_format, _write_atomic
+from tabla_cli.cli.report import _resolve_format, _write_atomic
 from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
@@ -110,6 +110,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
+    from tabla_cli.reports.build import READ_FAILURES
     from tabla_cli.findings import Severity
     from tabla_cli.source import collect_sources, map_in_order
 

@@ -29,7 +29,7 @@ from tabla_cli.cli.options import (
 @format_option("text", "json", "jsonl", default="text")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--notes", "show_notes", is_flag=True, help="Show notes too (by default only counted in the summary).")
-@click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding, notes included.")
+@click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding: the same as --notes.")
 @input_options(quiet="No progress bar and no summary.")
 @scoring_option
 @reports_errors

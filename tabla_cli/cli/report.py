@@ -26,7 +26,6 @@ from tabla_cli.cli.options import (
     reports_errors,
     scoring_option,
     stdin_source,
-    table_options,
 )
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 from tabla_cli.reports.options import (
@@ -40,12 +39,9 @@ from tabla_cli.reports.options import (
 )
 
 if TYPE_CHECKING:
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import Frames
 
 LEVELS = ("1ply", "2ply", "3ply")
-IN_MEMORY = ("matches", "games", "cube", "findings", "decisions")
-READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
 
@@ -178,11 +174,12 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     or --opponent name is in no match, or an output exists (without --force),
     2 on usage errors.
     """
-    from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case, unknown_names
-    from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows, write_frames
+    from tabla_cli.reports.build import ReportOptions, build_report, read_failures
     from tabla_cli.reports.cells import records
+    from tabla_cli.reports.filters import ReportFilter
+    from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.summaries import read_aliases
-    from tabla_cli.source import collect_sources
+    from tabla_cli.source import LeftOut, collect_sources
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
@@ -204,9 +201,6 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError("--keep-undated needs --since or --until")
     flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
                        length=length, money=money, keep_undated=keep_undated)
-    fold = ignore_case or (bool(players or opponents) and not exact_case)
-    from tabla_cli.source import LeftOut
-
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -214,39 +208,27 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     aliases = read_aliases(alias_file) if alias_file else {}
     for message in left_out.messages():
         click.echo(message, err=True)
-    options = read_options(encoding, max_size, scoring=scoring)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
-    memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
-    include = FRAME_NAMES if frames_dir is not None else memory
-    streaming = not (flt.selects or fold)
+    options = ReportOptions(filter=flt, ignore_case=ignore_case, exact_case=exact_case, aliases=aliases,
+                            keep_duplicates=keep_duplicates,
+                            plays=by == "dice" or personal, read=read_options(encoding, max_size, scoring=scoring),
+                            analyse=analyse, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler)
     with ExitStack() as stack:
         sink = None
         if frames_dir is not None:
-            sink = str(stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force,
-                                                   inputs)))
-        builder = FrameBuilder(include, keep=memory if streaming else include, aliases=aliases,
-                               sink=sink if streaming else None, keep_duplicates=keep_duplicates)
-        if "-" in paths:
-            builder.add(file_rows(stdin_source(max_size), include=include, options=options, analyse=analyse))
+            sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
+        stdin = stdin_source(max_size) if "-" in paths else None
         with progress(len(names), quiet, "analysing" if analyse else "reading") as advance, _writing(frames_dir):
-            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options,
-                                       scheduler=scheduler, progress=advance, analyse=analyse):
-                builder.add(rows)
-        everything = builder.frames()
-        frames = fold_case(everything, (*players, *opponents)) if fold else everything
-        unknown = unknown_names(frames, (*players, *opponents))
-        for name, near in unknown:
+            built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
+        frames = built.frames
+        for name, near in built.unknown:
             hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
             click.echo(f"report: no match has a player named {name!r}{hint}", err=True)
-        chosen = filter_frames(frames, flt)
-        frames = chosen.frames
-        if sink is not None and not streaming and not unknown:
-            write_frames(frames, sink)
-        if not unknown and (len(frames.matches) or not frames.findings["code"].isin(READ_FAILURES).any()):
+        if not built.unknown and (len(frames.matches) or read_failures(frames).empty):
             _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
-                  selection=_selection(flt, chosen.kept, chosen.matches, chosen.undated))
+                  selection=built.describe())
 
-    failed = records(everything.findings[everything.findings["code"].isin(READ_FAILURES)])
+    failed = records(read_failures(built.everything))
     for row in failed:
         where = f"{row['file']}:{row['line']}:{row['column'] or 1}" if row["line"] else row["file"]
         click.echo(f"{where}: error[{row['code']}]: {row['message']}", err=True)
@@ -257,30 +239,18 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
             + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
             + f" in {seconds:.2f} s"
-            + (f"; left out {builder.duplicates} {'copy' if builder.duplicates == 1 else 'copies'} of "
-               "matches read before" if builder.duplicates else ""),
+            + (f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of "
+               "matches read before" if built.duplicates else ""),
             err=True,
         )
         if flt.selects:
-            click.echo(f"report: {_selection(flt, chosen.kept, chosen.matches, chosen.undated)}", err=True)
-    if failed or left_out.unreadable or unknown:
+            click.echo(f"report: {built.describe()}", err=True)
+    if failed or left_out.unreadable or built.unknown:
         sys.exit(1)
 
 
 def _day(value: datetime.datetime | None) -> str | None:
     return None if value is None else value.date().isoformat()
-
-
-def _selection(flt: ReportFilter, kept: int, total: int, undated: int) -> str:
-    """The filter in words, with how many matches it kept (and how many of them are undated)."""
-    if not flt.selects:
-        return ""
-    text = f"{flt.describe()}: {kept} of {total} matches"
-    if flt.dated and flt.keep_undated:
-        text += f" ({undated} undated, kept)"
-    elif undated:
-        text += f"; {undated} undated {'match' if undated == 1 else 'matches'} left out (--keep-undated keeps them)"
-    return text
 
 
 def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, force: bool,

@@ -50,7 +50,7 @@ def _read_position(variant: Any, text: str) -> tuple[Any, Any]:
 
         if _ID_LIKE.fullmatch(text.strip()):
             raise InvalidIdError(f"{NO_IDS}, not for {game.name}: write a {game.name} position as text, "
-                                 f"e.g. '24:14 18:1 / 24:15' (see the README), or 'start'")
+                                 f"e.g. '24:14 18:1 / 24:15' (see docs/variants.md), or 'start'")
         position, state = game.position_class.from_text(text), None
     problem = game.position_problem(position)
     if problem:
@@ -184,7 +184,7 @@ def show(ids: tuple[str, ...], variant: Any, fmt: str, output: str | None, force
     XGID (with or without 'XGID='), or 'start'. Prints the board, pip counts,
     cube, score, dice and all three IDs. With --variant for a game that gnubg
     cannot encode (tapa, plakoto, gulbara, fevga, long_nardy, long_tabla),
-    POSITION is our position text ('24:14 18:1 / 24:15', see the README) or
+    POSITION is our position text ('24:14 18:1 / 24:15', see docs/variants.md) or
     'start'. --format svg draws one position as an SVG diagram.
     """
     from tabla_cli.output import refuse_existing, write_atomic

@@ -51,7 +51,7 @@ from tabla_cli.analysis.types import CubeAction as Cube
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import Format
-from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, parse_tree, read_stream, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -127,8 +127,8 @@ _TERMINALS = {
 _WHITE, _BLACK = Player.ZERO, Player.ONE
 _COLOURS = {"W": _WHITE, "B": _BLACK}
 _IDENT = re.compile(r"[A-Za-z]+")
-_PROPERTY = re.compile(r"([A-Za-z]+)\s*(?:\[[^\]\\]*(?:\\[\s\S][^\]\\]*)*\]\s*)+")
-_VALUE = re.compile(r"\[([^\]\\]*(?:\\[\s\S][^\]\\]*)*)\]")
+_PROPERTY = re.compile(r"(?<![A-Za-z])([A-Za-z]++)\s*+(?:\[[^\]\\]*+(?:\\[\s\S][^\]\\]*+)*+\]\s*+)++")
+_VALUE = re.compile(r"\[([^\]\\]*+(?:\\[\s\S][^\]\\]*+)*+)\]")
 _ESCAPE = re.compile(r"\\(?:\n|([\s\S]))")
 _ROLL = re.compile(f"({DIE})({DIE})([a-z]*)")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R|Resign)?", re.IGNORECASE)

@@ -5,7 +5,7 @@ the skill columns of :mod:`tabla_cli.reports.skill`; the opponent and period
 tables ``decisions``, ``error_rate`` and ``pr``.
 
 Players are matched by exact name; :func:`apply_aliases` merges names first.
-Definitions (also in the README):
+Definitions (also in docs/report.md):
 
 * ``gammons_won`` counts gammons only, ``backgammons_won`` backgammons only
   (likewise ``_lost``);
