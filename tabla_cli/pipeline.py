@@ -31,6 +31,7 @@ from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import (
     MAX_SIZE,
+    BinaryFileError,
     NotRegularFileError,
     Source,
     TooLargeError,
@@ -195,6 +196,9 @@ def _decode(data: bytes, path: str, visitor: FileVisitor[T], options: ReadOption
     where = Location(path)
     try:
         decoded = decode_bytes(data, options.encoding)
+    except BinaryFileError as exc:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, exc.message, where))
+        return None
     except UnicodeDecodeError as exc:
         visitor.visit_file_finding(Finding(
             Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))

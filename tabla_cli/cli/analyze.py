@@ -104,6 +104,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
+    from tabla_cli.reports.build import READ_FAILURES
     from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.findings import Severity
     from tabla_cli.source import collect_sources, map_in_order
@@ -132,6 +133,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     written = 0
     rows: list[dict[str, Any]] = []
     errors = 0
+    unread = False  # a file could not be read: with nothing analysed, nothing goes to stdout
     with analysis_progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
         for index, result in enumerate(map_in_order(work, names, jobs or os.cpu_count() or 1, per_job=2,
@@ -142,13 +144,15 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
                 _write_atomic(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
+                unread = unread or finding.code in READ_FAILURES
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
                     if not quiet:
                         click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
     decisions = decisions_frame(rows)
-    _emit(decisions, by, fmt, output, force, inputs)
+    if rows or not unread:
+        _emit(decisions, by, fmt, output, force, inputs)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""

@@ -130,13 +130,18 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
               help="CSV with a header 'alias,player': count each alias as that player.")
 @click.option("--player", "players", multiple=True, metavar="NAME",
               help="Only matches of this player (repeatable); the tables and the HTML page are about them.")
-@click.option("--ignore-case", is_flag=True, help="Count names that differ only in case as one player.")
+@click.option("--exact-case", is_flag=True,
+              help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
+                   "and the spellings count as one player).")
+@click.option("--ignore-case", is_flag=True,
+              help="Count every two names that differ only in case as one player, also without --player.")
 @click.option("--opponent", "opponents", multiple=True, metavar="NAME",
               help="Only matches against this opponent (repeatable).")
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or after this date (undated matches are kept and counted).")
+              help="Only matches on or after this date (undated matches are left out and counted).")
 @click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or before this date (undated matches are kept and counted).")
+              help="Only matches on or before this date (undated matches are left out and counted).")
+@click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date.")
 @click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
 @click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
 @click.option("--money", is_flag=True, help="Only money sessions.")
@@ -152,8 +157,8 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
            level: str | None, no_cache: bool, plots_dir: str | None, alias_file: str | None,
-           players: tuple[str, ...], ignore_case: bool, opponents: tuple[str, ...],
-           since: datetime.datetime | None, until: datetime.datetime | None,
+           players: tuple[str, ...], exact_case: bool, ignore_case: bool, opponents: tuple[str, ...],
+           since: datetime.datetime | None, until: datetime.datetime | None, keep_undated: bool,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
            keep_duplicates: bool, jobs: int | None, scheduler: str | None, quiet: bool, encoding: str | None,
            max_size: int, scoring: str | None) -> None:
@@ -167,8 +172,9 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     player and match tables have the players' skill columns (error rate, PR,
     blunders, luck). --player, --opponent, --since, --until, --site, --length
     and --money choose the matches before every table, frame and plot. Exit 0
-    when done, 1 when a file could not be read (or only in part) or an output
-    exists (without --force), 2 on usage errors.
+    when done, 1 when a file could not be read (or only in part), a --player
+    or --opponent name is in no match, or an output exists (without --force),
+    2 on usage errors.
     """
     from tabla_cli.reports.build import ReportOptions, build_report, read_failures
     from tabla_cli.reports.cells import records
@@ -193,8 +199,10 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError(f"--by {by} needs --player NAME")
     if length is not None and money:
         raise click.UsageError("--length and --money exclude each other")
+    if keep_undated and since is None and until is None:
+        raise click.UsageError("--keep-undated needs --since or --until")
     flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
-                       length=length, money=money)
+                       length=length, money=money, keep_undated=keep_undated)
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -203,7 +211,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     for message in left_out.messages():
         click.echo(message, err=True)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
-    options = ReportOptions(filter=flt, ignore_case=ignore_case, aliases=aliases, keep_duplicates=keep_duplicates,
+    options = ReportOptions(filter=flt, ignore_case=ignore_case, exact_case=exact_case, aliases=aliases,
+                            keep_duplicates=keep_duplicates,
                             plays=by == "dice" or personal, read=read_options(encoding, max_size, scoring=scoring),
                             analyse=analyse, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler)
     with ExitStack() as stack:
@@ -229,7 +238,10 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
                 built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
         frames = built.frames
-        if len(frames.matches) or read_failures(frames).empty:
+        for name, near in built.unknown:
+            hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+            click.echo(f"report: no match has a player named {name!r}{hint}", err=True)
+        if not built.unknown and (len(frames.matches) or read_failures(frames).empty):
             _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
                   selection=built.describe())
 
@@ -250,7 +262,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         )
         if flt.selects:
             click.echo(f"report: {built.describe()}", err=True)
-    if failed or left_out.unreadable:
+    if failed or left_out.unreadable or built.unknown:
         sys.exit(1)
 
 
@@ -262,7 +274,8 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
           inputs: Inputs, *,
           players: tuple[str, ...] = (), every: str = "month", top: int = 50, selection: str = "") -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
-    from tabla_cli.reports.html import TITLES, player_page, report_page
+    from tabla_cli.reports.html import TITLES, report_page
+    from tabla_cli.reports.personal import player_page
     from tabla_cli.reports.plots import make_plots
     from tabla_cli.reports.render import print_tables, render, table_renderables
     from tabla_cli.reports.summaries import player_summary, summarize
