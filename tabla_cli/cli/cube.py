@@ -9,7 +9,6 @@ from typing import Any
 import click
 
 from tabla_cli.cli.options import format_option, reports_errors
-from tabla_cli.cli.show import _read_position
 from tabla_cli.errors import TablaError
 
 
@@ -76,14 +75,14 @@ def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
     double (Crawford game, a cube the other side owns or that already wins
     the match) is an error (exit 1); the other positions are still judged.
     """
-    from tabla_cli.variant import Backgammon
+    from tabla_cli.show import read_position
 
     judged: list[dict[str, Any]] = []
     failed = False
     for text in ids:
         try:
-            position, state = _read_position(Backgammon, text)
-            data = _cube_data(text, position, state, level)
+            given = read_position(text)
+            data = _cube_data(text, given.position, given.state, level)
         except TablaError as exc:
             click.echo(f"tabla: {text.strip()}: {exc}", err=True)
             failed = True

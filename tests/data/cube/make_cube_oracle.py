@@ -95,7 +95,7 @@ _PROPER = re.compile(r"^Proper cube action: (.+)$", re.M)
 
 def gnubg_output(gnubg: object, *commands: str) -> str:
     """What gnubg prints for ``commands`` (its C output, taken from file descriptor 1)."""
-    command = getattr(gnubg, "command")
+    command = gnubg.command
     sys.stdout.flush()
     _LIBC.fflush(None)
     saved = os.dup(1)
