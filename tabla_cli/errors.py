@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,20 +13,10 @@ class Location:
     line: int = 0
     column: int = 0
 
-    def __init__(self, path: str, line: int = 0, column: int = 0) -> None:
-        # The frozen dataclass's own __init__ sets each field through object.__setattr__;
-        # the slots' setters cost half as much, and a reader makes one Location per action.
-        _set_path(self, path)
-        _set_line(self, line)
-        _set_column(self, column)
-
     def __str__(self) -> str:
         if not self.line:
             return self.path
         return f"{self.path}:{self.line}:{self.column or 1}"
-
-
-_set_path, _set_line, _set_column = (vars(Location)[f.name].__set__ for f in fields(Location))
 
 
 class TablaError(Exception):

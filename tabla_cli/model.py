@@ -8,7 +8,7 @@ plays are kept as written (``play_text``) and checked later by
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -69,26 +69,6 @@ class Action:
     match_won: bool = False
     resigned: bool = False
     analysis: RecordedAnalysis | None = field(default=None, compare=False)
-
-    def __init__(self, kind: ActionKind, player: Player, location: Location, move_number: int | None = None,
-                 dice: Dice | None = None, play_text: str | None = None, value: int | None = None,
-                 match_won: bool = False, resigned: bool = False, analysis: RecordedAnalysis | None = None) -> None:
-        # The frozen dataclass's own __init__ sets each field through object.__setattr__;
-        # the slots' setters cost half as much, and a long session has many actions.
-        _set_kind(self, kind)
-        _set_player(self, player)
-        _set_location(self, location)
-        _set_move_number(self, move_number)
-        _set_dice(self, dice)
-        _set_play_text(self, play_text)
-        _set_value(self, value)
-        _set_match_won(self, match_won)
-        _set_resigned(self, resigned)
-        _set_analysis(self, analysis)
-
-
-(_set_kind, _set_player, _set_location, _set_move_number, _set_dice, _set_play_text, _set_value, _set_match_won,
- _set_resigned, _set_analysis) = (vars(Action)[f.name].__set__ for f in fields(Action))
 
 
 @dataclass(slots=True)

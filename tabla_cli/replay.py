@@ -44,15 +44,7 @@ __all__ = ["Decision", "GameResult", "MatchResult", "replay", "replay_match", "s
 
 T = TypeVar("T")
 
-# Enum members looked up once: ``ActionKind.ROLL`` and ``Player.other`` cost a descriptor call each (0.2-0.4 us
-# in Python 3.11), several times per roll.
-_ROLL, _DOUBLE, _TAKE, _DROP, _BEAVER, _RACCOON, _RESIGN, _WIN, _LOSS = (
-    ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON,
-    ActionKind.RESIGN, ActionKind.WIN, ActionKind.LOSS,
-)
-_ANSWERS = frozenset((_TAKE, _DROP, _BEAVER, _RACCOON, _RESIGN))
-_OTHER = (Player.ONE, Player.ZERO)
-"""The other player, by player."""
+_ANSWERS = frozenset((ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.RESIGN))
 
 
 class _GameReplay:
@@ -85,7 +77,7 @@ class _GameReplay:
         self.cube_warned = False
         # Hit marks ('*') are expected once the transcript has used one: in this game or an earlier one.
         if not replay.marks:
-            replay.marks = any("*" in (a.play_text or "") for a in game.actions if a.kind is _ROLL)
+            replay.marks = any("*" in (a.play_text or "") for a in game.actions if a.kind is ActionKind.ROLL)
         self.marks = replay.marks
         if game.start_cube:
             result.cube, result.cube_owner = game.start_cube
@@ -131,10 +123,10 @@ class _GameReplay:
         actions = self.game.actions
         for i, action in enumerate(actions):
             kind = action.kind
-            if kind is _LOSS:
+            if kind is ActionKind.LOSS:
                 self.loss(action)
                 continue
-            if kind is _WIN:
+            if kind is ActionKind.WIN:
                 self.win(action)
                 continue
             if self.stopped:
@@ -152,20 +144,20 @@ class _GameReplay:
                 doubler = self.r.match.players[self.pending]
                 self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
                 self.take(self.pending.other)
-            if kind is _ROLL:
+            if kind is ActionKind.ROLL:
                 self.roll(action, actions, i)
-            elif kind is _DOUBLE:
+            elif kind is ActionKind.DOUBLE:
                 self.double(action)
-            elif kind is _TAKE:
+            elif kind is ActionKind.TAKE:
                 self.answer(action)
-            elif kind is _DROP:
+            elif kind is ActionKind.DROP:
                 if self.answer(action):
                     assert self.pending is not None
                     self.over = ("drop", self.pending)
                     self.pending = None
-            elif kind is _BEAVER or kind is _RACCOON:
+            elif kind is ActionKind.BEAVER or kind is ActionKind.RACCOON:
                 self.beaver(action)
-            elif kind is _RESIGN:
+            elif kind is ActionKind.RESIGN:
                 if self.r.wants_resign:
                     self.v.visit_resign(self.state(action, action.player, action.player), action)
                 self.pending = None
@@ -177,7 +169,7 @@ class _GameReplay:
         """Count a skipped game's recorded result, without replaying it."""
         self.res.checked = False
         for action in self.game.actions:
-            if action.kind is _WIN and self.res.winner is None:
+            if action.kind is ActionKind.WIN and self.res.winner is None:
                 self.res.winner, self.res.points = action.player, action.value or 0
                 self.res.verified_points = self.res.points
 
@@ -252,7 +244,7 @@ class _GameReplay:
             self.over = ("bearoff" if multiplier else "draw", player)
             res.multiplier = multiplier or None
         self.pos = after.flip()
-        self.side = self.turn = _OTHER[player]
+        self.side = self.turn = player.other
 
     def rolled(self, state: DecisionState | None, action: Action, play: Play | None, after: Position | None) -> None:
         """Tell the visitor about a roll (``state`` is None when it does not want :meth:`visit_roll`)."""
@@ -263,9 +255,9 @@ class _GameReplay:
 
     def _resigns_after(self, actions: list[Action], i: int) -> bool:
         for nxt in actions[i + 1:]:
-            if nxt.kind is _LOSS:
+            if nxt.kind is ActionKind.LOSS:
                 continue
-            return nxt.kind is _WIN and nxt.player != actions[i].player
+            return nxt.kind is ActionKind.WIN and nxt.player != actions[i].player
         return False
 
     def stop(self, action: Action) -> None:
@@ -306,7 +298,7 @@ class _GameReplay:
             self.finding("cube-value", f"{value} is above the cube limit {self.r.match.rules.cube_limit}", action)
         self.pending = action.player
         self.doubler = action.player
-        self.last_cube = (_DOUBLE, action.player)
+        self.last_cube = (ActionKind.DOUBLE, action.player)
         self.turn = action.player.other
         self.offered = want
         if state is not None:
@@ -317,9 +309,9 @@ class _GameReplay:
         answered = self.pending is not None and self.pending != action.player
         if not answered:
             self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
-        elif action.kind is _TAKE:
+        elif action.kind is ActionKind.TAKE:
             self.take(action.player)
-        if action.kind is _DROP:
+        if action.kind is ActionKind.DROP:
             self.doubler = None
         if state is not None:
             self.v.visit_cube(state, action, state.cube, self.res.cube, self.res.cube_owner)
@@ -354,8 +346,8 @@ class _GameReplay:
         self.res.cube_owner = action.player
         self.turned = True
         self.doubler = doubler
-        self.last_cube = (_BEAVER, action.player)
-        self.turn = last[1] if last[0] is _DOUBLE else action.player
+        self.last_cube = (ActionKind.BEAVER, action.player)
+        self.turn = last[1] if last[0] is ActionKind.DOUBLE else action.player
         if state is not None:
             self.v.visit_cube(state, action, before, value, action.player)
 

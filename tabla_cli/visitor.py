@@ -29,7 +29,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position
@@ -104,30 +104,6 @@ class DecisionState:
     move: int | None
     opening: bool = False
 
-    def __init__(self, position: Position, on_roll: Player, actor: Player, cube: int, cube_owner: Player | None,
-                 doubled: bool, score: tuple[int, int], length: int, crawford: bool, post_crawford: bool,
-                 jacoby: bool, beavers: bool, cube_limit: int, variant: Variant, game: int, move: int | None,
-                 opening: bool = False) -> None:
-        # The frozen dataclass's own __init__ sets each field through object.__setattr__;
-        # the slots' setters cost half as much (a state for every game and every decision).
-        _set_position(self, position)
-        _set_on_roll(self, on_roll)
-        _set_actor(self, actor)
-        _set_cube(self, cube)
-        _set_cube_owner(self, cube_owner)
-        _set_doubled(self, doubled)
-        _set_score(self, score)
-        _set_length(self, length)
-        _set_crawford(self, crawford)
-        _set_post_crawford(self, post_crawford)
-        _set_jacoby(self, jacoby)
-        _set_beavers(self, beavers)
-        _set_cube_limit(self, cube_limit)
-        _set_variant(self, variant)
-        _set_game(self, game)
-        _set_move(self, move)
-        _set_opening(self, opening)
-
     @property
     def has_ids(self) -> bool:
         """Whether the variant has gnubg Position and Match IDs."""
@@ -174,11 +150,6 @@ class DecisionState:
             return self.match_id(dice, playing=playing)
         except InvalidIdError:
             return None
-
-
-(_set_position, _set_on_roll, _set_actor, _set_cube, _set_cube_owner, _set_doubled, _set_score, _set_length,
- _set_crawford, _set_post_crawford, _set_jacoby, _set_beavers, _set_cube_limit, _set_variant, _set_game, _set_move,
- _set_opening) = (vars(DecisionState)[f.name].__set__ for f in fields(DecisionState))
 
 
 class BaseVisitor(Generic[T]):
