@@ -37,7 +37,7 @@ from tabla_cli.results import (Decision, EndedBy, GameResult, MatchResult, cube_
 from tabla_cli.scoring import Scoring, find_scoring
 from tabla_cli.variant import Variant, find_variant
 from tabla_cli.variants.common import TablaVariant, VariantResolution
-from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Wants
 from tabla_cli.written import legal_plays, mark_problem
 
 __all__ = ["Decision", "GameResult", "MatchResult", "replay", "replay_match", "session_kind"]
@@ -84,7 +84,7 @@ class _GameReplay:
         match = replay.match
         money = not match.length
         self.jacoby = money and match.rules.jacoby
-        self.beavers = money and match.rules.beaver
+        self.beavers = match.rules.beavers(match.length)
 
     def state(self, action: Action | None, on_roll: Player, actor: Player, doubled: bool = False,
               opening: bool = False) -> DecisionState:
@@ -334,7 +334,7 @@ class _GameReplay:
             if state is not None:
                 self.v.visit_cube(state, action, state.cube, state.cube, state.cube_owner)
             return
-        if match.length or (match.header("Beaver") or "on").casefold() == "off":
+        if not self.beavers:
             self.finding("illegal-beaver", f"{action.kind.value} is not allowed here "
                          f"({'match play' if match.length else 'beavers are off'})", action)
         doubler = self.doubler
@@ -439,22 +439,18 @@ class _GameReplay:
         return ids
 
 
-def _overrides(visitor: BaseVisitor[T], name: str) -> bool:
-    """Whether ``visitor`` does something in method ``name`` (the replay skips building its state if not)."""
-    return getattr(type(visitor), name) is not getattr(BaseVisitor, name)
-
-
 class _MatchReplay:
     def __init__(self, match: Match, visitor: BaseVisitor[T]) -> None:
         self.match = match
         self.visitor: BaseVisitor[object] = visitor  # type: ignore[assignment]
-        self.wants_roll = _overrides(visitor, "visit_roll")
-        self.wants_move = _overrides(visitor, "visit_move")
-        self.wants_cube = _overrides(visitor, "visit_cube")
-        self.wants_resign = _overrides(visitor, "visit_resign")
-        self.wants_result = _overrides(visitor, "visit_result")
-        self.wants_unchecked = _overrides(visitor, "visit_unchecked")
-        self.wants_finding = _overrides(visitor, "visit_finding")
+        wants = visitor.wants
+        self.wants_roll = Wants.ROLL in wants
+        self.wants_move = Wants.MOVE in wants
+        self.wants_cube = Wants.CUBE in wants
+        self.wants_resign = Wants.RESIGN in wants
+        self.wants_result = Wants.RESULT in wants
+        self.wants_unchecked = Wants.UNCHECKED in wants
+        self.wants_finding = Wants.FINDING in wants
         # The first two games tell a one-game session and a transcript starting at a score; the
         # others are read as they come (a match read game by game).
         self.games = match.iter_games()
@@ -569,6 +565,8 @@ class _Results(BaseVisitor[MatchResult]):
 
 class _Decisions(_Results):
     """:class:`_Results` that also keeps a :class:`Decision` for every roll."""
+
+    wants = Wants.ROLL
 
     def __init__(self) -> None:
         super().__init__()

@@ -600,7 +600,7 @@ class _GameState:
             self.game.start_cube = (state.cube, state.cube_owner)
             self.cube = state.cube
         if not self.match.length and len(self.match.games) == 1:
-            self.match.rules = RuleSet(jacoby=state.jacoby)
+            self.match.rules = RuleSet(jacoby=state.jacoby, beaver=True)
         if position == Position.start():
             return
         for variant in VARIANTS:

@@ -422,7 +422,7 @@ class _Reader:
         match.rules = RuleSet(
             crawford="Crawford" in words if match.length else default.crawford,
             jacoby="Jacoby" in words,
-            beaver=default.beaver,
+            beaver=not match.length,  # gnubg writes no beaver rule; money play allows them
             cube_limit=default.cube_limit,
             cube="NoCube" not in words,
         )

@@ -148,13 +148,13 @@ def _headers(match: Match) -> list[tuple[str, str]]:
                 break
         if not replaced:
             headers.append(("Variation", name))
-    said = rules(headers)
+    said = rules(headers, match.length)
     want = match.rules
     if said.crawford != want.crawford:
         _set_header(headers, "Crawford", _on_off(want.crawford))
     if said.jacoby != want.jacoby:
         _set_header(headers, "Jacoby", _on_off(want.jacoby))
-    if said.beaver != want.beaver:
+    if want.beaver is not None and said.beaver != want.beaver:
         _set_header(headers, "Beaver", _on_off(want.beaver))
     if said.cube_limit != want.cube_limit:
         _set_header(headers, "CubeLimit", str(want.cube_limit))
