@@ -105,8 +105,9 @@ class RuleSet:
     Attributes:
         crawford: the Crawford rule is in force (match play).
         jacoby: gammons count only on a turned cube (money play).
-        beaver: whether the transcript allows beavers and raccoons (money
-            play); None when it does not say (see :meth:`beavers`).
+        beaver: beavers and raccoons are allowed (money play); each reader
+            says what its format's silence means (a money ``.mat`` without a
+            ``Beaver`` header allows them).
         cube_limit: the highest cube value.
         cube: a doubling cube is used at all.
         scoring: the scoring rule set (:mod:`tabla_cli.scoring`): ``standard``
@@ -115,17 +116,14 @@ class RuleSet:
 
     crawford: bool = True
     jacoby: bool = False
-    beaver: bool | None = None
+    beaver: bool = False
     cube_limit: int = 4096
     cube: bool = True
     scoring: str = "standard"
 
     def beavers(self, length: int) -> bool:
-        """Whether beavers and raccoons are allowed in a match of ``length`` points (0: money play).
-
-        Only in money play, and there unless the transcript says they are not.
-        """
-        return not length and self.beaver is not False
+        """Whether beavers and raccoons are allowed in a match of ``length`` points (0: money play)."""
+        return not length and self.beaver
 
 
 @dataclass(slots=True)

@@ -127,7 +127,7 @@ def match_data(match: Match, *, replayed: MatchResult | None = None) -> dict[str
         "ratings": list(match.ratings),
         "length": match.length,
         "variant": match.variant,
-        "rules": {"crawford": rules.crawford, "jacoby": rules.jacoby, "beaver": rules.beavers(match.length) if rules.beaver is None else rules.beaver,
+        "rules": {"crawford": rules.crawford, "jacoby": rules.jacoby, "beaver": rules.beaver,
                   "cube_limit": rules.cube_limit, "cube": rules.cube, "scoring": rules.scoring},
         "headers": [[key, value] for key, value in match.headers],
         "comments": list(match.comments),

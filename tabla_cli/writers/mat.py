@@ -154,7 +154,7 @@ def _headers(match: Match) -> list[tuple[str, str]]:
         _set_header(headers, "Crawford", _on_off(want.crawford))
     if said.jacoby != want.jacoby:
         _set_header(headers, "Jacoby", _on_off(want.jacoby))
-    if want.beaver is not None and said.beaver != want.beaver:
+    if said.beaver != want.beaver:
         _set_header(headers, "Beaver", _on_off(want.beaver))
     if said.cube_limit != want.cube_limit:
         _set_header(headers, "CubeLimit", str(want.cube_limit))
