@@ -26,7 +26,7 @@ RUNNER = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
 import pandas, pyarrow  # noqa: F401  (counted in the baseline)
-from tabla_cli.cli_report import report
+from tabla_cli.cli.report import report
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t1 = time.perf_counter()
 try:

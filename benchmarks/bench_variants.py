@@ -18,8 +18,9 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tabla_cli.board import Position, is_legal, legal_plays
 from tabla_cli.check import check_paths, collect_paths

@@ -7,6 +7,7 @@ the wheel installs them as ``tabla_cli/grammars`` (hatchling
 
 from __future__ import annotations
 
+import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,23 @@ def _packaged(name: str) -> bool:
         return False
 
 
+def _can_cache(options: dict[str, Any]) -> bool:
+    """Whether Lark may keep the built parser in the temporary folder for the next process.
+
+    A cached parser skips building the LALR tables and checking the terminals for
+    collisions (a fifth of a second for all the grammars: every command's start-up).
+    A strict build is never cached, so that its collision check always runs; with no
+    usable temporary folder there is nothing to cache into.
+    """
+    if options.get("strict"):
+        return False
+    try:
+        tempfile.gettempdir()
+    except OSError:
+        return False
+    return True
+
+
 def _checkout_path(name: str) -> Path:
     """``<repo>/grammars/<name>`` for a source checkout."""
     return Path(__file__).resolve().parent.parent / GRAMMAR_DIR / name
@@ -43,7 +61,8 @@ def load_grammar(name: str, **options: Any) -> Lark:
     loaded with :meth:`Lark.open_from_package`), then in the checkout's
     top-level ``grammars/`` folder. Relative ``%import`` lines work in both.
     The parser is LALR with positions propagated and no placeholders unless
-    ``options`` say otherwise. Callers cache the result.
+    ``options`` say otherwise; Lark keeps the built parser in the temporary
+    folder for later processes (see :func:`_can_cache`). Callers cache the result.
 
     Args:
         name: the file name inside ``grammars/``.
@@ -55,7 +74,7 @@ def load_grammar(name: str, **options: Any) -> Lark:
     Raises:
         FileNotFoundError: if neither location has the file.
     """
-    settings = {**DEFAULT_OPTIONS, **options}
+    settings = {**DEFAULT_OPTIONS, "cache": _can_cache(options), **options}
     if _packaged(name):
         return Lark.open_from_package(PACKAGE, f"{GRAMMAR_DIR}/{name}", **settings)
     path = _checkout_path(name)

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from helpers import CORPUS, EXAMPLES
 from tabla_cli.cli import main
+from tabla_cli.errors import TablaError
 
 BAD = " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 31: 8/5 6/4\n"
 
@@ -120,6 +121,26 @@ def test_show_text_and_json() -> None:
 def test_show_bad_id_exits_1() -> None:
     code, out, err = run("show", "4HPwATDgc/AB!A")
     assert code == 1 and out == "" and "Error:" in err and "Traceback" not in err
+
+
+def test_traceback_raises_the_error_and_the_old_group_verbose_says_it_is_deprecated() -> None:
+    runner = CliRunner()
+    plain = runner.invoke(main, ["show", "4HPwATDgc/AB!A"])
+    assert plain.exit_code == 1 and isinstance(plain.exception, SystemExit)
+    traced = runner.invoke(main, ["--traceback", "show", "4HPwATDgc/AB!A"])
+    assert isinstance(traced.exception, TablaError) and traced.stderr == ""
+    for flag in ("-v", "--verbose"):
+        old = runner.invoke(main, [flag, "show", "4HPwATDgc/AB!A"])
+        assert isinstance(old.exception, TablaError)
+        assert old.stderr == "tabla: -v/--verbose before the command is deprecated: use --traceback\n"
+
+
+def test_a_flag_means_one_thing_in_every_command() -> None:
+    """``-v`` is 'more findings' on check; before the command it is only the deprecated --traceback."""
+    code, out, _ = run("--help")
+    assert code == 0 and "--traceback" in out and "Deprecated spelling of --traceback" in out
+    code, out, _ = run("check", "--help")
+    assert code == 0 and "-v, --verbose" in out and "the same as --notes" in out
 
 
 @pytest.mark.parametrize("dice", [["64"], ["6-4"], ["6", "4"]])

@@ -197,7 +197,7 @@ def test_out_dir_never_replaces_an_input(tmp_path: Path) -> None:
 
 
 def test_out_dir_names_are_unique_and_mirror_folders(tmp_path: Path) -> None:
-    from tabla_cli.cli_analyze import analysed_json_paths
+    from tabla_cli.cli.analyze import analysed_json_paths
 
     text = Path(THREE_POINT).read_text()
     for name in ("in/a/m.mat", "in/b/m.mat", "x.mat", "y/x.sgf", "z/x.mat", "w.mat"):

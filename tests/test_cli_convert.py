@@ -1,4 +1,4 @@
-"""Tests for ``tabla convert`` (tabla_cli.cli_convert) and the library under it (tabla_cli.convert).
+"""Tests for ``tabla convert`` (tabla_cli.cli.convert) and the library under it (tabla_cli.convert).
 
 stdout carries only converted data (with ``-o -``); every message goes to
 stderr. Exit 0: every input converted; 1: any input not converted (bad
@@ -199,7 +199,7 @@ CARRIES: dict[str, Carried] = {
     "json": EVERYTHING,
     "sgf": SGF_CARRIES,
 }
-"""What each format carries of a model (see README): JSON and .mat everything, SGF less."""
+"""What each format carries of a model (see docs/formats.md): JSON and .mat everything, SGF less."""
 
 
 @pytest.mark.parametrize("fmt", ["mat", "sgf", "json"])

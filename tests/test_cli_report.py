@@ -19,10 +19,13 @@ from click.testing import CliRunner, Result
 from matplotlib import image
 from pandas.testing import assert_frame_equal
 
-from tabla_cli.cli_report import report
+from tabla_cli.cli.report import report
 from tabla_cli.reports import FRAME_NAMES, build_frames, player_summary, summarize
+from tabla_cli.reports.build import ReportOptions, build_report
+from tabla_cli.reports.filters import ReportFilter
 from tabla_cli.reports.frames import read_frames
 from tabla_cli.reports.plots import PLOTS
+from tabla_cli.source import collect_sources
 
 DATA = Path(__file__).parent / "data" / "report"
 MATCHES = str(DATA / "matches")
@@ -317,3 +320,19 @@ def test_same_table_as_the_library(players: pd.DataFrame) -> None:
         assert result.exit_code == 0
         expected = json.loads(summarize(frames, by).to_json(orient="records"))
         assert json.loads(result.stdout) == expected, by
+
+
+def test_the_command_and_a_python_caller_build_the_same_report(tmp_path: Path) -> None:
+    """``tabla report`` is :func:`build_report` with its options: a filtered report, frames and all."""
+    flt = ReportFilter(players=("Ann",), since="2024-01-01")
+    built = build_report(collect_sources([MATCHES]), ReportOptions(filter=flt, plays=True))
+    result = run(MATCHES, "--player", "Ann", "--since", "2024-01-01", "--by", "match", "--format", "json",
+                 "--frames", str(tmp_path / "frames"), "--jobs", "2")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(summarize(built.frames, "match").to_json(orient="records"))
+    assert result.stderr.splitlines()[-1] == f"report: {built.describe()}"
+    assert built.describe().startswith("player Ann, since 2024-01-01: ")
+    back = read_frames(tmp_path / "frames")
+    for name in FRAME_NAMES:
+        assert_frame_equal(back[name], built.frames[name])
+    assert len(built.frames.matches) < len(built.everything.matches)

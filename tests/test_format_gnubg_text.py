@@ -327,6 +327,7 @@ LINES = st.sampled_from([
 ])
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(st.lists(LINES, max_size=25).map("\n".join))
 def test_export_like_text_raises_only_tabla_errors(text: str) -> None:

@@ -617,6 +617,7 @@ def test_arbitrary_text_raises_only_tabla_errors(text: str) -> None:
         pass
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(

@@ -382,6 +382,7 @@ SGF_ALPHABET = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(st.lists(SGF_ALPHABET, max_size=30).map("".join))
 def test_sgf_like_text_raises_only_tabla_errors(text: str) -> None:

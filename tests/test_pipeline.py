@@ -17,14 +17,14 @@ from helpers import DATA, EXAMPLES, corpus_files
 from tabla_cli import replay as replay_module
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
-from tabla_cli.cli_common import parse_size
+from tabla_cli.cli.options import parse_size
 from tabla_cli.convert import convert_source
 from tabla_cli.findings import CODES
 from tabla_cli.formats import _registry as registry
 from tabla_cli.formats import mat as mat_format
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
-from tabla_cli.reports.render import format_for_path as report_format
+from tabla_cli.reports.options import format_for_path as report_format
 from tabla_cli.source import Source, decode_bytes
 from tabla_cli.writers import FORMATS, SUFFIXES, WRITERS, format_for_path, get
 
@@ -234,9 +234,9 @@ def test_every_reader_reads_utf16(tmp_path: Path, fmt: str, codec: str) -> None:
 # --- codes, writers ------------------------------------------------------------------
 
 
-def test_readme_code_table_lists_exactly_the_codes() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    table = readme.split("## Finding codes", 1)[1].split("\n## ", 1)[0]
+def test_findings_page_lists_exactly_the_codes() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "findings.md").read_text(encoding="utf-8")
+    table = page.split("| Code | Severity | Meaning |", 1)[1].split("\n\n", 1)[0]
     listed = re.findall(r"^\| `([a-z0-9-]+)` \|", table, re.MULTILINE)
     assert listed == list(CODES)
 

@@ -45,8 +45,8 @@ from tabla_cli.reports.frames import read_frames, write_frames
 from tabla_cli.reports.cells import records
 from tabla_cli.reports.plots import make_plots
 from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
+from tabla_cli.reports.options import format_for_path
 from tabla_cli.reports.render import (
-    format_for_path,
     render_csv,
     render_json,
     render_jsonl,
@@ -126,22 +126,22 @@ def test_every_column_is_documented() -> None:
             assert (c.dtype == "category") == bool(c.categories)
 
 
-README_TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
+DOC_TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
     *((f"--by {by}", SUMMARY_COLUMNS[by]) for by in ("player", "opponent", "period")),
     ("skill columns", (*SKILL_COLUMNS, *OPPONENT_SKILL_COLUMNS)),
     *((f"--by {by}", SUMMARY_COLUMNS[by]) for by in ("dice", "match", "findings")),
     *((f"{name} frame", COLUMNS[name]) for name in FRAME_NAMES),
 )
-"""The README's column tables, in the order it gives them."""
+"""The column tables of docs/columns.md, in the order it gives them."""
 
 
-def test_readme_column_tables_are_the_schema() -> None:
-    """Each ``| Column | dtype | Meaning |`` table of the README lists its table's columns exactly."""
+def test_columns_page_tables_are_the_schema() -> None:
+    """Each ``| Column | dtype | Meaning |`` table of docs/columns.md lists its table's columns exactly."""
     head = "| Column | dtype | Meaning |\n|---|---|---|\n"
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text(encoding="utf-8")
     tables = [part.split("\n\n", 1)[0].rstrip("\n").split("\n") for part in text.split(head)[1:]]
-    assert len(tables) == len(README_TABLES)
-    for (label, columns), rows in zip(README_TABLES, tables, strict=True):
+    assert len(tables) == len(DOC_TABLES)
+    for (label, columns), rows in zip(DOC_TABLES, tables, strict=True):
         assert rows == [f"| `{c.name}` | {c.dtype} | {c.doc} |" for c in columns], label
 
 
@@ -326,6 +326,7 @@ def test_missing_alias_file(tmp_path: Path) -> None:
 NAMES = ["Ann", "Annie", "Bob", "Cy", "Dee", "Eve", "Zed"]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.dictionaries(st.sampled_from(NAMES), st.sampled_from(NAMES), max_size=4))
 def test_aliases_keep_the_totals(frames: Frames, aliases: dict[str, str]) -> None:

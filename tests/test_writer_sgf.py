@@ -36,7 +36,7 @@ SGF_CARRIES = Carried(
     skip_kinds=frozenset({ActionKind.LOSS, ActionKind.RESIGN}),
     resigned=False,
 )
-"""What SGF carries: see the README's "Formats" for what it loses."""
+"""What SGF carries: see docs/formats.md, "What each format carries", for what it loses."""
 
 
 def round_trip(match: Match) -> Match:

@@ -15,8 +15,8 @@ from typing import Any
 import pandas as pd
 
 from tabla_cli.analysis.stats import player_stats
+from tabla_cli.reports.options import ANALYSIS_TABLES as BY_CHOICES
 
-BY_CHOICES = ("match", "player", "decision")
 """The tables ``tabla analyze --by`` offers."""
 
 WORST = 20

@@ -47,7 +47,6 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Step
 from tabla_cli.errors import Location, TranscriptSyntaxError

@@ -51,7 +51,6 @@ from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
 
 from tabla_cli.analysis.recorded import RecordedAnalysis, parse_gnubg_text_analysis
 from tabla_cli.analysis.types import CubeAction

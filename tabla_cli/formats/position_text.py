@@ -54,7 +54,7 @@ from typing import TextIO
 
 from tabla_cli.analysis.recorded import Candidate, CubeAnalysis, RecordedAnalysis, proper_cube_action
 from tabla_cli.analysis.types import CubeAction
-from tabla_cli.board import Player, Position
+from tabla_cli.board import Player
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle

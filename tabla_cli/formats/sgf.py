@@ -51,7 +51,7 @@ from tabla_cli.analysis.types import CubeAction as Cube
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import Format
-from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, offset_location, parse_tree, read_stream, syntax_error
+from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet

@@ -17,43 +17,13 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from tabla_cli.reports.cells import _numeric, _text_rows, records
 from tabla_cli.reports.html import render_html
-from tabla_cli.writers import format_for_suffix
-
-FORMATS: tuple[str, ...] = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
-"""The ``--format`` values of ``tabla report``."""
-
-SUFFIXES: dict[str, str] = {
-    ".txt": "table",
-    ".csv": "csv",
-    ".json": "json",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".html": "html",
-    ".htm": "html",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
-"""Output file suffixes (lower case) and the report format each one implies (not the same
-formats as ``tabla convert``'s: a ``.csv`` report is a table, not positions)."""
-
-
-def format_for_path(path: str | Path) -> str | None:
-    """The format an output file's suffix implies; None when the suffix is unknown.
-
-    >>> format_for_path("out/report.CSV"), format_for_path("report.xlsx")
-    ('csv', None)
-    """
-    return format_for_suffix(path, SUFFIXES)
-
+from tabla_cli.reports.options import FORMATS
 
 # --- text formats ------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ the skill columns of :mod:`tabla_cli.reports.skill`; the opponent and period
 tables ``decisions``, ``error_rate`` and ``pr``.
 
 Players are matched by exact name; :func:`apply_aliases` merges names first.
-Definitions (also in the README):
+Definitions (also in docs/report.md):
 
 * ``gammons_won`` counts gammons only, ``backgammons_won`` backgammons only
   (likewise ``_lost``);
@@ -34,6 +34,7 @@ from tabla_cli.errors import InputError, Location
 from tabla_cli.findings import CODES
 from tabla_cli.reports.dice import DICE_COLUMNS, dice_summary
 from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Frames
+from tabla_cli.reports.options import PERIODS, PLAYER_TABLES
 from tabla_cli.reports.skill import (
     GROUP_SKILL,
     MATCH_SKILL_COLUMNS,
@@ -340,18 +341,14 @@ def opponent_summary(frames: Frames, players: tuple[str, ...]) -> pd.DataFrame:
     return _with_skill(out, frames, sides, keys, OPPONENT_COLUMNS, opponent=True)
 
 
-EVERY = ("week", "month", "year")
-"""The ``--every`` values of ``--by period``."""
-
-
 def period_of(dates: pd.Series, every: str) -> pd.Series:
     """The period (``2024``, ``2024-08``, ``2024-W31``) of each ``YYYY-MM-DD`` date; missing = ``undated``.
 
     >>> period_of(pd.Series(["2024-08-04", None], dtype="string"), "week").tolist()
     ['2024-W31', 'undated']
     """
-    if every not in EVERY:
-        raise ValueError(f"unknown period {every!r}; choose from {', '.join(EVERY)}")
+    if every not in PERIODS:
+        raise ValueError(f"unknown period {every!r}; choose from {', '.join(PERIODS)}")
     parsed = pd.to_datetime(dates, format="%Y-%m-%d", errors="coerce")
     if every == "year":
         text = parsed.dt.strftime("%Y")
@@ -439,10 +436,6 @@ TABLES: dict[str, Callable[[Frames], pd.DataFrame]] = {
     "decisions": decision_table,
 }
 """The table of each ``tabla report --by`` value."""
-
-
-PLAYER_TABLES = ("opponent", "period")
-"""The ``--by`` tables that need players (``--player``)."""
 
 
 def summarize(frames: Frames, by: str = "player", *, players: tuple[str, ...] = (),

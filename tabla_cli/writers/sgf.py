@@ -6,7 +6,7 @@ action (``W[31hefe]``, ``B[double]``, ``W[take]``, ``B[drop]``). Plays are
 written one letter pair per die in a legal playing order, from the replay of
 the match (``replay_match(match, collect=True)``).
 
-What SGF cannot carry (see the README's "Formats"): headers other than date,
+What SGF cannot carry (see docs/formats.md, "What each format carries"): headers other than date,
 event, round, place and transcriber; free comment lines other than the match
 comment; ``????`` (written as a roll without moves); ``Losses`` lines;
 ``Resigns`` actions (a resignation is only the ``R`` of ``RE``); ``and the

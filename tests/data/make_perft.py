@@ -27,8 +27,8 @@ import csv
 import random
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import gnubg_nn as gnubg
 
@@ -488,7 +488,7 @@ def add_corpus(t: Table, rng: random.Random, n: int = 80) -> None:
 
 def add_selfplay(t: Table, rng: random.Random, games: int = 40) -> None:
     """Random legal self-play with the oracle; a snapshot or two per game."""
-    for g in range(games):
+    for _ in range(games):
         board: Board = decode_id(START)
         turns = rng.randint(4, 70)
         snaps = set(rng.sample(range(1, turns + 1), min(2, turns)))

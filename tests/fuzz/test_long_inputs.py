@@ -29,6 +29,8 @@ from tabla_cli.ids import parse_ids
 from tabla_cli.notation import parse_play
 from tabla_cli.formats import get as get_format
 
+pytestmark = pytest.mark.slow  # inputs up to 1 MB per reader and pattern: a scale test
+
 SIZES = (10_000, 100_000, 1_000_000)
 RATIO = 25
 FLOOR = 0.01

@@ -7,8 +7,8 @@ with every finding located in the file checked (tabla JSON locates findings
 in the transcript the document names as its source); reading alone raises
 nothing but :class:`tabla_cli.errors.TablaError`.
 
-The budget is small in the normal suite; ``HYPOTHESIS_PROFILE=long`` runs
-many more examples (see ``docs/fuzzing.md``).
+The everyday run checks 20 mutants a reader; the run of the tests marked
+``slow`` 200, and ``HYPOTHESIS_PROFILE=long`` many more (see ``docs/fuzzing.md``).
 """
 
 from __future__ import annotations
@@ -64,8 +64,17 @@ def mutants(draw: st.DrawFn, reader: str) -> bytes:
     return mutate(seed, changes, encoding)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reader", READERS)
 @FUZZ
 @given(data=st.data())
 def test_checking_a_mutant_never_raises(reader: str, data: st.DataObject) -> None:
+    assert_checks_cleanly(data.draw(mutants(reader), label="mutant"), f"mutant-{reader}{suffix(reader)}")
+
+
+@pytest.mark.parametrize("reader", READERS)
+@settings(FUZZ, max_examples=20)
+@given(data=st.data())
+def test_checking_a_few_mutants_never_raises(reader: str, data: st.DataObject) -> None:
+    """The everyday share of the test above (marked slow): 20 mutants a reader."""
     assert_checks_cleanly(data.draw(mutants(reader), label="mutant"), f"mutant-{reader}{suffix(reader)}")

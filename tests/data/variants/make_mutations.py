@@ -73,7 +73,7 @@ def relaxed_mutation(source: str, out: str, strict: Variant, relaxed: Variant, c
             action = decision.action
             assert action.kind is ActionKind.ROLL and action.dice is not None
             position = decision.position
-            for after, play in relaxed.legal_plays(position, action.dice).items():
+            for play in relaxed.legal_plays(position, action.dice).values():
                 text = relaxed.format_play(position, play)
                 got = strict.resolve_play(position, action.dice, strict.parse_play(text))
                 if got.error is None or getattr(got, "code", "") != code:

@@ -19,29 +19,29 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli_common import (
+from tabla_cli.cli.options import (
     input_options,
     progress,
     read_options,
     reports_errors,
     scoring_option,
     stdin_source,
-    table_options,
 )
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
+from tabla_cli.reports.options import (
+    DEPRECATED_TABLES,
+    FORMATS,
+    PERIODS,
+    PLAYER_TABLES,
+    SUFFIXES,
+    TABLE_NAMES,
+    format_for_path,
+)
 
 if TYPE_CHECKING:
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import Frames
 
-BY_CHOICES = ("player", "opponent", "period", "dice", "match", "game", "cube", "findings", "decisions", "errors")
-PLAYER_TABLES = ("opponent", "period")
-FORMAT_CHOICES = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
 LEVELS = ("1ply", "2ply", "3ply")
-IN_MEMORY = ("matches", "games", "cube", "findings", "decisions")
-DEPRECATED_BY = {"errors": "findings"}
-"""Old ``--by`` names: they still work, with a notice on stderr."""
-READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
 
@@ -76,8 +76,6 @@ def _staged(folder: str, names: list[str], force: bool, inputs: Inputs) -> Itera
 
 
 def _resolve_format(fmt: str | None, output: str | None) -> str:
-    from tabla_cli.reports.render import SUFFIXES, format_for_path
-
     if fmt is None:
         if output is None:
             return "table"
@@ -109,10 +107,11 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 
 @click.command("report")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--by", type=click.Choice(BY_CHOICES), default="player", show_default=True,
+@click.option("--by", type=click.Choice(TABLE_NAMES + tuple(DEPRECATED_TABLES)), default="player",
+              show_default=True,
               help="The table: per player, per match, every game, every cube action, findings by code, or "
                    "every analysed decision ('errors': the old name of 'findings').")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output format.  [default: from -o's suffix, else table]")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the table to FILE (through a temporary file) instead of stdout.")
@@ -139,7 +138,7 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
 @click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
 @click.option("--money", is_flag=True, help="Only money sessions.")
-@click.option("--every", type=click.Choice(("week", "month", "year")), default="month", show_default=True,
+@click.option("--every", type=click.Choice(PERIODS), default="month", show_default=True,
               help="The period of --by period.")
 @click.option("--top", type=click.IntRange(min=1), default=50, show_default=True,
               help="Rows an HTML table shows at most (the top ones by games).")
@@ -169,17 +168,18 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     when done, 1 when a file could not be read (or only in part) or an output
     exists (without --force), 2 on usage errors.
     """
-    from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
-    from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, file_rows, iter_file_rows, write_frames
+    from tabla_cli.reports.build import ReportOptions, build_report, read_failures
     from tabla_cli.reports.cells import records
+    from tabla_cli.reports.filters import ReportFilter
+    from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.summaries import read_aliases
-    from tabla_cli.source import collect_sources
+    from tabla_cli.source import LeftOut, collect_sources
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
-    if by in DEPRECATED_BY:
-        click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_BY[by]}", err=True)
-        by = DEPRECATED_BY[by]
+    if by in DEPRECATED_TABLES:
+        click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_TABLES[by]}", err=True)
+        by = DEPRECATED_TABLES[by]
     if no_cache and level is None:
         raise click.UsageError("--no-cache needs --analyze LEVEL")
     analyse = None
@@ -193,8 +193,6 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError("--length and --money exclude each other")
     flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
                        length=length, money=money)
-    from tabla_cli.source import LeftOut
-
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -202,35 +200,23 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     aliases = read_aliases(alias_file) if alias_file else {}
     for message in left_out.messages():
         click.echo(message, err=True)
-    options = read_options(encoding, max_size, scoring=scoring)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
-    memory = IN_MEMORY + (("plays",) if by == "dice" or personal else ())
-    include = FRAME_NAMES if frames_dir is not None else memory
-    streaming = not (flt.selects or ignore_case)
+    options = ReportOptions(filter=flt, ignore_case=ignore_case, aliases=aliases, keep_duplicates=keep_duplicates,
+                            plays=by == "dice" or personal, read=read_options(encoding, max_size, scoring=scoring),
+                            analyse=analyse, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler)
     with ExitStack() as stack:
         sink = None
         if frames_dir is not None:
-            sink = str(stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force,
-                                                   inputs)))
-        builder = FrameBuilder(include, keep=memory if streaming else include, aliases=aliases,
-                               sink=sink if streaming else None, keep_duplicates=keep_duplicates)
-        if "-" in paths:
-            builder.add(file_rows(stdin_source(max_size), include=include, options=options, analyse=analyse))
+            sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
+        stdin = stdin_source(max_size) if "-" in paths else None
         with progress(len(names), quiet, "analysing" if analyse else "reading") as advance, _writing(frames_dir):
-            for rows in iter_file_rows(names, jobs=jobs or os.cpu_count() or 1, include=include, options=options,
-                                       scheduler=scheduler, progress=advance, analyse=analyse):
-                builder.add(rows)
-        everything = builder.frames()
-        frames = fold_case(everything, players) if ignore_case else everything
-        chosen = filter_frames(frames, flt)
-        frames = chosen.frames
-        if sink is not None and not streaming:
-            write_frames(frames, sink)
-        if len(frames.matches) or not frames.findings["code"].isin(READ_FAILURES).any():
+            built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
+        frames = built.frames
+        if len(frames.matches) or read_failures(frames).empty:
             _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
-                  selection=_selection(flt, chosen.kept, chosen.matches, chosen.undated))
+                  selection=built.describe())
 
-    failed = records(everything.findings[everything.findings["code"].isin(READ_FAILURES)])
+    failed = records(read_failures(built.everything))
     for row in failed:
         where = f"{row['file']}:{row['line']}:{row['column'] or 1}" if row["line"] else row["file"]
         click.echo(f"{where}: error[{row['code']}]: {row['message']}", err=True)
@@ -241,28 +227,18 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
             + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
             + f" in {seconds:.2f} s"
-            + (f"; left out {builder.duplicates} {'copy' if builder.duplicates == 1 else 'copies'} of "
-               "matches read before" if builder.duplicates else ""),
+            + (f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of "
+               "matches read before" if built.duplicates else ""),
             err=True,
         )
         if flt.selects:
-            click.echo(f"report: {_selection(flt, chosen.kept, chosen.matches, chosen.undated)}", err=True)
+            click.echo(f"report: {built.describe()}", err=True)
     if failed or left_out.unreadable:
         sys.exit(1)
 
 
 def _day(value: datetime.datetime | None) -> str | None:
     return None if value is None else value.date().isoformat()
-
-
-def _selection(flt: ReportFilter, kept: int, total: int, undated: int) -> str:
-    """The filter in words, with how many matches it kept (and how many of them are undated)."""
-    if not flt.selects:
-        return ""
-    text = f"{flt.describe()}: {kept} of {total} matches"
-    if flt.dated:
-        text += f" ({undated} undated, kept)"
-    return text
 
 
 def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, force: bool,

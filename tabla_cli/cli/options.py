@@ -1,7 +1,6 @@
 """What the ``tabla`` commands share: error reporting, the options of reading inputs, the progress bar.
 
-:mod:`tabla_cli.cli`, :mod:`tabla_cli.cli_analyze`, :mod:`tabla_cli.cli_convert` and
-:mod:`tabla_cli.cli_report` import this module; it imports none of them.
+Every command module of :mod:`tabla_cli.cli` imports this module; it imports none of them.
 """
 
 from __future__ import annotations
@@ -23,9 +22,9 @@ if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
 
-__all__ = ["encoding_option", "format_option", "input_options", "max_size_option", "option_callback", "parse_size",
-           "progress", "read_options", "reports_errors", "scheduler_option", "scoring_option", "stdin_source",
-           "table_options"]
+__all__ = ["TRACEBACK", "encoding_option", "format_option", "input_options", "max_size_option", "option_callback",
+           "parse_size", "progress", "read_options", "reports_errors", "scheduler_option", "scoring_option",
+           "stdin_source", "table_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -34,15 +33,19 @@ _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)(?:i?B)?", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 
 
+TRACEBACK = "tabla.traceback"
+"""The key in ``click.Context.meta`` that says ``tabla --traceback`` was given."""
+
+
 def reports_errors(func: F) -> F:
-    """Turn every :class:`TablaError` into a one-line message and exit 1."""
+    """Turn every :class:`TablaError` into a one-line message and exit 1 (with ``--traceback``: raise it)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except TablaError as exc:
-            if click.get_current_context().find_root().params.get("verbose"):
+            if click.get_current_context().meta.get(TRACEBACK):
                 raise
             raise click.ClickException(str(exc)) from exc
         except BrokenPipeError:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli_common import (
+from tabla_cli.cli.options import (
     encoding_option,
     max_size_option,
     read_options,

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tabla_cli.analysis.report import BY_CHOICES
-from tabla_cli.cli_common import input_options, read_options, reports_errors, table_options
-from tabla_cli.cli_report import FORMAT_CHOICES, _resolve_format, _write_atomic
+from tabla_cli.cli.options import input_options, read_options, reports_errors, table_options
+from tabla_cli.cli.report import _resolve_format, _write_atomic
 from tabla_cli.output import Inputs, check_targets
+from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,9 +80,9 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--level", type=click.Choice(LEVELS), default="2ply", show_default=True,
               help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply).")
-@click.option("--by", type=click.Choice(BY_CHOICES), default="match", show_default=True,
+@click.option("--by", type=click.Choice(ANALYSIS_TABLES), default="match", show_default=True,
               help="One row per match and player, per player, or per decision.")
-@table_options(FORMAT_CHOICES)
+@table_options(FORMATS)
 @click.option("--recorded/--no-recorded", default=True, show_default=True,
               help="Use the analysis an analysed file records (gnubg text export, SGF) where it has one.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the evaluation cache.")

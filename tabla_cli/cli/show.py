@@ -1,159 +1,16 @@
-"""The ``tabla`` command: a thin layer that parses options, calls the library and renders."""
+"""``tabla show`` and ``tabla plays``: draw a position given as an ID, list or rank the plays of a roll."""
 
 from __future__ import annotations
 
 import functools
-import inspect
-import itertools
 import json
-import os
 import re
-import signal
-import sys
-import time
-from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
 import click
 
-from tabla_cli import __version__
-from tabla_cli.cli_common import (
-    format_option,
-    input_options,
-    option_callback,
-    progress,
-    read_options,
-    reports_errors,
-    scoring_option,
-    stdin_source,
-)
+from tabla_cli.cli.options import format_option, option_callback, reports_errors
 from tabla_cli.errors import TablaError
-
-class _TablaGroup(click.Group):
-    """The ``tabla`` group: ``--help`` lists every command's summary in full, never cut short.
-
-    A command's summary is its ``short_help``, else the first paragraph of its help.
-    """
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                first = inspect.cleandoc(command.help or "").split("\n\n")[0]
-                rows.append((name, " ".join((command.short_help or first).split())))
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
-
-
-@click.group(cls=_TablaGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="tabla")
-@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks for errors.")
-def main(verbose: bool) -> None:
-    """Check, convert and summarise backgammon (tabla) match transcripts.
-
-    Shell completion: see the README (bash, zsh and fish, through
-    _TABLA_COMPLETE).
-    """
-    if hasattr(signal, "SIGPIPE"):
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-
-
-# --- check ------------------------------------------------------------------
-
-
-@main.command()
-@click.argument("paths", nargs=-1, required=True)
-@format_option("text", "json", "jsonl", default="text")
-@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
-@click.option("--notes", "show_notes", is_flag=True, help="Show notes too (by default only counted in the summary).")
-@click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding, notes included.")
-@input_options(quiet="No progress bar and no summary.")
-@scoring_option
-@reports_errors
-def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show_all: bool, jobs: int | None,
-          scheduler: str | None, quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
-    """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
-
-    Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
-    stdout as JSON with --format json/jsonl, notes included). Text output
-    shows errors and warnings; notes are counted in the summary (--notes or
-    -v shows them). Below directories, files that are not match transcripts
-    are skipped and counted. Exit 0 when no errors, 1 when any error (or
-    warning with --strict) or no transcript at all, 2 on usage errors.
-    """
-    from tabla_cli.check import FileReport, check_file, check_paths, mark_duplicates
-    from tabla_cli.findings import Severity
-    from tabla_cli.source import LeftOut, collect_sources
-
-    start = time.perf_counter()
-    reports: list[FileReport] = []
-    options = read_options(encoding, max_size, scoring=scoring)
-    left_out = LeftOut()
-    names = collect_sources((p for p in paths if p != "-"), left_out)
-    for message in left_out.messages():
-        click.echo(message, err=True)
-    if not names and "-" not in paths:
-        raise click.ClickException(f"no match transcripts found under {', '.join(paths)}")
-    as_json = fmt == "json"
-    show_notes = show_notes or show_all
-    out: list[dict[str, Any]] = []
-    with progress(len(names), quiet, "checking") as advance:
-        stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options, scheduler=scheduler,
-                                                   progress=advance)
-        if "-" in paths:
-            stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
-        for report in mark_duplicates(stream):
-            reports.append(report)
-            for finding in report.findings:
-                if fmt == "text":
-                    if show_notes or finding.severity is not Severity.NOTE:
-                        click.echo(finding.render(), err=True)
-                elif as_json:
-                    out.append(finding.to_dict())
-                else:
-                    click.echo(json.dumps(finding.to_dict(), ensure_ascii=False))
-    if as_json:
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
-    counts = Counter(f.code for r in reports for f in r.findings)
-    errors = sum(r.count(Severity.ERROR) for r in reports)
-    warnings = sum(r.count(Severity.WARNING) for r in reports)
-    if not quiet:
-        _summary(reports, counts, time.perf_counter() - start)
-    if errors or left_out.unreadable or (strict and warnings):
-        sys.exit(1)
-
-
-def _summary(reports: list[Any], counts: Counter[str], seconds: float) -> None:
-    from tabla_cli.findings import CODES
-
-    matches = sum(r.matches for r in reports)
-    games = sum(r.games for r in reports)
-    plays = sum(r.plays for r in reports)
-    rate = f"{matches / seconds:.0f} matches/s, {plays / seconds:.0f} plays/s" if seconds else ""
-    click.echo(
-        f"checked {len(reports)} files, {matches} matches, {games} games, {plays} plays "
-        f"in {seconds:.2f} s ({rate})", err=True,
-    )
-    for severity in ("error", "warning", "note"):
-        found = {c: n for c, n in sorted(counts.items()) if CODES[c][0].value == severity}
-        if found:
-            listed = ", ".join(f"{c} {n}" for c, n in found.items())
-            click.echo(f"{severity}s: {sum(found.values())} ({listed})", err=True)
-    failed = [r.path for r in reports if any(f.severity.value == "error" for f in r.findings)]
-    if failed:
-        shown = ", ".join(failed[:_NAMED_FILES])
-        more = f" and {len(failed) - _NAMED_FILES} more" if len(failed) > _NAMED_FILES else ""
-        click.echo(f"files with errors ({len(failed)}): {shown}{more}", err=True)
-
-
-_NAMED_FILES = 20
-"""Files with errors named in the summary of ``tabla check`` (the rest are counted)."""
-
-
-# --- show and plays ---------------------------------------------------------
 
 
 def _find_variant(name: str) -> Any:
@@ -193,7 +50,7 @@ def _read_position(variant: Any, text: str) -> tuple[Any, Any]:
 
         if _ID_LIKE.fullmatch(text.strip()):
             raise InvalidIdError(f"{NO_IDS}, not for {game.name}: write a {game.name} position as text, "
-                                 f"e.g. '24:14 18:1 / 24:15' (see the README), or 'start'")
+                                 f"e.g. '24:14 18:1 / 24:15' (see docs/variants.md), or 'start'")
         position, state = game.position_class.from_text(text), None
     problem = game.position_problem(position)
     if problem:
@@ -312,7 +169,7 @@ def _show_text(data: dict[str, Any], position: Any, state: Any) -> list[str]:
 _SHOW_SUFFIXES = {".svg": "svg", ".json": "json", ".txt": "text"}
 
 
-@main.command(short_help="Draw positions given as IDs, with pips, cube, score by side and dice.")
+@click.command("show", short_help="Draw positions given as IDs, with pips, cube, score by side and dice.")
 @click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
 @variant_option
 @format_option("text", "json", "svg", default="text")
@@ -327,7 +184,7 @@ def show(ids: tuple[str, ...], variant: Any, fmt: str, output: str | None, force
     XGID (with or without 'XGID='), or 'start'. Prints the board, pip counts,
     cube, score, dice and all three IDs. With --variant for a game that gnubg
     cannot encode (tapa, plakoto, gulbara, fevga, long_nardy, long_tabla),
-    POSITION is our position text ('24:14 18:1 / 24:15', see the README) or
+    POSITION is our position text ('24:14 18:1 / 24:15', see docs/variants.md) or
     'start'. --format svg draws one position as an SVG diagram.
     """
     from tabla_cli.output import refuse_existing, write_atomic
@@ -412,7 +269,7 @@ def _ranked(game: Any, position: Any, state: Any, roll: Any, level: str) -> list
     ]
 
 
-@main.command(short_help="List the legal plays for a roll, or rank them by equity (--level).")
+@click.command("plays", short_help="List the legal plays for a roll, or rank them by equity (--level).")
 @click.argument("position_id", metavar="POSITION")
 @click.argument("dice", nargs=-1, required=True)
 @variant_option
@@ -474,16 +331,3 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Any, fmt: str, level
     else:
         for row in rows:
             click.echo(row["play"] or "(no legal play)")
-
-
-def _register() -> None:
-    from tabla_cli.cli_analyze import analyze
-    from tabla_cli.cli_convert import convert
-    from tabla_cli.cli_report import report
-
-    main.add_command(analyze)
-    main.add_command(convert)
-    main.add_command(report)
-
-
-_register()

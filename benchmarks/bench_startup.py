@@ -1,0 +1,107 @@
+"""CPU time of one whole ``tabla`` process per command: what start-up costs a user.
+
+    python benchmarks/bench_startup.py [--repeat N] [--against CHECKOUT] [--check DIR]
+
+Runs each command below in a fresh Python process (``python -c "from
+tabla_cli.cli import main; main()" ARGS``, as the ``tabla`` script does) and
+prints the least and the median CPU time (user + system, from the children's
+``getrusage``) over ``--repeat`` runs, and which of pandas, pyarrow, numpy
+and bgsage the command would load. ``--against`` runs the same with another
+checkout first (e.g. an older commit exported with ``git archive``) for a
+side-by-side table. ``--check DIR`` also times ``tabla check --jobs 1 -q DIR``
+as a whole process (CPU and wall), e.g. over 200 generated 7-point matches
+(see README.md). Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "three-point-match.mat"
+HEAVY = ("pandas", "pyarrow", "numpy", "bgsage")
+COMMANDS: list[list[str]] = [
+    ["--help"],
+    ["--version"],
+    ["check", "-q", str(EXAMPLE)],
+    ["show", "start"],
+    ["plays", "start", "31"],
+    ["convert", "-q", str(EXAMPLE), "--to", "json", "-o", "-"],
+    ["report", "--help"],
+    ["report", "-q", str(EXAMPLE)],
+]
+"""The commands timed; ``report`` needs pandas and is there for scale."""
+
+_RUN = "from tabla_cli.cli import main; main()"
+_LOADED = (
+    "import sys\n"
+    "from tabla_cli.cli import main\n"
+    "try:\n"
+    "    main(sys.argv[1:])\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules) or '-', file=sys.stderr)\n"
+)
+
+
+def _cpu(command: list[str], checkout: Path) -> tuple[float, float]:
+    """CPU seconds (user + system) and wall seconds of one child process running ``command``."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, env=env, cwd=checkout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+
+
+def _heavy(args: list[str], checkout: Path) -> str:
+    """Which of :data:`HEAVY` the command loads."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run([sys.executable, "-c", _LOADED, *args], env=env, cwd=checkout, capture_output=True,
+                          text=True, check=False)
+    return done.stderr.strip().splitlines()[-1]
+
+
+def startup(checkout: Path, repeat: int) -> dict[str, tuple[float, float, str]]:
+    """``' '.join(args)`` -> (least, median CPU seconds, heavy modules loaded) for every command."""
+    figures = {}
+    for args in COMMANDS:
+        times = sorted(_cpu([sys.executable, "-c", _RUN, *args], checkout)[0] for _ in range(repeat))
+        figures[" ".join(args).replace(str(ROOT) + "/", "")] = (times[0], statistics.median(times),
+                                                                _heavy(args, checkout))
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=10, help="runs per command (default 10)")
+    parser.add_argument("--against", type=Path, default=None, help="another checkout to time first")
+    parser.add_argument("--check", type=Path, default=None, metavar="DIR",
+                        help="also time 'tabla check --jobs 1 -q DIR' as a whole process")
+    args = parser.parse_args()
+    checkouts = ([args.against.resolve()] if args.against else []) + [ROOT]
+    results = [startup(checkout, args.repeat) for checkout in checkouts]
+    print(f"CPU seconds (user+sys) of one process, least / median of {args.repeat}")
+    for checkout, figures in zip(checkouts, results):
+        print(f"\n{checkout}")
+        for name, (least, median, heavy) in figures.items():
+            print(f"  tabla {name:<48} {least:6.3f} / {median:6.3f}   loads: {heavy}")
+    if args.check is not None:
+        print(f"\ntabla check --jobs 1 -q {args.check} ({len(list(args.check.iterdir()))} entries), "
+              f"least of {min(args.repeat, 3)}")
+        for checkout in checkouts:
+            runs = [_cpu([sys.executable, "-c", _RUN, "check", "--jobs", "1", "-q", str(args.check.resolve())],
+                         checkout) for _ in range(min(args.repeat, 3))]
+            print(f"  {checkout}: CPU {min(c for c, _ in runs):.2f} s, wall {min(w for _, w in runs):.2f} s")
+
+
+if __name__ == "__main__":
+    main()

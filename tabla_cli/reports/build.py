@@ -1,0 +1,143 @@
+"""From transcripts to the frames of a report, as ``tabla report`` makes them.
+
+:func:`build_report` reads and replays (with :attr:`ReportOptions.analyse`,
+also analyses) every source in worker processes, merges aliases, folds the
+case of names when asked, and keeps the matches the filter selects. The
+command calls it with what its options say; a Python user calls it the same
+way:
+
+>>> from tabla_cli.reports.build import ReportOptions, build_report
+>>> from tabla_cli.reports.filters import ReportFilter
+>>> from tabla_cli.source import collect_sources
+>>> options = ReportOptions(filter=ReportFilter(players=("Ann",)))
+>>> report = build_report(collect_sources(["examples"]), options)  # doctest: +SKIP
+>>> report.frames.matches, report.describe()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from tabla_cli.pipeline import ReadOptions
+from tabla_cli.reports.filters import FilterResult, ReportFilter, filter_frames, fold_case
+from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
+from tabla_cli.reports.rows import file_rows, iter_file_rows
+
+if TYPE_CHECKING:
+    from tabla_cli.analysis.decisions import AnalysisOptions
+    from tabla_cli.source import Source
+
+__all__ = ["IN_MEMORY", "READ_FAILURES", "Report", "ReportOptions", "build_report", "read_failures"]
+
+IN_MEMORY = ("matches", "games", "cube", "findings", "decisions")
+"""The frames a report keeps in memory (``plays`` only when asked: it is by far the largest)."""
+
+READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
+"""The finding codes of a file that could not be read (or only in part)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """How a report reads its sources and which matches it keeps.
+
+    Attributes:
+        filter: the matches to keep (players, opponents, dates, site,
+            length); every frame, table and plot counts only those.
+        ignore_case: count names that differ only in case as one player.
+        aliases: ``alias -> player`` names merged before anything else.
+        keep_duplicates: count every copy of a match (by default a match read
+            twice, in any format, counts once).
+        plays: fill the ``plays`` frame too (the dice table and a player's
+            page need it).
+        read: encoding, size limit and scoring rules of the inputs.
+        analyse: analyse the matches that record no analysis with the engine.
+        jobs: worker processes (the result does not depend on it).
+        scheduler: a Dask scheduler address to run the work on instead.
+    """
+
+    filter: ReportFilter = field(default_factory=ReportFilter)
+    ignore_case: bool = False
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    keep_duplicates: bool = False
+    plays: bool = False
+    read: ReadOptions = field(default_factory=ReadOptions)
+    analyse: AnalysisOptions | None = None
+    jobs: int = 1
+    scheduler: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What :func:`build_report` made.
+
+    Attributes:
+        everything: the frames of every match read (aliases merged, before
+            case folding and the filter).
+        chosen: the frames of the matches the filter kept, with counts.
+        filter: the filter that chose them.
+        duplicates: copies of matches read before, left out.
+    """
+
+    everything: Frames
+    chosen: FilterResult
+    filter: ReportFilter
+    duplicates: int
+
+    @property
+    def frames(self) -> Frames:
+        """The frames of the matches the report is about."""
+        return self.chosen.frames
+
+    def describe(self) -> str:
+        """The filter in words with how many matches it kept (and how many are undated); "" without one."""
+        if not self.filter.selects:
+            return ""
+        text = f"{self.filter.describe()}: {self.chosen.kept} of {self.chosen.matches} matches"
+        if self.filter.dated:
+            text += f" ({self.chosen.undated} undated, kept)"
+        return text
+
+
+def read_failures(frames: Frames) -> pd.DataFrame:
+    """The findings of ``frames`` that say a file could not be read, or only in part."""
+    return frames.findings[frames.findings["code"].isin(READ_FAILURES)]
+
+
+def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptions(), *,
+                 stdin: Source | None = None, sink: str | Path | None = None,
+                 progress: Callable[[], None] | None = None) -> Report:
+    """Read, replay (and analyse) ``sources`` into the frames of the matches ``options`` keeps.
+
+    Args:
+        sources: the inputs, e.g. from :func:`tabla_cli.source.collect_sources`.
+        options: how to read them and which matches to keep.
+        stdin: one more input read first, in this process (standard input).
+        sink: a directory to write every frame into as Parquet (all of
+            :data:`FRAME_NAMES`, of the matches kept); without a filter they
+            stream there as the files are read.
+        progress: called once per source read.
+
+    Raises:
+        OSError: writing to ``sink`` failed.
+    """
+    memory = IN_MEMORY + (("plays",) if options.plays else ())
+    include = FRAME_NAMES if sink is not None else memory
+    streaming = not (options.filter.selects or options.ignore_case)
+    builder = FrameBuilder(include, keep=memory if streaming else include, aliases=options.aliases,
+                           sink=sink if streaming else None, keep_duplicates=options.keep_duplicates)
+    if stdin is not None:
+        builder.add(file_rows(stdin, include=include, options=options.read, analyse=options.analyse))
+    for rows in iter_file_rows(sources, jobs=options.jobs, include=include, options=options.read,
+                               scheduler=options.scheduler, progress=progress, analyse=options.analyse):
+        builder.add(rows)
+    everything = builder.frames()
+    folded = fold_case(everything, options.filter.players) if options.ignore_case else everything
+    chosen = filter_frames(folded, options.filter)
+    if sink is not None and not streaming:
+        write_frames(chosen.frames, sink)
+    return Report(everything, chosen, options.filter, builder.duplicates)

@@ -1,0 +1,71 @@
+"""Commands that need no pandas load none: ``tabla``'s start-up time is the user's time.
+
+Each command runs in a fresh interpreter (``main(args)`` in-process there),
+which then reports its exit status and which of the heavy packages got
+loaded: pandas, pyarrow and numpy (the report machinery) and bgsage (the
+analysis engine).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).parent / "data"
+MATCH = ROOT / "examples" / "three-point-match.mat"
+HEAVY = ("pandas", "pyarrow", "numpy", "bgsage")
+
+_PROBE = f"""
+import json, sys
+from tabla_cli.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+sys.stdout.flush()
+print(json.dumps({{"code": code, "loaded": [m for m in {HEAVY!r} if m in sys.modules]}}), file=sys.stderr)
+"""
+
+
+def loaded_by(*args: str) -> tuple[int, list[str], str]:
+    """Run ``tabla ARGS`` in a fresh interpreter: (exit status, heavy modules loaded, what it wrote)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    *rest, last = done.stderr.strip().splitlines() or [""]
+    assert last.startswith("{"), done.stderr
+    probe = json.loads(last)
+    return probe["code"], probe["loaded"], done.stdout + "".join(rest)
+
+
+@pytest.mark.parametrize(("args", "status"), [
+    (["--help"], 0),
+    (["--version"], 0),
+    (["check", "--jobs", "1", str(MATCH)], 0),
+    (["check", "--jobs", "1", "--format", "json", str(DATA / "corpus" / "mat")], 1),
+    (["show", "start"], 0),
+    (["show", "--format", "json", "4HPwATDgc/ABMA:cAkAAAAAAAAA"], 0),
+    (["plays", "start", "31"], 0),
+    (["convert", "-q", str(MATCH), "--to", "json", "-o", "-"], 0),
+    (["convert", "-q", str(MATCH), "--to", "sgf", "-o", "-"], 0),
+], ids=lambda value: " ".join(a for a in value if "/" not in a) if isinstance(value, list) else str(value))
+def test_command_loads_no_heavy_package(args: list[str], status: int) -> None:
+    code, loaded, out = loaded_by(*args)
+    assert code == status, out
+    assert out
+    assert loaded == []
+
+
+def test_the_probe_sees_a_heavy_package_when_a_command_loads_one() -> None:
+    code, loaded, out = loaded_by("report", "--format", "csv", str(MATCH), "-q")
+    assert code == 0
+    assert out.startswith("player,")
+    assert {"pandas", "numpy"} <= set(loaded)
