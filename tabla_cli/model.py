@@ -17,7 +17,7 @@ from tabla_cli.errors import Location
 from tabla_cli.findings import Finding
 
 if TYPE_CHECKING:
-    from tabla_cli.analysis.recorded import RecordedAnalysis
+    from tabla_cli.evaluation.recorded import RecordedAnalysis
 
 
 class ActionKind(str, Enum):

@@ -22,7 +22,7 @@ from typing import Any
 import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
 
-from tabla_cli.analysis.types import DecisionInput
+from tabla_cli.evaluation.types import DecisionInput
 from tabla_cli.board import Dice
 
 _FILTER_MAX_MOVES = 5

@@ -19,9 +19,9 @@ from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
 from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
-from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint

@@ -249,7 +249,7 @@ def _play_order(game: Any, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]
 def _ranked(game: Any, position: Any, state: Any, roll: Any, level: str) -> list[dict[str, Any]]:
     """The legal plays ranked by the engine at ``level``, best first, with equity and loss."""
     from tabla_cli.analysis.engine import rank_plays
-    from tabla_cli.analysis.types import DecisionInput, DecisionKind
+    from tabla_cli.evaluation.types import DecisionInput, DecisionKind
 
     if game.name not in ("backgammon", "nackgammon"):
         raise click.UsageError(f"--level ranks backgammon and nackgammon plays, not {game.name}")
