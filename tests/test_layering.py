@@ -162,7 +162,7 @@ def _package(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-UNDER_THE_PIPELINE = {"board", "errors", "findings", "variant", "variants", "notation", "scoring", "written",
+UNDER_THE_PIPELINE = {"board", "cube", "errors", "findings", "variant", "variants", "notation", "scoring", "written",
                       "evaluation", "ids", "model", "formats", "writers", "replay", "results", "visitor", "digest",
                       "reader"}
 """What a transcript is and what the replay makes of it: none of these reaches up to a command's library."""
