@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """Where in an input something was found (1-based line and column)."""
+    """Where in an input something was found: 1-based line and column in a text file; in a binary
+    file (no lines), the 1-based game and move number, 0 where unknown.
+
+    >>> str(Location("a.mat", 3, 5)), str(Location("a.xg", game=3, move=12)), str(Location("a.xg", game=2))
+    ('a.mat:3:5', 'a.xg: game 3 move 12', 'a.xg: game 2')
+    """
 
     path: str
     line: int = 0
     column: int = 0
+    game: int = field(default=0, kw_only=True)
+    move: int = field(default=0, kw_only=True)
 
     def __str__(self) -> str:
-        if not self.line:
-            return self.path
-        return f"{self.path}:{self.line}:{self.column or 1}"
+        if self.line:
+            return f"{self.path}:{self.line}:{self.column or 1}"
+        if self.game:
+            return f"{self.path}: game {self.game}" + (f" move {self.move}" if self.move else "")
+        return self.path
 
 
 class TablaError(Exception):
@@ -59,6 +68,11 @@ class RuleError(InputError):
 
 class UnknownVariantError(TablaError, ValueError):
     """A variant name that no variant answers to."""
+
+
+class InflatesTooLargeError(InputError):
+    """A compressed part of a binary file that would inflate past the size limit (``--max-size``):
+    refused before it is held in memory (a decompression bomb)."""
 
 
 class UnsupportedFormatError(TablaError, ValueError):

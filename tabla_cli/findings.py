@@ -71,6 +71,7 @@ class Code(StrEnum):
     UNCHECKED = "unchecked"
     UNNAMED_PLAYER = "unnamed-player"
     DUPLICATE_MATCH = "duplicate-match"
+    POSITION_MISMATCH = "position-mismatch"
 
 
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
@@ -126,6 +127,8 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
                           "player in reports"),
     Code.DUPLICATE_MATCH: (N, "the same match (players, length, dice and plays) as one read before; "
                            "reports count it once"),
+    Code.POSITION_MISMATCH: (E, "a binary file (eXtreme Gammon) records a position before a decision that is not the "
+                             "one the file's previous play left, and does not mark it edited"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}
@@ -155,6 +158,18 @@ class Finding:
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", Code(self.code).value)
 
+    @classmethod
+    def at(cls, code: Code | str, message: str, location: Location) -> Finding:
+        """A finding at ``location``; a game and move there (a binary file's place) become the finding's own.
+
+        >>> Finding.at(Code.SYNTAX_ERROR, "bad record", Location("a.xg", game=3, move=12)).render()
+        'a.xg: error[syntax-error]: game 3 move 12: bad record'
+        """
+        if not location.game:
+            return cls(code, message, location)
+        return cls(code, message, Location(location.path, location.line, location.column),
+                   game=location.game, move=location.move or None)
+
     @property
     def severity(self) -> Severity:
         return CODES[self.code][0]
@@ -174,7 +189,10 @@ class Finding:
         text = f"{head}: {self.message}" if head else self.message
         if self.legal:
             text += "; legal: " + ", ".join(self.legal)
-        return f"{self.location}: {self.severity.value}[{self.code}]: {text}"
+        loc = self.location
+        if loc.game and self.game is not None:  # a binary file's place: said once, in the text
+            loc = Location(loc.path, loc.line, loc.column)
+        return f"{loc}: {self.severity.value}[{self.code}]: {text}"
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as plain data (for JSON)."""

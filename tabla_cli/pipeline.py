@@ -1,7 +1,9 @@
 """Read, replay, result: the one path every file takes in ``check``, ``report`` and ``convert``.
 
 :func:`run` reads one input (a regular file no larger than the limit, or
-bytes or text already in hand), decodes it (:func:`~tabla_cli.source.decode_bytes`),
+bytes or text already in hand), decodes it (:func:`~tabla_cli.source.decode_bytes`)
+unless it is a binary format's file (:func:`~tabla_cli.formats.detect_binary`),
+whose reader takes the bytes and inflates nothing past ``--max-size``,
 reads its matches in whatever format it is in, replays each with the
 command's :class:`FileVisitor` and returns what that visitor made of the file.
 What goes wrong on the way becomes a finding, never an exception: a file
@@ -21,8 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
-from tabla_cli.errors import InputError, Location, TablaError, TranscriptSyntaxError
+from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.findings import Code, Finding
+from tabla_cli.formats import Format, detect_binary
 from tabla_cli.reader import read_handle_matches, read_text_matches
 from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
@@ -140,7 +143,12 @@ def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = Re
         if text is None and src.data is None and _stream(src, visitor, options):
             return visitor.result()
         if text is None:
-            text = _text(src, visitor, options)
+            data = _bytes(src, visitor, options)
+            binary = None if data is None else detect_binary(data)
+            if binary is not None and data is not None:
+                _replay(_BinaryInput(binary, data), src.path, visitor, options)
+                return visitor.result()
+            text = None if data is None else _decode(data, src.path, visitor, options)
         if text is not None:
             _replay(text, src.path, visitor, options)
     except Exception as exc:  # one file's bug must not stop a run over many
@@ -169,8 +177,8 @@ def _guessed(encoding: str, path: str) -> Finding:
                    Location(path))
 
 
-def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str | None:
-    """The decoded text of ``source``; None (and a finding) when it cannot be had."""
+def _bytes(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> bytes | None:
+    """The bytes of ``source``; None (and a finding) when they cannot be had."""
     path = source.path
     where = Location(path)
     try:
@@ -190,6 +198,12 @@ def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str 
     except OSError as exc:
         visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, exc.strerror or str(exc), where))
         return None
+    return data
+
+
+def _decode(data: bytes, path: str, visitor: FileVisitor[T], options: ReadOptions) -> str | None:
+    """``data`` decoded as text; None (and a finding) when it cannot be."""
+    where = Location(path)
     try:
         decoded = decode_bytes(data, options.encoding)
     except UnicodeDecodeError as exc:
@@ -201,21 +215,37 @@ def _text(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> str 
     return decoded.text
 
 
-def _replay(text: str | TextIO, path: str, visitor: FileVisitor[T], options: ReadOptions) -> None:
-    """Read every match of ``text`` (or a text stream) and replay it with ``visitor``; reading errors become findings."""
+@dataclass(frozen=True, slots=True)
+class _BinaryInput:
+    """The bytes of a file of a binary format, and that format."""
+
+    fmt: Format
+    data: bytes
+
+
+def _replay(text: str | TextIO | _BinaryInput, path: str, visitor: FileVisitor[T], options: ReadOptions) -> None:
+    """Read every match of ``text`` (a text stream, or a binary file's bytes) and replay it with ``visitor``;
+    reading errors become findings."""
 
     def on_error(exc: TranscriptSyntaxError) -> None:
-        visitor.visit_read_finding(Finding(Code.SYNTAX_ERROR, exc.message, exc.location or Location(path)))
+        visitor.visit_read_finding(Finding.at(Code.SYNTAX_ERROR, exc.message, exc.location or Location(path)))
 
     try:
         handler = on_error if options.lenient else None
         lazy = visitor.lazy_games and not isinstance(text, str)  # game by game only for a streamed large file
-        matches = (read_text_matches(text, path, handler, lazy=lazy) if isinstance(text, str)
-                   else read_handle_matches(text, path, handler, lazy=lazy))
+        if isinstance(text, _BinaryInput):
+            matches = text.fmt.read_bytes(text.data, path, handler, max_size=options.max_size)
+        elif isinstance(text, str):
+            matches = read_text_matches(text, path, handler, lazy=lazy)
+        else:
+            matches = read_handle_matches(text, path, handler, lazy=lazy)
         for match in matches:
             replay(apply_scoring(match, options.scoring), visitor)
+    except InflatesTooLargeError as exc:
+        visitor.visit_file_finding(Finding.at(Code.FILE_TOO_LARGE, exc.message, exc.location or Location(path)))
     except InputError as exc:
-        code = Code.SYNTAX_ERROR if exc.location is not None and exc.location.line else Code.UNREADABLE_FILE
-        visitor.visit_file_finding(Finding(code, exc.message, exc.location or Location(path)))
+        where = exc.location
+        code = Code.SYNTAX_ERROR if where is not None and (where.line or where.game) else Code.UNREADABLE_FILE
+        visitor.visit_file_finding(Finding.at(code, exc.message, where or Location(path)))
     except TablaError as exc:
         visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, str(exc), Location(path)))

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import TextIO
 
 from tabla_cli.errors import InputError, Location, UnsupportedFormatError
-from tabla_cli.formats import detect, get
+from tabla_cli.formats import detect, detect_binary, get
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Match
-from tabla_cli.source import collect_paths, decode, read_source
+from tabla_cli.source import MAX_SIZE, collect_paths, decode, read_source
 
-__all__ = ["decode", "detect_format", "read_handle_matches", "read_match", "read_matches", "read_path_matches", "read_text_matches"]
+__all__ = ["decode", "detect_format", "read_bytes_matches", "read_handle_matches", "read_match", "read_matches",
+           "read_path_matches", "read_text_matches"]
 
 
 def detect_format(text: str) -> str:
@@ -25,7 +26,8 @@ def detect_format(text: str) -> str:
     fmt = detect(text)
     if fmt is None:
         raise UnsupportedFormatError(
-            "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON)"
+            "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON, "
+            "eXtreme Gammon .xg)"
         )
     return fmt.name
 
@@ -41,6 +43,17 @@ def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler |
             (:meth:`~tabla_cli.model.Match.iter_games`).
     """
     return get(detect_format(text)).read(io.StringIO(text), path, on_error, lazy=lazy)
+
+
+def read_bytes_matches(data: bytes, path: str = "<stdin>", on_error: ErrorHandler | None = None, *,
+                       max_size: int = MAX_SIZE) -> Iterator[Match]:
+    """Every match in a file's bytes: a binary format's by its reader (nothing inflated past
+    ``max_size`` bytes), any other decoded as text (:func:`~tabla_cli.source.decode`) and read as
+    :func:`read_text_matches` does."""
+    fmt = detect_binary(data)
+    if fmt is not None:
+        return fmt.read_bytes(data, path, on_error, max_size=max_size)
+    return read_text_matches(decode(data), path, on_error)
 
 
 DETECT_SAMPLE = 65536
@@ -78,7 +91,7 @@ def read_path_matches(path: str | Path) -> Iterator[Match]:
         UnsupportedFormatError: its format is not recognised.
         TranscriptSyntaxError: it does not follow its format.
     """
-    return read_text_matches(decode(read_source(path)), str(path))
+    return read_bytes_matches(read_source(path), str(path))
 
 
 def read_match(path: str | Path) -> Match:

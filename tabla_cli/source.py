@@ -1,7 +1,9 @@
 """One way in: bytes to text, paths to files, files to worker processes.
 
 Every command reads its input through here: :func:`read_source` (regular
-files only, never more than a size limit), :func:`decode_bytes` (a byte-order
+files only, never more than a size limit; the file of a binary format, see
+:func:`tabla_cli.formats.detect_binary`, goes to its reader as bytes and is
+never decoded), :func:`decode_bytes` (a byte-order
 mark, else UTF-8, else UTF-16 without a BOM, else a guessed legacy code page;
 the encoding chosen is kept), :func:`collect_paths` (files named and the
 files below directories, in a stable order) and :func:`map_in_order` (a
@@ -198,8 +200,9 @@ def open_stream(path: str | Path, max_size: int = MAX_SIZE, encoding: str | None
     streamed: the encoding is ``encoding``, else UTF-8 when the whole file is
     UTF-8 (checked chunk by chunk), else a legacy code page guessed from its
     first megabyte as :func:`decode_bytes` guesses. Everything else (small
-    files, UTF-16, URLs, special files, too large) is None: read it with
-    :func:`read_source` and :func:`decode_bytes`, which also report the problems.
+    files, UTF-16, a binary format's file, URLs, special files, too large) is
+    None: read it with :func:`read_source` and :func:`decode_bytes` (a binary
+    file is not decoded), which also report the problems.
 
     Raises:
         OSError: the file cannot be read.
@@ -215,7 +218,8 @@ def open_stream(path: str | Path, max_size: int = MAX_SIZE, encoding: str | None
     raw = open(name, "rb")  # noqa: SIM115 - handed to the caller inside the text stream
     try:
         head = raw.read(_SAMPLE)
-        if head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head:
+        if (head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head
+                or _binary(head)):
             raw.close()
             return None
         raw.seek(0)
@@ -242,6 +246,13 @@ def check_encoding(name: str) -> str:
         LookupError: Python knows no encoding of that name.
     """
     return codecs.lookup(name).name
+
+
+def _binary(head: bytes) -> bool:
+    """Whether ``head`` starts a file of a binary format (:func:`tabla_cli.formats.detect_binary`): never text."""
+    from tabla_cli.formats import detect_binary
+
+    return detect_binary(head) is not None
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -414,7 +425,8 @@ def is_transcript(path: str | Path) -> bool:
     """Whether the file at ``path`` looks like a match transcript, by the head of its content.
 
     Files named ``.mat`` or ``.sgf`` always do (a broken one is reported
-    when read), and so does a file that cannot be read (its reader says why).
+    when read), and so does a file that cannot be read (its reader says why)
+    and one that starts with a binary format's magic (``.xg``, ``.bgf``).
     """
     if Path(path).suffix.lower() in _TRANSCRIPT_SUFFIXES:
         return True
@@ -425,7 +437,7 @@ def is_transcript(path: str | Path) -> bool:
         return True
     from tabla_cli.formats import detect
 
-    return detect(decode(head)) is not None
+    return _binary(head) or detect(decode(head)) is not None
 
 
 def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None) -> list[str]:

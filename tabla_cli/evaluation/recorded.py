@@ -258,9 +258,9 @@ _CANDIDATES = re.compile(
     re.MULTILINE,
 )
 _PROBABILITIES = re.compile(r"^[ \t]+([0-9.]+ [0-9.]+ [0-9.]+) - ([0-9.]+ [0-9.]+ [0-9.]+)[ \t]*$", re.MULTILINE)
-_CUBE_OPTION = re.compile(r"^[0-9]\. ([A-Za-z ,]+?)[ \t]+([+-]?[0-9]+\.[0-9]+)", re.MULTILINE)
+_CUBE_OPTION = re.compile(r"^[0-9]\. ([A-Za-z ,]*[A-Za-z,])[ \t]+([+-]?[0-9]+\.[0-9]+)", re.MULTILINE)
 _ALERT = re.compile(r"^Alert: (doubtful|bad|very bad) move", re.MULTILINE)
-_CUBELESS = re.compile(r"([0-9]+-ply|Rollout) cubeless equity")
+_CUBELESS = re.compile(r"(?<![0-9])([0-9]++-ply|Rollout) cubeless equity")
 _LUCK = re.compile(r"^Luck[^:\n]*:[ \t]*([+-]?[0-9]+\.[0-9]+)", re.MULTILINE)
 
 

@@ -5,6 +5,23 @@ suffixes and its ``looks_like`` and ``read_matches`` functions; :data:`MODULES`
 lists the modules in the order content detection tries them (the most
 distinctive first). Adding a reader is one module, one grammar and one line
 here. Modules are imported only when a format is needed.
+
+Binary formats (eXtreme Gammon ``.xg``, BGBlitz ``.bgf``) are never decoded as
+text: their ``FORMAT`` sets ``magic``, the byte prefixes that start their
+files, and a ``read_matches`` that takes the file's bytes::
+
+    FORMAT = Format("xg", (".xg",), never, read_matches, magic=(b"RGMH",))
+
+    def read_matches(data: bytes, *, path: str, on_error: ErrorHandler | None = None,
+                     max_size: int) -> Iterator[Match]: ...
+
+:func:`detect_binary` looks at the bytes of a file before anything decodes
+them (:mod:`tabla_cli.pipeline`, :mod:`tabla_cli.reader`,
+:func:`tabla_cli.source.is_transcript`). ``max_size`` is the ``--max-size``
+limit: a reader that inflates a compressed part never holds more than that
+(it raises :class:`~tabla_cli.errors.InflatesTooLargeError`). A binary file
+has no lines: its reader locates what it says with
+``Location(path, game=..., move=...)``.
 """
 
 from __future__ import annotations
@@ -19,9 +36,9 @@ if TYPE_CHECKING:
     from tabla_cli.formats._syntax import ErrorHandler
     from tabla_cli.model import Match
 
-__all__ = ["MODULES", "Format", "detect", "formats", "get"]
+__all__ = ["MAGIC_SAMPLE", "MODULES", "Format", "detect", "detect_binary", "formats", "get", "never"]
 
-MODULES: tuple[str, ...] = ("json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
+MODULES: tuple[str, ...] = ("xg", "bgf", "json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
 """The reader modules of :mod:`tabla_cli.formats`, in detection order."""
 
 
@@ -37,6 +54,8 @@ class Format:
             ``read_matches(handle, path=..., on_error=...)``.
         lazy: ``read_matches`` also takes ``lazy=True``: each match read
             game by game (:meth:`~tabla_cli.model.Match.iter_games`).
+        magic: a binary format's file prefixes (empty for a text format):
+            its ``read_matches`` takes bytes (see the module's doc).
     """
 
     name: str
@@ -44,6 +63,22 @@ class Format:
     looks_like: Callable[[str], bool]
     read_matches: Callable[..., Iterator[Match]]
     lazy: bool = False
+    magic: tuple[bytes, ...] = ()
+
+    @property
+    def binary(self) -> bool:
+        """Whether files of this format are bytes, read by :meth:`read_bytes` (never decoded as text)."""
+        return bool(self.magic)
+
+    def read_bytes(self, data: bytes, path: str, on_error: ErrorHandler | None = None, *,
+                   max_size: int) -> Iterator[Match]:
+        """The matches of a binary file's bytes; nothing inflated past ``max_size`` bytes.
+
+        Raises:
+            InputError: the file is damaged (:class:`~tabla_cli.errors.InflatesTooLargeError`:
+                a compressed part inflates past ``max_size``).
+        """
+        return self.read_matches(data, path=path, on_error=on_error, max_size=max_size)
 
     def read(self, handle: TextIO, path: str, on_error: ErrorHandler | None = None, *,
              lazy: bool = False) -> Iterator[Match]:
@@ -80,8 +115,25 @@ def get(name: str) -> Format:
 
 
 def detect(text: str) -> Format | None:
-    """The first format (in :data:`MODULES` order) whose ``looks_like`` accepts ``text``."""
+    """The first text format (in :data:`MODULES` order) whose ``looks_like`` accepts ``text``."""
     for fmt in _registry():
-        if fmt.looks_like(text):
+        if not fmt.binary and fmt.looks_like(text):
             return fmt
     return None
+
+
+MAGIC_SAMPLE = 64
+"""How many leading bytes :func:`detect_binary` needs at most."""
+
+
+def detect_binary(head: bytes) -> Format | None:
+    """The binary format whose magic starts ``head`` (a file's first bytes), None for any other file."""
+    for fmt in _registry():
+        if fmt.magic and head.startswith(fmt.magic):
+            return fmt
+    return None
+
+
+def never(text: str) -> bool:
+    """``looks_like`` of a binary format: no text is one."""
+    return False

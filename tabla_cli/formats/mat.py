@@ -172,13 +172,13 @@ _GAME = re.compile(rf"[ \t]*game[ \t]+({_NUMBER})", re.IGNORECASE)
 # look-behinds), and the first 'name : score' is final (atomic: when the rest
 # of the line fails after it, it fails after any later one).
 _SCORE = re.compile(
-    rf"[ \t]*(?>(?:(?P<n0>[^ \t].*?)(?<![ \t]))?[ \t]*:[ \t]*(?P<s0>{_NUMBER})[ \t]+(?=[^ \t]))"
+    rf"[ \t]*+(?>(?:(?P<n0>[^ \t].*?)(?<![ \t]))?[ \t]*:[ \t]*(?P<s0>{_NUMBER})[ \t]+(?=[^ \t]))"
     rf"(?:(?P<n1>[^ \t].*?)(?<![ \t]))?[ \t]*:[ \t]*(?P<s1>{_NUMBER})[ \t]*$"
 )
 """A score line; a name may be empty (a deleted account: `` lasse : 0     : 0``)."""
 _RATED = re.compile(r"(?P<name>.*?)(?<![ \t])[ \t]*,[ \t]*(?P<rating>[0-9]+)$")
 _HEADER = re.compile(
-    r'[ \t]*[;#][ \t]*\[[ \t]*(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\][ \t]*$'
+    r'[ \t]*+[;#][ \t]*+\[[ \t]*+(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\][ \t]*$'
 )
 
 _DICE: dict[str, Dice] = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}

@@ -74,14 +74,14 @@ _XG_PLAY = re.compile(
     rf"(?:[ \t]+\(({_NUMBER})\))?[ \t]*$",
     re.MULTILINE,
 )
-_PERCENT = r"[0-9]+(?:\.[0-9]+)?"
+_PERCENT = r"(?<![0-9])[0-9]++(?:\.[0-9]++)?+"
 _CHANCES = re.compile(rf"({_PERCENT})% \(G:({_PERCENT})% B:({_PERCENT})%\)")
 _BGBLITZ_PLAY = re.compile(
     rf"^[ \t]*([0-9]{{1,4}})\.[ \t]+(?:{_NUMBER}[ \t]+mwp[ \t]*/[ \t]*)?({_NUMBER})(?:[ \t]+\([ \t]*({_NUMBER})\))?"
     rf"[ \t]+({_WORDS})[ \t]*\n((?:[ \t]+(?:-|[0-9]+\.[0-9]+))+)[ \t]*$",
     re.MULTILINE,
 )
-_XG_CUBE = re.compile(rf"^[ \t]+([^:\n]+):[ \t]+({_NUMBER})(?:[ \t]+\({_NUMBER}\))?[ \t]*$", re.MULTILINE)
+_XG_CUBE = re.compile(rf"^[ \t]++([^:\n]+):[ \t]+({_NUMBER})(?:[ \t]+\({_NUMBER}\))?[ \t]*$", re.MULTILINE)
 _BGBLITZ_CUBE = re.compile(rf"^ ([^:\n]+):(?:[ \t]+{_NUMBER}[ \t]+\([ \t]*{_NUMBER}\))?"
                            rf"[ \t]+({_NUMBER})[ \t]+\([ \t]*{_NUMBER}\)[ \t]*$", re.MULTILINE)
 _XG_LEVEL = re.compile(rf"^Analy\S*[ \t]+\S+[ \t]+({_WORDS})[ \t]*$", re.MULTILINE)
