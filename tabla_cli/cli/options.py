@@ -5,6 +5,7 @@ Every command module of :mod:`tabla_cli.cli` imports this module; it imports non
 
 from __future__ import annotations
 
+import datetime
 import functools
 import os
 import re
@@ -24,9 +25,9 @@ if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
 
-__all__ = ["LEVELS", "TRACEBACK", "encoding_option", "format_option", "input_options", "max_size_option", "option_callback",
-           "parse_size", "progress", "read_options", "reports_errors", "scheduler_option", "scoring_option",
-           "stdin_source", "table_format", "table_options", "write_output"]
+__all__ = ["LEVELS", "TRACEBACK", "encoding_option", "format_option", "input_options", "iso_date", "max_size_option",
+           "option_callback", "parse_size", "progress", "read_options", "reports_errors", "scheduler_option",
+           "scoring_option", "stdin_source", "table_format", "table_options", "write_output"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -152,10 +153,15 @@ def read_options(encoding: str | None, max_size: int, *, lenient: bool = True,
 
 
 def stdin_source(max_size: int) -> Source:
-    """Standard input as a :class:`~tabla_cli.source.Source` (at most one byte more than ``max_size`` read)."""
+    """Standard input as a :class:`~tabla_cli.source.Source` (at most one byte more than ``max_size`` read);
+    one that says why when standard input is closed or cannot be read."""
     from tabla_cli.source import Source as Input
 
-    data = sys.stdin.buffer.read(max_size + 1)
+    try:
+        data = sys.stdin.buffer.read(max_size + 1)
+    except (OSError, ValueError) as exc:  # ValueError: read from a closed file
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return Input("<stdin>", error=reason if reason.startswith("cannot") else f"cannot read standard input: {reason}")
     return Input("<stdin>", data=data)
 
 
@@ -254,3 +260,8 @@ def write_output(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> 
         write_atomic(path, data, force=force, inputs=inputs)
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def iso_date(value: datetime.datetime | None) -> str | None:
+    """The ``YYYY-MM-DD`` of a ``--since``/``--until`` value (None stays None)."""
+    return None if value is None else value.date().isoformat()
