@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 from collections import Counter
 from itertools import permutations
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -168,6 +169,9 @@ def _segments(play: Play) -> tuple[tuple[int, int, bool], ...]:
 
 
 PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+"""The full runs of the play-generation properties: the ``*_full`` tests at the end (marked slow)."""
+QUICK = settings(PROPERTY, max_examples=30)
+"""The same properties in the everyday run, with fewer examples."""
 
 
 def _single_die(step: Step, pool: list[int]) -> bool:
@@ -199,7 +203,7 @@ def _dice_fit(play: Play, pool: list[int]) -> list[int] | None:
     return None
 
 
-@PROPERTY
+@QUICK
 @given(reachable(), DICE)
 def test_generated_plays_are_consistent(position: Position, dice: Dice) -> None:
     _check_sides(position)
@@ -238,7 +242,7 @@ def test_generated_plays_are_consistent(position: Position, dice: Dice) -> None:
             assert _dice_fit(play, [die]) is not None, (die, play)
 
 
-@PROPERTY
+@QUICK
 @given(reachable(), DICE, st.data())
 def test_shortened_plays_are_illegal(position: Position, dice: Dice, data: st.DataObject) -> None:
     legal = legal_plays(position, dice)
@@ -254,7 +258,7 @@ def test_shortened_plays_are_illegal(position: Position, dice: Dice, data: st.Da
     _check_verdict(position, dice, shorter, legal)
 
 
-@PROPERTY
+@QUICK
 @given(reachable(), DICE, st.data())
 def test_landing_on_a_blocked_point_is_illegal(position: Position, dice: Dice, data: st.DataObject) -> None:
     legal = legal_plays(position, dice)
@@ -276,13 +280,13 @@ STEP = st.integers(1, BAR).flatmap(
 )
 
 
-@PROPERTY
+@QUICK
 @given(reachable(), DICE, st.lists(STEP, max_size=4))
 def test_random_step_tuples(position: Position, dice: Dice, steps: list[Step]) -> None:
     _check_verdict(position, dice, tuple(steps), legal_plays(position, dice))
 
 
-@PROPERTY
+@QUICK
 @given(reachable(), DICE, st.data())
 def test_random_single_die_steps(position: Position, dice: Dice, data: st.DataObject) -> None:
     """Steps of one die each from points the mover holds: mostly near-legal plays."""
@@ -297,7 +301,7 @@ def test_random_single_die_steps(position: Position, dice: Dice, data: st.DataOb
     _check_verdict(position, dice, tuple(steps), legal_plays(position, dice))
 
 
-@PROPERTY
+@QUICK
 @given(reachable(), DICE, st.data())
 def test_near_miss_steps(position: Position, dice: Dice, data: st.DataObject) -> None:
     """A legal play with one step's landing point nudged."""
@@ -312,3 +316,20 @@ def test_near_miss_steps(position: Position, dice: Dice, data: st.DataObject) ->
         return
     nudged = play[:i] + (Step(step.src, dst, data.draw(st.booleans())),) + play[i + 1 :]
     _check_verdict(position, dice, nudged, legal)
+
+
+# --- the properties above with every example (pytest -m slow) --------------------------------
+
+
+def _full(test: Any, *strategies: Any) -> Any:
+    """``test``'s property again, drawn from ``strategies`` for :data:`PROPERTY`'s examples, marked slow."""
+    return pytest.mark.slow(PROPERTY(given(*strategies)(test.hypothesis.inner_test)))
+
+
+test_generated_plays_are_consistent_full = _full(test_generated_plays_are_consistent, reachable(), DICE)
+test_shortened_plays_are_illegal_full = _full(test_shortened_plays_are_illegal, reachable(), DICE, st.data())
+test_landing_on_a_blocked_point_is_illegal_full = _full(test_landing_on_a_blocked_point_is_illegal, reachable(),
+                                                        DICE, st.data())
+test_random_step_tuples_full = _full(test_random_step_tuples, reachable(), DICE, st.lists(STEP, max_size=4))
+test_random_single_die_steps_full = _full(test_random_single_die_steps, reachable(), DICE, st.data())
+test_near_miss_steps_full = _full(test_near_miss_steps, reachable(), DICE, st.data())
