@@ -166,6 +166,13 @@ def test_any_token_soup_decodes_or_is_refused(flags: int, tokens: list[bytes]) -
     _decodes_or_refuses(b":)\n" + bytes([flags]) + b"".join(tokens))
 
 
+@pytest.mark.slow
+@settings(max_examples=50_000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 4_000, deadline=None)
+@given(flags=st.integers(0, 15), tokens=st.lists(_TOKENS, max_size=80))
+def test_any_token_soup_decodes_or_is_refused_long(flags: int, tokens: list[bytes]) -> None:
+    _decodes_or_refuses(b":)\n" + bytes([flags]) + b"".join(tokens))
+
+
 def test_shared_tables_are_cleared_when_full() -> None:
     words = [f"w{i}" for i in range(1100)]
     value = {"values": words + words[1030:], "objects": [{name: 1} for name in words] + [{"w1050": 2}]}
