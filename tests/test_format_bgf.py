@@ -340,6 +340,14 @@ def test_report_and_show_on_a_decisions_position(tmp_path: Path) -> None:
     assert after in plays.stdout  # the play made is one of the legal plays listed
 
 
+def test_check_reads_standard_input() -> None:
+    data = (DATA / "bgf" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.bgf").read_bytes()
+    result = CliRunner().invoke(main, ["check", "-"], input=data)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert "checked 1 files, 1 matches, 3 games" in result.stderr
+
+
 def test_a_directory_mixing_formats(tmp_path: Path) -> None:
     source = DATA / "bgf" / "gammonview-MYdvw1qGuyaRUH_.bgf"
     (tmp_path / "a.bgf").write_bytes(source.read_bytes())
