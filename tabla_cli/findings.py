@@ -67,10 +67,12 @@ class Code(StrEnum):
     UNKNOWN_SCORING = "unknown-scoring"
     CAPPED_WIN = "capped-win"
     FORFEIT = "forfeit"
+    FORFEIT_SIDE = "forfeit-side"
     MATCH_INCOMPLETE = "match-incomplete"
     UNCHECKED = "unchecked"
     UNNAMED_PLAYER = "unnamed-player"
     DUPLICATE_MATCH = "duplicate-match"
+    POSITION_MISMATCH = "position-mismatch"
 
 
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
@@ -120,12 +122,16 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.CAPPED_WIN: (N, "a final win written as a value from the points needed up to the match length, "
                          "below the game's full value"),
     Code.FORFEIT: (N, "a side gave a game up before it was over ('Losses N point'): no level is inferred"),
+    Code.FORFEIT_SIDE: (N, "a forfeit whose 'Losses' and 'Wins' lines name the same side (Backgammon Galaxy's "
+                        "lines of their own or glued into a move line): the winner read from the score"),
     Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
     Code.UNNAMED_PLAYER: (N, "a player with no name (a deleted account): read, and kept apart from every other "
                           "player in reports"),
     Code.DUPLICATE_MATCH: (N, "the same match (players, length, dice and plays) as one read before; "
                            "reports count it once"),
+    Code.POSITION_MISMATCH: (E, "a binary file (eXtreme Gammon) records a position before a decision that is not the "
+                             "one the file's previous play left, and does not mark it edited"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}
@@ -186,7 +192,10 @@ class Finding:
         text = f"{head}: {self.message}" if head else self.message
         if self.legal:
             text += "; legal: " + ", ".join(self.legal)
-        return f"{self.location}: {self.severity.value}[{self.code}]: {text}"
+        loc = self.location
+        if loc.game and self.game is not None:  # a binary file's place: said once, in the text
+            loc = Location(loc.path, loc.line, loc.column)
+        return f"{loc}: {self.severity.value}[{self.code}]: {text}"
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as plain data (for JSON)."""

@@ -26,7 +26,8 @@ def detect_format(text: str) -> str:
     fmt = detect(text)
     if fmt is None:
         raise UnsupportedFormatError(
-            "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON)"
+            "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON, "
+            "eXtreme Gammon .xg)"
         )
     return fmt.name
 

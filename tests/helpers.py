@@ -16,7 +16,7 @@ def corpus_files(*parts: str, pattern: str = "*") -> list[Path]:
     return files
 
 
-TRANSCRIPT_SUFFIXES = frozenset({".mat", ".sgf", ".txt", ".json", ".bgf"})
+TRANSCRIPT_SUFFIXES = frozenset({".mat", ".sgf", ".txt", ".json", ".xg", ".bgf"})
 
 
 def transcript_files() -> list[Path]:

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 import tabla_cli.variants.common as common
+import tabla_cli.variants.search as search_module
 import tabla_cli.variants.written as written
 from tabla_cli.check import check_text
 from tabla_cli.variants import Gulbara, GulbaraPosition
-from tabla_cli.variants.search import SEARCH_LIMIT, SearchResult, search
+from tabla_cli.variants.search import SEARCH_LIMIT, SearchLimitError, SearchResult, search
 
 ROOT = Path(__file__).resolve().parents[1]
 DAMAGED = ROOT / "tests" / "data" / "search" / "gulbara-damaged.mat"
@@ -69,8 +70,43 @@ def test_damaged_gulbara_costs_about_what_a_doubled_clean_file_does(monkeypatch:
 
 def test_a_roll_the_search_gives_up_on_is_unchecked_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(written, "SEARCH_LIMIT", 200)
+    monkeypatch.setattr(search_module, "SEARCH_LIMIT", 200)
     report = check_text(DAMAGED.read_text(encoding="utf-8"), "damaged")
     first = report.findings[0]
     assert (first.code, first.game, first.move, first.severity.value) == ("unchecked", 2, 13, "note")
     assert "take more than 200 positions to search" in first.message and first.legal == ()
     assert report.plays == 94 and report.findings[1].move == 18  # read on after the roll
+
+
+WALKED = ROOT / "tests" / "data" / "fuzz" / "json-gulbara-1-1-walk-of-many-orders.json"
+"""tabla-series as JSON with one Gulbara roll made 1-1 and emptied (issue 25): a later 1-1 progression
+written as twelve moves had millions of orders to walk (28 s in the fuzz round that found its kind)."""
+
+
+def test_walking_a_written_play_is_bounded_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps = [0]
+    run = written._Walk.run
+
+    def counted(self: Any, *args: Any) -> Any:
+        steps[0] += 1
+        return run(self, *args)
+
+    monkeypatch.setattr(written._Walk, "run", counted)
+    report = check_text(WALKED.read_text(encoding="utf-8"), "walked")
+    assert steps[0] <= 4 * SEARCH_LIMIT  # a few bounded walks; unbounded, about 700,000
+    late = [f for f in report.findings if (f.game, f.move) == (5, 15)]
+    assert late[0].code == "unchecked" and "take more than" in late[0].message
+
+
+def test_every_search_is_bounded_by_default() -> None:
+    plan = Gulbara.plan(SPREAD, (1, 1))
+    assert not search(Gulbara.board(SPREAD, plan), plan).complete
+    with pytest.raises(SearchLimitError, match="more than 20,000 positions"):
+        Gulbara.legal_plays(SPREAD, (1, 1))
+    assert "no move written" in (Gulbara.resolve_play(SPREAD, (1, 1), ()).error or "")  # the first full play stops it
+
+
+def test_a_written_play_of_more_moves_than_dice_is_not_walked() -> None:
+    segments = tuple((24 - n % 3, 23 - n % 3, False) for n in range(5000))
+    resolution = Gulbara.resolve_play(SPREAD, (6, 5), segments)
+    assert resolution.error is not None and "cannot be made of the dice 6-5" in resolution.error

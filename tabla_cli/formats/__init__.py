@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAGIC_SAMPLE", "MODULES", "Format", "detect", "detect_binary", "formats", "get", "never"]
 
-MODULES: tuple[str, ...] = ("bgf", "json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
+MODULES: tuple[str, ...] = ("xg", "bgf", "json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
 """The reader modules of :mod:`tabla_cli.formats`, in detection order."""
 
 

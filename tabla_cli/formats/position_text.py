@@ -12,7 +12,7 @@ equities, and the best cube action). The labels are in the program's language
 Such a file records a position, not a decision: nobody has played yet. It is
 read as a match of one game that starts from that position, with an action
 for the analysis to belong to, marked ``undecided``
-(:attr:`~tabla_cli.analysis.recorded.RecordedAnalysis.undecided`):
+(:attr:`~tabla_cli.evaluation.recorded.RecordedAnalysis.undecided`):
 
 * a checker position gives the roll, played with the best play;
 * a cube position gives the double of the side on roll (when the XGID's dice
@@ -52,8 +52,8 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
-from tabla_cli.analysis.recorded import Candidate, CubeAnalysis, RecordedAnalysis, proper_cube_action
-from tabla_cli.analysis.types import CubeAction
+from tabla_cli.evaluation.recorded import Candidate, CubeAnalysis, RecordedAnalysis, proper_cube_action
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.board import Player
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.formats import Format
@@ -74,14 +74,14 @@ _XG_PLAY = re.compile(
     rf"(?:[ \t]+\(({_NUMBER})\))?[ \t]*$",
     re.MULTILINE,
 )
-_PERCENT = r"[0-9]+(?:\.[0-9]+)?"
+_PERCENT = r"(?<![0-9])[0-9]++(?:\.[0-9]++)?+"
 _CHANCES = re.compile(rf"({_PERCENT})% \(G:({_PERCENT})% B:({_PERCENT})%\)")
 _BGBLITZ_PLAY = re.compile(
     rf"^[ \t]*([0-9]{{1,4}})\.[ \t]+(?:{_NUMBER}[ \t]+mwp[ \t]*/[ \t]*)?({_NUMBER})(?:[ \t]+\([ \t]*({_NUMBER})\))?"
     rf"[ \t]+({_WORDS})[ \t]*\n((?:[ \t]+(?:-|[0-9]+\.[0-9]+))+)[ \t]*$",
     re.MULTILINE,
 )
-_XG_CUBE = re.compile(rf"^[ \t]+([^:\n]+):[ \t]+({_NUMBER})(?:[ \t]+\({_NUMBER}\))?[ \t]*$", re.MULTILINE)
+_XG_CUBE = re.compile(rf"^[ \t]++([^:\n]+):[ \t]+({_NUMBER})(?:[ \t]+\({_NUMBER}\))?[ \t]*$", re.MULTILINE)
 _BGBLITZ_CUBE = re.compile(rf"^ ([^:\n]+):(?:[ \t]+{_NUMBER}[ \t]+\([ \t]*{_NUMBER}\))?"
                            rf"[ \t]+({_NUMBER})[ \t]+\([ \t]*{_NUMBER}\)[ \t]*$", re.MULTILINE)
 _XG_LEVEL = re.compile(rf"^Analy\S*[ \t]+\S+[ \t]+({_WORDS})[ \t]*$", re.MULTILINE)

@@ -15,7 +15,7 @@ from tabla_cli.errors import InvalidIdError
 from tabla_cli.findings import Code
 from tabla_cli.variants.position_text import TextFields, format_position, parse_position
 from tabla_cli.variants.search import (
-    SEARCH_LIMIT, Board, PathStep, SearchResult, TurnPlan, plain_plan, search, to_play,
+    SEARCH_LIMIT, Board, PathStep, SearchLimitError, SearchResult, TurnPlan, plain_plan, search, to_play,
 )
 from tabla_cli.variants.standard import Backgammon
 from tabla_cli.variants.written import VariantResolution, format_steps, resolve
@@ -175,8 +175,12 @@ class TablaVariant(Backgammon):
 
     @classmethod
     def _search(cls, position: Position, dice: Dice, *, stop_at_full: bool = False) -> tuple[TurnPlan, SearchResult]:
+        """The search of every play of ``dice``; raises :class:`SearchLimitError` past :data:`SEARCH_LIMIT`."""
         plan = cls.plan(position, dice)
         result = search(cls.board(position, plan), plan, stop_at_full=stop_at_full)
+        if not result.complete:
+            raise SearchLimitError(f"the legal plays of {dice[0]}-{dice[1]} in {cls.name} here take more than "
+                                   f"{SEARCH_LIMIT:,} positions to search")
         return plan, result
 
     @classmethod
@@ -196,7 +200,10 @@ class TablaVariant(Backgammon):
         search gave up after :data:`SEARCH_LIMIT` // 4 positions and lists none)."""
         position = cls.position_from(position)
         if cls.judges_plays(position):
-            legal = cls.legal_plays(position, dice)
+            try:
+                legal = cls.legal_plays(position, dice)
+            except SearchLimitError:
+                return [], -1
             return list(legal.values())[:limit], len(legal)
         plan = cls.plan(position, dice)
         result = search(cls.board(position, plan), plan, cap=limit + 1, limit=SEARCH_LIMIT // 4)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from tabla_cli.board import OFF, Dice, Play, Step
+from tabla_cli.errors import InputError
 from tabla_cli.findings import Code
 
 PathStep = tuple[int, int, bool, int, bool]
@@ -91,8 +92,13 @@ progression (1-1 runs to 6-6: 24 moves) on a spread-out position has
 millions; checking a transcript gives up on such a roll (an ``unchecked``
 note, or no list of legal plays) rather than search for minutes. Far above
 any ordinary turn: the largest in ``examples/`` and ``tests/data/variants``
-visits about 700.
+visits about 700. Every search of a play is bounded by it (a bound per
+roll, whatever the length of the transcript or of the written play).
 """
+
+
+class SearchLimitError(InputError):
+    """The legal plays of a roll take more than :data:`SEARCH_LIMIT` states to search."""
 
 
 @dataclass(slots=True)
@@ -111,7 +117,7 @@ class SearchResult:
 
 
 def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int = 0,
-           target: object = None, limit: int = 0) -> SearchResult:
+           target: object = None, limit: int | None = None) -> SearchResult:
     """Every distinct result of the highest-scoring plays (rules.md §2.4).
 
     With ``stop_at_full`` the search stops at the first play that uses every
@@ -120,9 +126,11 @@ def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int
     results that use every die are found (for listing some plays of a turn
     with a million of them: Gulbara's 1-1 progression). With ``target`` (a
     snapshot) only plays reaching it count, and states that can no longer
-    reach it are cut (checkers never move back). With ``limit`` it stops
-    after visiting that many states, and says it is not ``complete``.
+    reach it are cut (checkers never move back). It stops after visiting
+    ``limit`` states (:data:`SEARCH_LIMIT` unless given; at least one), and
+    then says it is not ``complete``.
     """
+    limit = max(1, SEARCH_LIMIT if limit is None else limit)
     goal: tuple[int, ...] | None = None
     if target is not None:
         goal = target[0] if isinstance(target, tuple) and isinstance(target[0], tuple) else target  # type: ignore[assignment]
@@ -183,7 +191,7 @@ def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int
 
         dfs(0, 0)
         if done[0]:
-            complete = not limit or visited[0] < limit
+            complete = visited[0] < limit
             break
     if plan.pair is not None and best[0][1] == 1:
         high = max(plan.pair)

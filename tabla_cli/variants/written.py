@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from tabla_cli.board import BAR, OFF, Dice, Play, Position, Resolution, Segment, Step
 from tabla_cli.findings import Code
-from tabla_cli.variants.search import SEARCH_LIMIT, Board, PathStep, TurnPlan, search, snapshot_after, step_name
+from tabla_cli.variants.search import (
+    SEARCH_LIMIT, Board, PathStep, SearchLimitError, TurnPlan, search, snapshot_after, step_name,
+)
 
 if TYPE_CHECKING:
     from tabla_cli.variants.common import TablaVariant
@@ -34,6 +36,8 @@ class _Walk:
     board: Board
     order: tuple[int, ...]
     split: int
+    left: int
+    """States it may still visit: a written play of many moves on a Gulbara progression has millions of orders."""
     path: list[PathStep] = field(default_factory=list)
     seen: set[object] = field(default_factory=set)
     failure: tuple[int, str, str] | None = None
@@ -93,8 +97,9 @@ class _Walk:
             flag = flags[src, to]
             self.board.push(src, to, flag)
             key = (i, owed, self.board.key(), rest)
-            if key not in self.seen:
+            if key not in self.seen and self.left > 0:
                 self.seen.add(key)
+                self.left -= 1
                 self.path.append((src, to, flag, die, own))
                 got = self.run(i + 1, owed if own else owed + 1, rest)
                 if got is not None:
@@ -127,6 +132,8 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
     plan = cls.plan(position, dice)
     if not segments:
         searched = search(cls.board(position, plan), plan, stop_at_full=True)
+        if not searched.complete:
+            return _too_large(plan)
         if sum(searched.best) == 0:
             snap = next(iter(searched.found))
             return VariantResolution((), cls.make_result(position, snap, plan, searched.best), None)
@@ -136,11 +143,13 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
     failure: tuple[int, str, str] | None = None
     full = (plan.split, plan.size - plan.split)
     board = cls.board(position, plan)
-    for order in plan.orders:
-        walk = _Walk(board, order, plan.split)
+    for order in plan.orders if len(todo) <= plan.size else ():  # each written move takes a die at least
+        walk = _Walk(board, order, plan.split, SEARCH_LIMIT)
         walked = walk.run(0, 0, todo)
         if walked is not None:
             break
+        if walk.left == 0:
+            return _too_large(plan)
         if walk.failure is not None and (failure is None or walk.failure[0] > failure[0]):
             failure = walk.failure
     if walked is not None:
@@ -155,7 +164,7 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
     target: object = None
     if written is not None:
         target = cls.snapshot_of(written)
-        reached = search(cls.board(position, plan), plan, target=target, limit=SEARCH_LIMIT)
+        reached = search(cls.board(position, plan), plan, target=target)
         if not reached.complete:
             return _too_large(plan)
         if reached.found:
@@ -171,7 +180,7 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
         text = " ".join(step_name(s, d) for s, d, _ in segments)
         return VariantResolution(None, None, f"'{text}' cannot be made of the dice {a}-{b}"
                                  + (f" as {cls.name} plays them" if plan.size > 4 or plan.split else ""))
-    every = search(cls.board(position, plan), plan, stop_at_full=True, limit=SEARCH_LIMIT)
+    every = search(cls.board(position, plan), plan, stop_at_full=True)
     if not every.complete:
         return _too_large(plan)
     best = every.best
@@ -189,9 +198,14 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
         if plan.pair is not None and best[1] == 1:
             return VariantResolution(play, result, f"plays the smaller die but the {max(plan.pair)} can be played")
         return VariantResolution(play, result, "is not one of the legal plays")
-    if cls.judges_plays(position) and result not in cls.legal_plays(position, dice):
-        code, message = cls.filter_reason(position)
-        return VariantResolution(play, result, message, code=code)
+    if cls.judges_plays(position):
+        try:
+            legal = cls.legal_plays(position, dice)
+        except SearchLimitError:
+            return _too_large(plan)
+        if result not in legal:
+            code, message = cls.filter_reason(position)
+            return VariantResolution(play, result, message, code=code)
     return VariantResolution(play, result, None)
 
 

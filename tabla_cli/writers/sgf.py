@@ -11,7 +11,9 @@ event, round, place and transcriber; free comment lines other than the match
 comment; ``????`` (written as a roll without moves); ``Losses`` lines;
 ``Resigns`` actions (a resignation is only the ``R`` of ``RE``); ``and the
 match``; the printed move numbers; the cube value written on a ``Doubles``
-line (SGF's double has none: the reader recomputes it).
+line (SGF's double has none: the reader recomputes it). Recorded analysis
+(eXtreme Gammon's, gnubg's) is written as gnubg's ``A``, ``LU`` and ``DA``
+properties (:mod:`tabla_cli.writers.sgf_analysis`).
 
 Example:
     >>> from tabla_cli.formats.sgf import parse_matches
@@ -40,6 +42,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
 from tabla_cli.replay import GameResult, MatchResult, replay_match
 from tabla_cli.variant import find_variant
+from tabla_cli.writers.sgf_analysis import cube_property, move_properties
 
 __all__ = ["APPLICATION", "format_sgf", "format_sgfs", "write_sgf"]
 
@@ -194,14 +197,17 @@ def _game(match: Match, game: Game, index: int, result: GameResult | None, appli
         for decision in result.decisions:
             if decision.play is not None:
                 plays[id(decision.action)] = decision.play
+    cubes = {id(d.action): d.cube for d in result.decisions} if result is not None else {}
+    context = _CubeContext(match, game, result)
     actions = game.actions
     for i, action in enumerate(actions):
         kind = action.kind
         colour = _COLOUR[action.player]
         if kind is ActionKind.ROLL:
-            out.append(f"\n;{colour}[{_roll(action, plays.get(id(action)))}]")
+            out.append(f"\n;{colour}[{_roll(action, plays.get(id(action)))}]"
+                       + _analysis(action, context, cubes.get(id(action))))
         elif kind in _CUBE_WORDS:
-            out.append(f"\n;{colour}[{_CUBE_WORDS[kind]}]")
+            out.append(f"\n;{colour}[{_CUBE_WORDS[kind]}]" + _analysis(action, context, context.cube(action)))
         elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):
             # gnubg's form: the beaver is a double by the taker; the take of the
             # whole exchange follows once, after the last beaver or raccoon.
@@ -211,6 +217,51 @@ def _game(match: Match, game: Game, index: int, result: GameResult | None, appli
                 out.append(f"\n;{_COLOUR[action.player.other]}[take]")
     out.append(")\n")
     return "".join(out)
+
+
+class _CubeContext:
+    """What a ``DA`` needs in match play: each side's points to go, the Crawford game, the cube before a double."""
+
+    def __init__(self, match: Match, game: Game, result: GameResult | None) -> None:
+        self.length = match.length
+        self.score = game.score
+        self.crawford = bool(result.crawford) if result is not None else bool(game.crawford)
+        self.offered = 1
+
+    def cube(self, action: Action) -> int:
+        """The cube before the double of ``action`` (a double, or its answer)."""
+        if action.kind is ActionKind.DOUBLE and action.value:
+            self.offered = action.value
+        return max(1, self.offered // 2)
+
+    def of(self, doubler: Player, cube: int) -> tuple[int, int, int, bool] | None:
+        if not self.length:
+            return None
+        return (self.length - self.score[doubler], self.length - self.score[doubler.other], cube, self.crawford)
+
+
+def _analysis(action: Action, context: _CubeContext, cube: int | None) -> str:
+    """The SGF analysis properties of ``action``'s recorded analysis (:mod:`tabla_cli.writers.sgf_analysis`)."""
+    recorded = action.analysis
+    if recorded is None:
+        return ""
+    player = action.player
+    out = ""
+    if action.kind is ActionKind.ROLL:
+        out = move_properties(recorded, lambda play: _letters(play, player))
+    if recorded.cube is not None and cube is not None:
+        doubler = player.other if action.kind in (ActionKind.TAKE, ActionKind.DROP) else player
+        out += cube_property(recorded.cube, context.of(doubler, cube))
+    return out
+
+
+def _letters(play: str, player: Player) -> str | None:
+    """A play written in the mover's numbering as SGF letter pairs; None when it cannot be read."""
+    try:
+        segments = parse_play(play)
+    except InvalidPlayError:
+        return None
+    return "".join(point_letter(src, player) + point_letter(dst, player) for src, dst, _ in segments)
 
 
 def _roll(action: Action, play: tuple[Step, ...] | None) -> str:

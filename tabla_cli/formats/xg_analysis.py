@@ -1,0 +1,133 @@
+"""eXtreme Gammon's analysis of a decision, from its ``.xg`` records, as tabla's recorded analysis.
+
+A checker play's record lists XG's candidate plays (up to 32, best first,
+each with its evaluation level and seven numbers: the six outcome chances
+and the equity) and XG's own figures for the play: ``ErrMove``, the equity
+lost, and ``ErrLuck``, the luck of the roll (from the roller, positive:
+lucky). A cube record holds the equities of no double, double/take and
+double/pass from the doubler, and ``ErrCube`` and ``ErrTake``, the equity the
+doubler and the taker lost. -1000 means "not analysed". XG writes the
+equity lost on a play or a take as a negative number and on a double as a
+positive one: tabla's errors are the sizes, so each error here is the
+figure's absolute value, and the statistics (:mod:`tabla_cli.analysis.stats`)
+add up exactly XG's own figures. Equities are XG's: cubeful, normalised to
+money equity in match play (double/pass is +1), like gnubg's.
+
+The levels are XG's (``PLAYERLEVEL``): 1-ply to 7-ply, 3-ply red, XG Roller,
+XG Roller+, XG Roller++, rollout, book.
+
+>>> level_name(2), level_name(1001), level_name(100), level_name(55)
+('3-ply', 'XG Roller+', 'rollout', 'level 55')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+
+from tabla_cli.evaluation.recorded import (
+    Candidate,
+    CubeAnalysis,
+    RecordedAnalysis,
+    evaluation_from_recorded,
+    proper_cube_action,
+)
+from tabla_cli.evaluation.types import CubeAction, DecisionKind
+from tabla_cli.formats.xg_records import CubeRecord, Evaluation, MoveRecord
+
+__all__ = ["NOT_ANALYSED", "answer_analysis", "checker_analysis", "cube_analysis", "level_name", "source"]
+
+NOT_ANALYSED = -1000.0
+"""XG's error or luck figure of a decision it did not analyse."""
+
+_LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply", 12: "3-ply red",
+           100: "rollout", 998: "book", 999: "book", 1000: "XG Roller", 1001: "XG Roller+", 1002: "XG Roller++"}
+
+
+def level_name(level: int) -> str:
+    """The name of XG's evaluation level ``level``."""
+    return _LEVELS.get(level, f"level {level}")
+
+
+def source(level: int) -> str:
+    """The analysis's name in tabla's ``source`` column: the program and its level (``XG 3-ply``)."""
+    name = level_name(level)
+    return name if name.startswith("XG ") else f"XG {name}"
+
+
+def _probabilities(evaluation: Evaluation) -> tuple[float, ...]:
+    """tabla's six chances (win, win gammon, win backgammon, lose, lose gammon, lose backgammon) from XG's seven."""
+    return evaluation[3], evaluation[4], evaluation[5], evaluation[2], evaluation[1], evaluation[0]
+
+
+def _analysed(figure: float) -> bool:
+    return figure != NOT_ANALYSED and math.isfinite(figure)
+
+
+def checker_analysis(move: MoveRecord, play_text: Callable[[tuple[int, ...]], str]) -> RecordedAnalysis | None:
+    """The analysis of a checker play, None when XG did not analyse it.
+
+    ``play_text`` writes a candidate's ``(from, to)`` codes as a play.
+    """
+    if not _analysed(move.error_move) or move.analysed < 0:
+        return None
+    candidates = tuple(
+        Candidate(rank, play_text(c.steps), c.evaluation[6], 0.0, _probabilities(c.evaluation), level_name(c.level))
+        for rank, c in enumerate(move.candidates, 1)
+    )
+    if candidates:
+        best = candidates[0].equity
+        candidates = tuple(c._replace(error=max(0.0, best - c.equity)) for c in candidates)
+    played = next((i for i, c in enumerate(move.candidates) if c.position == move.position_end), None)
+    recorded = RecordedAnalysis(
+        candidates=candidates, played=played, level=source(move.analysed),
+        luck=move.luck if _analysed(move.luck) else None, forced=len(candidates) <= 1,
+    )
+    evaluation = evaluation_from_recorded(recorded, DecisionKind.CHECKER)
+    if evaluation is None:
+        return recorded
+    error = 0.0 if evaluation.forced else abs(move.error_move)
+    return dataclasses.replace(recorded, checker_evaluation=dataclasses.replace(evaluation, error=error))
+
+
+def _cube(record: CubeRecord) -> CubeAnalysis:
+    no_double, double_take, double_pass = record.equities
+    cube = CubeAnalysis(no_double, double_take, double_pass, level=source(record.level),
+                        probabilities=_probabilities(record.no_double_eval))
+    return dataclasses.replace(cube, proper=proper_cube_action(cube, redouble=record.cube != 0))
+
+
+def cube_analysis(record: CubeRecord) -> RecordedAnalysis | None:
+    """The doubler's decision (not doubling before a roll, or the double), None when XG did not analyse it."""
+    if record.double not in (0, 1) or record.analysed < 0 or not _analysed(record.error_cube):
+        return None
+    cube = _cube(record)
+    made = CubeAction.DOUBLE if record.double == 1 else CubeAction.NO_DOUBLE
+    recorded = RecordedAnalysis(level=cube.level, cube=cube, cube_action=made)
+    evaluation = evaluation_from_recorded(recorded, DecisionKind.DOUBLE)
+    if evaluation is None:
+        return recorded
+    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation,
+                                                                             error=abs(record.error_cube)))
+
+
+def answer_analysis(record: CubeRecord, made: CubeAction) -> RecordedAnalysis | None:
+    """The answer to the double of ``record`` (``made``: take, pass or beaver), None when XG did not analyse it."""
+    if record.double != 1 or record.analysed < 0 or not _analysed(record.error_take):
+        return None
+    cube = _cube(record)
+    recorded = RecordedAnalysis(level=cube.level, cube=cube, cube_action=made)
+    evaluation = evaluation_from_recorded(recorded, DecisionKind.TAKE)
+    if evaluation is None:
+        return recorded
+    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation,
+                                                                             error=abs(record.error_take)))
+
+
+def with_cube(checker: RecordedAnalysis | None, cube: RecordedAnalysis | None) -> RecordedAnalysis | None:
+    """A roll's analysis: its checker play's, and the no-double decision before it."""
+    if cube is None or checker is None:
+        return checker or cube
+    return dataclasses.replace(checker, cube=cube.cube, cube_action=cube.cube_action,
+                               cube_evaluation=cube.cube_evaluation)
