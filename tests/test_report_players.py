@@ -454,3 +454,13 @@ def test_gammon_rates_count_only_games_with_a_final_position() -> None:
     assert row["gammon_rate_won"] == 1.0 and row["backgammon_rate_won"] == 0.0
     other = player_summary(frames).set_index("player").drop("lasse").iloc[0]
     assert (other["game_losses"], other["forfeits_lost"], other["gammon_rate_lost"]) == (2, 1, 1.0)
+
+
+def test_answers_by_score_leave_one_game_sessions_out(frames: Frames) -> None:
+    from tabla_cli.reports.plots import match_play
+
+    one_game = frames.matches.loc[frames.matches["length"].eq(16) & frames.matches["games"].eq(1), "match"]
+    assert len(one_game) == 1 and frames.cube["match"].isin(one_game).any()
+    kept = match_play(frames.cube, frames)
+    assert not kept["match"].isin(one_game).any() and len(kept) > 0
+    assert not kept["away_player"].eq(16).any()

@@ -271,6 +271,19 @@ def plot_error_rates(stats: pd.DataFrame, top: int = 20) -> bytes:
     return _png(fig)
 
 
+def match_play(cube: pd.DataFrame, frames: Frames) -> pd.DataFrame:
+    """The cube actions of ``cube`` in matches (completed or not), not in money or one-game sessions.
+
+    A one-game session is written as a 16-point match; its score says nothing
+    (it would show as 16-16 away).
+    """
+    from tabla_cli.reports.summaries import session_kinds
+
+    kinds = session_kinds(frames.matches)
+    played = frames.matches.loc[kinds.isin(("completed", "unfinished")), "match"]
+    return cube[cube["match"].isin(played)]
+
+
 def make_plots(frames: Frames, players: pd.DataFrame) -> dict[str, bytes]:
     """The plots of :data:`PLOTS` for every player as PNG bytes (``players``: the per-player summary);
     ``error_rates`` when it has the skill columns (the frames hold decisions)."""
@@ -278,7 +291,7 @@ def make_plots(frames: Frames, players: pd.DataFrame) -> dict[str, bytes]:
         "gammon_rates": plot_gammon_rates(players),
         "cube_values": plot_cube_values(frames.games),
         "result_types": plot_result_types(frames.games),
-        "take_drop_by_score": plot_take_drop_by_score(frames.cube),
+        "take_drop_by_score": plot_take_drop_by_score(match_play(frames.cube, frames)),
     }
     if "error_rate" in players.columns:
         plots["error_rates"] = plot_error_rates(players)
