@@ -464,3 +464,14 @@ def test_answers_by_score_leave_one_game_sessions_out(frames: Frames) -> None:
     kept = match_play(frames.cube, frames)
     assert not kept["match"].isin(one_game).any() and len(kept) > 0
     assert not kept["away_player"].eq(16).any()
+
+
+def test_result_types_give_forfeits_a_bar_and_colour_of_their_own() -> None:
+    from matplotlib import image
+
+    from tabla_cli.reports.plots import plot_result_types
+
+    games = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"]).games
+    pixels = image.imread(io.BytesIO(plot_result_types(games)))
+    magenta = (abs(pixels[..., 0] - 0xC2 / 255) < 0.02) & (abs(pixels[..., 1] - 0x18 / 255) < 0.02)
+    assert magenta.sum() > 500  # the forfeit bar (and its legend patch)
