@@ -26,7 +26,7 @@ import pandas as pd
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.filters import FilterResult, ReportFilter, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
-from tabla_cli.reports.rows import file_rows, iter_file_rows
+from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions
@@ -120,7 +120,8 @@ def read_failures(frames: Frames) -> pd.DataFrame:
 
 def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptions(), *,
                  stdin: Source | None = None, sink: str | Path | None = None,
-                 progress: Callable[[], None] | None = None) -> Report:
+                 progress: Callable[[], None] | None = None,
+                 each: Callable[[FileRows], None] | None = None) -> Report:
     """Read, replay (and analyse) ``sources`` into the frames of the matches ``options`` keeps.
 
     Args:
@@ -131,6 +132,7 @@ def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptio
             :data:`FRAME_NAMES`, of the matches kept); without a filter they
             stream there as the files are read.
         progress: called once per source read.
+        each: called with each source's rows as they arrive, before they are merged.
 
     Raises:
         OSError: writing to ``sink`` failed.
@@ -147,6 +149,8 @@ def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptio
         builder.add(file_rows(stdin, include=include, options=options.read, analyse=options.analyse))
     for rows in iter_file_rows(sources, jobs=options.jobs, include=include, options=options.read,
                                scheduler=options.scheduler, progress=progress, analyse=options.analyse):
+        if each is not None:
+            each(rows)
         builder.add(rows)
     everything = builder.frames()
     folded = fold_case(everything, named) if fold else everything

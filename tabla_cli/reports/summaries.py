@@ -48,6 +48,7 @@ from tabla_cli.reports.skill import (
     match_skill,
     player_skill,
 )
+from tabla_cli.source import read_source
 
 _ENDS = (("won", "game_wins"), ("lost", "game_losses"))
 """The two ends of a player's games, each with the games its rates are over."""
@@ -112,7 +113,7 @@ def read_aliases(path: str | Path) -> dict[str, str]:
     """
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_source(path).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read the alias file: {getattr(exc, 'strerror', None) or exc}",
                          Location(name)) from exc
