@@ -328,7 +328,7 @@ def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[Ranke
         ValueError: ``given`` is not a game of :data:`RANKED_VARIANTS`.
     """
     from tabla_cli.analysis.engine import rank_plays
-    from tabla_cli.analysis.types import DecisionInput, DecisionKind
+    from tabla_cli.evaluation.types import DecisionInput, DecisionKind
 
     game, position, state = given.variant, given.position, given.state
     if state is None or game.name not in RANKED_VARIANTS:

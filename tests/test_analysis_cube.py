@@ -16,7 +16,7 @@ import pytest
 from tabla_cli.analysis.bgsage_batch import CubeValues
 from tabla_cli.analysis.cube import CubeNotAvailableError, CubeVerdict, cube_verdict, proper_action
 from tabla_cli.analysis.engine import analyse
-from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.board import Player
 from tabla_cli.ids import MatchState, encode_match_id, parse_ids
 

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from tabla_cli.analysis.stats import decision_row, decisions_frame
-from tabla_cli.analysis.types import DecisionKind
+from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.cli import main
 from tabla_cli.reports import Frames, build_frames
 from tabla_cli.reports.dice import EXPECTED_PIPS, ROLLS, dice_summary, roll_probabilities

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
 
-from tabla_cli.analysis.types import DecisionInput
+from tabla_cli.evaluation.types import DecisionInput
 from tabla_cli.board import Dice
 from tabla_cli.errors import TablaError
 

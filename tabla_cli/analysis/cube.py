@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from tabla_cli.analysis.bgsage_batch import CubeValues, State, clear_caches, collector_paused, cube_batch
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, check_level, to_board
-from tabla_cli.analysis.types import DecisionInput
+from tabla_cli.evaluation.types import DecisionInput
 from tabla_cli.errors import TablaError
 
 OPTIONAL = 1e-5

@@ -87,7 +87,7 @@ from tabla_cli.analysis.bgsage_batch import (
     collector_paused,
     cube_batch,
 )
-from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import BAR, Dice, Play, Position, legal_plays
 from tabla_cli.errors import TablaError
 from tabla_cli.notation import format_play

@@ -210,7 +210,7 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
 
 
 def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
-    from tabla_cli.analysis.report import analysis_table, worst_decisions_html
+    from tabla_cli.reports.analysis import analysis_table, worst_decisions_html
     from tabla_cli.analysis.stats import player_stats
     from tabla_cli.reports.html import Section, render_page
     from tabla_cli.reports.plots import plot_error_rates

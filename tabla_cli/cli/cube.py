@@ -15,7 +15,7 @@ from tabla_cli.errors import TablaError
 def _cube_data(text: str, position: Any, state: Any, level: str) -> dict[str, Any]:
     """The engine's verdict on the cube decision before the roll in ``position``, as data."""
     from tabla_cli.analysis.cube import cube_verdict
-    from tabla_cli.analysis.types import DecisionInput, DecisionKind
+    from tabla_cli.evaluation.types import DecisionInput, DecisionKind
     from tabla_cli.ids import encode_match_id
 
     length, score = state.length, state.score

@@ -517,7 +517,7 @@ class _Reader:
         self.match.length = int(found.group(1))
 
     def finish(self, match: Match) -> Match:
-        match.rules = _rules(match.headers)
+        match.rules = _rules(match.headers, match.length)
         match.variant = _variant(match.header("Variation"))
         return match
 

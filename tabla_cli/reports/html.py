@@ -164,9 +164,9 @@ def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[st
 
 
 def skill_sections(decisions: pd.DataFrame) -> list[Section]:
-    """The error-rate plot per player and the :data:`~tabla_cli.analysis.report.WORST` costliest
+    """The error-rate plot per player and the :data:`~tabla_cli.reports.analysis.WORST` costliest
     ``decisions``, each with a board of the position before it."""
-    from tabla_cli.analysis.report import WORST, worst_decisions_html
+    from tabla_cli.reports.analysis import WORST, worst_decisions_html
 
     return [
         Section("Error rates", note="mEMG per decision, checker plays and cube decisions apart (docs/analysis.md)",

@@ -23,20 +23,21 @@ import pyarrow as pa  # type: ignore[import-untyped]
 
 from tabla_cli.board import BAR, Play, Player, Position
 from tabla_cli.digest import Fingerprint, MatchKey
+from tabla_cli.errors import Location
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
-from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, internal_error, run
+from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.reports.schema import COLUMNS, FRAME_NAMES
 from tabla_cli.reports.skill import decision_rows, match_decisions
 from tabla_cli.source import Source, map_in_order
-from tabla_cli.visitor import DecisionState
+from tabla_cli.visitor import DecisionState, Wants
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 
-__all__ = ["BATCH_ROWS", "FileRows", "RowsVisitor", "arrow_schema", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date",
+__all__ = ["BATCH_ROWS", "FileRows", "RowsVisitor", "arrow_schema", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date", "rows_visitor",
            "match_ratings", "parse_date", "parse_rating", "record_batch", "text_rows"]
 
 _DATE = re.compile(r"([0-9]{4})[ \t]*[-./][ \t]*([0-9]{1,2})[ \t]*[-./][ \t]*([0-9]{1,2})")
@@ -137,7 +138,7 @@ class FileRows:
     path: str
     include: frozenset[str] = frozenset(FRAME_NAMES)
     matches: int = 0
-    keys: list[MatchKey] = field(default_factory=list)
+    keys: list[tuple[MatchKey, Location]] = field(default_factory=list)
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
     batches: dict[str, list[pa.RecordBatch]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
 
@@ -171,7 +172,14 @@ class FileRows:
         game, after which the reader went on); they come first. ``analyse``:
         as :class:`RowsVisitor` takes it.
         """
-        replay(match, RowsVisitor(self, read, analyse))
+        replay(match, rows_visitor(self, read, analyse))
+
+
+def rows_visitor(out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None
+                 ) -> FileTee[FileRows]:
+    """The report's visitor of a file: :class:`RowsVisitor`, and a :class:`~tabla_cli.digest.Fingerprint`
+    for ``out.keys`` (arguments as :class:`RowsVisitor` takes them)."""
+    return FileTee(RowsVisitor(out, read, analyse), Fingerprint(out.keys))
 
 
 class RowsVisitor(FileVisitor[FileRows]):
@@ -190,6 +198,7 @@ class RowsVisitor(FileVisitor[FileRows]):
             None = only the analysis the files record.
     """
 
+    wants = Wants.FINDING | Wants.ROLL | Wants.RESIGN | Wants.UNCHECKED | Wants.CUBE | Wants.RESULT
     lazy_games = True  # only .mat is read game by game, and a .mat file records no analysis
 
     def __init__(self, out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
@@ -208,7 +217,6 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.length = 0
         self.game = 0
         self.rolled = False
-        self.fingerprint = Fingerprint()
 
     def visit_read_finding(self, finding: Finding) -> None:
         if self.replaying:  # a match read game by game: the finding is the match's
@@ -224,7 +232,6 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.local = self.out.matches
         self.names = display_names(match.players, self.out.path, self.local)
         self.length = match.length
-        self.fingerprint.begin_match(match)
         self.out.matches += 1
         if "decisions" in self.out.include:
             self.decisions = match_decisions(match, self.out.path, self.analyse)
@@ -252,7 +259,6 @@ class RowsVisitor(FileVisitor[FileRows]):
         return first
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
-        self.fingerprint.roll(action, after)
         if self.decisions is not None:
             self.decisions.visit_roll(state, action, play, after)
         rows = self.plays
@@ -307,7 +313,6 @@ class RowsVisitor(FileVisitor[FileRows]):
 
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
                    owner: Player | None) -> None:
-        self.fingerprint.cube(action, cube_after)
         if self.decisions is not None:
             self.decisions.visit_cube(state, action, cube_before, cube_after, owner)
         rows = self.cubes
@@ -335,7 +340,6 @@ class RowsVisitor(FileVisitor[FileRows]):
             self.decisions.visit_result(state, action, game_result)
 
     def end_game(self, game_result: GameResult) -> None:
-        self.fingerprint.end_game(game_result)
         if self.decisions is not None:
             self.decisions.end_game(game_result)
         out = self.out
@@ -357,7 +361,6 @@ class RowsVisitor(FileVisitor[FileRows]):
     def end_match(self, match_result: MatchResult) -> None:
         self.replaying = False
         out = self.out
-        out.keys.append(self.fingerprint.key())
         match = match_result.match
         names = self.names
         local = self.local
@@ -417,7 +420,7 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, sco
     names a scoring rule set that wins over the transcripts' headers;
     ``analyse``: as :class:`RowsVisitor` takes it.
     """
-    return run(path, RowsVisitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring),
+    return run(path, rows_visitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring),
                text=text)
 
 
@@ -429,7 +432,7 @@ def file_rows(source: Source | str, *, include: Iterable[str] = FRAME_NAMES,
     (None: only recorded analysis fills ``decisions``).
     """
     src = as_source(source)
-    return run(src, RowsVisitor(FileRows(src.path, frozenset(include)), analyse=analyse), options)
+    return run(src, rows_visitor(FileRows(src.path, frozenset(include)), analyse=analyse), options)
 
 
 def failed_rows(source: Source | str, message: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:

@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
-from tabla_cli.analysis.types import DecisionKind
+from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.board import Player, Position
 from tabla_cli.check import FileReport
 from tabla_cli.ids import MatchState, encode_match_id, parse_ids

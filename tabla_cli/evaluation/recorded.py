@@ -6,7 +6,7 @@ plays after each roll, a cube analysis block before it) and into SGF
 luck). tabla's own JSON stores the evaluation of each decision as it is (see
 ``docs/json-schema.md``). The readers keep it as a :class:`RecordedAnalysis` on
 :attr:`tabla_cli.model.Action.analysis`, and :func:`evaluation_from_recorded`
-turns it into the :class:`~tabla_cli.analysis.types.Evaluation` the
+turns it into the :class:`~tabla_cli.evaluation.types.Evaluation` the
 statistics use, exactly as an engine's analysis would be.
 
 Equities are GNU Backgammon's: cubeful, normalised to money equity in match
@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tabla_cli.analysis.met import cube_outcomes
-from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
+from tabla_cli.evaluation.met import cube_outcomes
+from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
 
 __all__ = [
     "CLOSE_CUBE",
@@ -94,7 +94,7 @@ class CubeAnalysis:
             :attr:`Candidate.probabilities`) when given.
         mwc_scale: in match play, match-winning chances per unit of
             normalised equity at this score and cube (``(W - L) / 2``, see
-            :func:`~tabla_cli.analysis.met.cube_outcomes`), when the source gives what it takes;
+            :func:`~tabla_cli.evaluation.met.cube_outcomes`), when the source gives what it takes;
             an error times this is its cost in MWC.
     """
 
@@ -473,7 +473,7 @@ def parse_sgf_cube_analysis(value: str, match: tuple[int, int, int, bool] | None
     outputs after ``NoDouble Output`` and ``DoubleTake Output``. The cubeful
     figures are normalised money equities in money play, and match-winning
     chances in match play: they are normalised here with the match equity
-    table at the score (:func:`~tabla_cli.analysis.met.cube_outcomes`), as gnubg's
+    table at the score (:func:`~tabla_cli.evaluation.met.cube_outcomes`), as gnubg's
     ``FindCubeDecision`` does; double/pass is then +1.
 
     Args:
