@@ -266,6 +266,10 @@ def test_filters_choose_the_files_before_the_engine(tmp_path: Path, monkeypatch:
     assert len(batches) == 1
     code, _, err = run(str(folder), "--player", "Nobody", "--level", "1ply", "-j", "1")
     assert code == 0 and "0 of 2 files" in err and len(batches) == 1
+    code, out, err = run(str(folder), "--player", "ivan", "--level", "1ply", "--format", "json", "-j", "1")
+    assert "1 of 2 files" in err and {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    _, _, err = run(str(folder), "--player", "Ivna", "--level", "1ply", "-j", "1")
+    assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in err and len(batches) == 2
 
 
 def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -278,6 +282,9 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
     assert re.search(r"analysing: 1/1 files, 1 matches, [\d.]+ matches/s", result.stderr)
     assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
+    result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivna", "-j", "1"])
+    assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in result.stderr
+    assert len(batches) == 1
 
 
 def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:

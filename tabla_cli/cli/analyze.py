@@ -127,12 +127,16 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     flt = ReportFilter(players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site,
                        length=length)
     if flt.selects:
+        from tabla_cli.reports.build import ReportOptions
         from tabla_cli.reports.select import files_to_analyse
 
-        kept = {source.path for source in files_to_analyse(
-            names, flt, options=read_options(encoding, max_size), jobs=jobs or os.cpu_count() or 1,
-            scheduler=scheduler)}
-        chosen = [i for i, source in enumerate(names) if source.path in kept]
+        kept, quick = files_to_analyse(names, ReportOptions(filter=flt, read=read_options(encoding, max_size),
+                                                            jobs=jobs or os.cpu_count() or 1, scheduler=scheduler))
+        for name, near in quick.unknown:
+            hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+            click.echo(f"analyze: no match has a player named {name!r}{hint}", err=True)
+        paths_kept = {source.path for source in kept}
+        chosen = [i for i, source in enumerate(names) if source.path in paths_kept]
         if not quiet:
             click.echo(f"analyze: {flt.describe()}: {len(chosen)} of {len(names)} files", err=True)
         names = [names[i] for i in chosen]

@@ -195,19 +195,20 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
         stdin = stdin_source(max_size) if "-" in paths else None
         if analyse is not None:
+            quick = None
             if flt.selects:
                 from tabla_cli.reports.select import files_to_analyse
 
-                chosen_files = files_to_analyse(names, flt, options=options.read, jobs=options.jobs,
-                                                scheduler=scheduler, aliases=aliases, ignore_case=ignore_case,
-                                                prefer=players)
-                if not quiet:
-                    click.echo(f"report: {flt.describe()}: {len(chosen_files)} of {len(names)} files hold a chosen "
-                               "match; analysing those", err=True)
-                names = chosen_files
-            with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
-                built = build_report(names, options, stdin=stdin, sink=sink,
-                                     each=lambda rows: analysed(rows.matches, rows.count("decisions")))
+                names, quick = files_to_analyse(names, options)
+                if not quiet and not quick.unknown:
+                    click.echo(f"report: {flt.describe()}: {len(names)} of {quick.everything.files} files hold a chosen match; "
+                               "analysing those", err=True)
+            if quick is not None and quick.unknown:
+                built = quick  # a player no match has: nothing to analyse, and the names to suggest are all here
+            else:
+                with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
+                    built = build_report(names, options, stdin=stdin, sink=sink,
+                                         each=lambda rows: analysed(rows.matches, rows.count("decisions")))
         else:
             with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
                 built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
