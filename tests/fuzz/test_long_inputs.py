@@ -208,3 +208,19 @@ def test_a_deeply_nested_sgf_is_read_in_linear_time_without_recursion_error() ->
         return lambda: check_text(text, "deep.sgf")
 
     _assert_linear(make, (2_000, 20_000, 200_000))
+
+
+@pytest.mark.parametrize("unit", [" ", "\t", "Double/Pass: "])
+@pytest.mark.parametrize("where", ["own-line", "after-options"])
+def test_an_xg_cube_export_with_a_long_line_takes_linear_time(unit: str, where: str) -> None:
+    """Issue 25: a line of blanks after the cube options took seconds per 16,000 in the cube pattern."""
+    seed = (SEEDS / "position-text-xg-04_DP_EN.txt").read_text(encoding="utf-8")
+    anchor = "Double/Pass:   +1.000\n"
+
+    def make(n: int) -> Callable[[], object]:
+        run = (unit * (n // len(unit) + 1))[:n]
+        cut = seed.index(anchor) + len(anchor)
+        text = seed[:cut] + run + "\n" + seed[cut:] if where == "own-line" else seed[:cut - 1] + run + seed[cut - 1:]
+        return _check(text, "position-text")
+
+    _assert_linear(make)
