@@ -6,18 +6,17 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from tabla_cli.board import Player, Position
 from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
 from tabla_cli.errors import Location
 from tabla_cli.findings import Finding, Severity
-from tabla_cli.model import Action, Match
-from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, internal_error, run
-from tabla_cli.replay import GameResult, MatchResult, replay
+from tabla_cli.model import Match
+from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, as_source, internal_error, run
+from tabla_cli.replay import MatchResult, replay
 from tabla_cli.source import Source, collect_paths, map_in_order
-from tabla_cli.visitor import DecisionState
+from tabla_cli.visitor import Wants
 
 __all__ = [
-    "CheckVisitor", "FileReport", "check_file", "check_match", "check_paths", "check_text", "collect_paths",
+    "CheckVisitor", "FileReport", "check_file", "check_visitor", "check_match", "check_paths", "check_text", "collect_paths",
     "failed_check", "mark_duplicates",
 ]
 
@@ -46,56 +45,46 @@ class CheckVisitor(FileVisitor[FileReport]):
 
     Args:
         report: what the file's matches add to.
-        lazy_games: have the matches read game by game (the check itself
-            never looks at ``match.games``; a subclass may).
     """
 
-    def __init__(self, report: FileReport, *, lazy_games: bool = False) -> None:
+    wants = Wants.FINDING
+    lazy_games = True
+
+    def __init__(self, report: FileReport) -> None:
         self.report = report
-        self.lazy_games = lazy_games
-        self.fingerprint = Fingerprint()
-
-    def begin_match(self, match: Match) -> None:
-        self.fingerprint.begin_match(match)
-
-    def visit_move(self, action: Action, after: Position | None) -> None:
-        self.fingerprint.roll(action, after)
-
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
-        self.fingerprint.cube(action, cube_after)
 
     def visit_finding(self, finding: Finding) -> None:
         self.report.findings.append(finding)
-
-    def end_game(self, game_result: GameResult) -> None:
-        self.fingerprint.end_game(game_result)
 
     def end_match(self, match_result: MatchResult) -> None:
         report = self.report
         report.matches += 1
         report.games += len(match_result.games)
         report.plays += match_result.plays
-        report.keys.append((self.fingerprint.key(), match_result.match.location))
 
     def result(self) -> FileReport:
         return self.report
 
 
+def check_visitor(report: FileReport) -> FileTee[FileReport]:
+    """The check of a file: :class:`CheckVisitor`, and a :class:`~tabla_cli.digest.Fingerprint` for ``report.keys``."""
+    return FileTee(CheckVisitor(report), Fingerprint(report.keys))
+
+
 def check_match(match: Match, report: FileReport) -> FileReport:
     """Replay ``match`` and add its findings and counts to ``report``."""
-    return replay(match, CheckVisitor(report))
+    return replay(match, check_visitor(report))
 
 
 def check_text(text: str, path: str) -> FileReport:
     """Check every match in ``text``; never raises for bad input."""
-    return run(path, CheckVisitor(FileReport(path), lazy_games=True), text=text)
+    return run(path, check_visitor(FileReport(path)), text=text)
 
 
 def check_file(source: Source | str, options: ReadOptions = ReadOptions()) -> FileReport:
     """Check the file at ``source``; whatever goes wrong becomes a finding."""
     src = as_source(source)
-    return run(src, CheckVisitor(FileReport(src.path), lazy_games=True), options)
+    return run(src, check_visitor(FileReport(src.path)), options)
 
 
 def failed_check(source: Source | str, message: str) -> FileReport:

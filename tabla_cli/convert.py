@@ -19,18 +19,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tabla_cli.board import Play, Player, Position
+from tabla_cli.board import Play, Position
 from tabla_cli.errors import InvalidPlayError, Location
 from tabla_cli.findings import Code, Finding, Severity
-from tabla_cli.model import Action, Game, Match
-from tabla_cli.pipeline import FileVisitor, ReadOptions, Source, as_source, internal_error, run
+from tabla_cli.model import Action, Match
+from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, Source, as_source, internal_error, run
 from tabla_cli.replay import Decision, GameResult, MatchResult, replay
-from tabla_cli.visitor import DecisionState
+from tabla_cli.visitor import DecisionState, Wants
 from tabla_cli.writers import FORMATS, Replayed, Writer, format_for_path, get
-from tabla_cli.writers.positions import PositionRow, PositionsVisitor
+from tabla_cli.writers.positions import PositionsVisitor
 
 __all__ = ["FORMATS", "Conversion", "ConvertVisitor", "convert_matches", "convert_source", "convert_text",
-           "convert_visitor", "format_for_path", "format_matches"]
+           "convert_visitor", "format_for_path", "format_matches", "replayed_with"]
 
 Pairs = Sequence[tuple[Match, MatchResult | None]]
 
@@ -74,10 +74,15 @@ class ConvertVisitor(FileVisitor[Conversion]):
 
     Args:
         writer: the output format.
+        positions: the visitor of the positions' rows, replayed beside it
+            (see :func:`convert_visitor`), for a writer that needs them.
     """
 
-    def __init__(self, writer: Writer) -> None:
+    wants = Wants.FINDING | Wants.ROLL
+
+    def __init__(self, writer: Writer, positions: PositionsVisitor | None = None) -> None:
         self.writer = writer
+        self.positions = positions
         self.done = Conversion(None)
         self.replayed: list[Replayed] = []
         self.decisions: list[Decision] = []
@@ -100,13 +105,10 @@ class ConvertVisitor(FileVisitor[Conversion]):
 
     def end_match(self, match_result: MatchResult) -> None:
         match = match_result.match
-        self.replayed.append(Replayed(match, match_result, self.rows()))
+        rows = None if self.positions is None else self.positions.take()
+        self.replayed.append(Replayed(match, match_result, rows))
         self.done.matches += 1
         self.done.games += len(match.games)
-
-    def rows(self) -> list[PositionRow] | None:
-        """The positions' rows of the match just replayed, for the writers that need them."""
-        return None
 
     def result(self) -> Conversion:
         return self.done
@@ -126,43 +128,20 @@ class ConvertVisitor(FileVisitor[Conversion]):
         return done
 
 
-class _PositionsConvertVisitor(ConvertVisitor):
-    """A :class:`ConvertVisitor` that also makes each match's rows with a :class:`PositionsVisitor`."""
-
-    positions: PositionsVisitor
-
-    def begin_match(self, match: Match) -> None:
-        self.positions = PositionsVisitor(match, len(self.replayed) + 1)
-
-    def begin_game(self, game: Game, state: DecisionState) -> None:
-        self.positions.begin_game(game, state)
-
-    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
-        super().visit_roll(state, action, play, after)
-        self.positions.visit_roll(state, action, play, after)
-
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
-        self.positions.visit_cube(state, action, cube_before, cube_after, owner)
-
-    def visit_resign(self, state: DecisionState, action: Action) -> None:
-        self.positions.visit_resign(state, action)
-
-    def visit_unchecked(self, action: Action) -> None:
-        self.positions.visit_unchecked(action)
-
-    def rows(self) -> list[PositionRow]:
-        return self.positions.result()
-
-
 def convert_visitor(to: str | Writer) -> ConvertVisitor:
-    """A fresh :class:`ConvertVisitor` for the output format ``to``.
+    """A fresh :class:`ConvertVisitor` for the output format ``to`` (replay it with :func:`replayed_with`).
 
     Raises:
         ValueError: ``to`` is not one of :data:`FORMATS`.
     """
     writer = get(to) if isinstance(to, str) else to
-    return _PositionsConvertVisitor(writer) if writer.positions else ConvertVisitor(writer)
+    return ConvertVisitor(writer, PositionsVisitor() if writer.positions else None)
+
+
+def replayed_with(visitor: ConvertVisitor) -> FileVisitor[Conversion]:
+    """What replays the matches for ``visitor``: itself, in a :class:`~tabla_cli.pipeline.FileTee` with its
+    positions' visitor when it has one."""
+    return visitor if visitor.positions is None else FileTee(visitor, visitor.positions)
 
 
 def format_matches(to: str, matches: Pairs) -> str:
@@ -178,8 +157,9 @@ def format_matches(to: str, matches: Pairs) -> str:
 def convert_matches(matches: list[Match], to: str, *, check: bool = True) -> Conversion:
     """Replay ``matches`` and write them as ``to``; with ``check``, not when an error is found."""
     visitor = convert_visitor(to)
+    replaying = replayed_with(visitor)
     for match in matches:
-        replay(match, visitor)
+        replay(match, replaying)
     return visitor.write(check=check)
 
 
@@ -194,7 +174,7 @@ def convert_source(source: Source | str, to: str, *, check: bool = True,
         ValueError: ``to`` is not one of :data:`FORMATS`.
     """
     visitor = convert_visitor(to)
-    run(as_source(source), visitor, options)
+    run(as_source(source), replayed_with(visitor), options)
     return visitor.write(check=check)
 
 
@@ -210,5 +190,5 @@ def convert_text(text: str, path: str, to: str, *, check: bool = True, scoring: 
         ValueError: ``to`` is not one of :data:`FORMATS`.
     """
     visitor = convert_visitor(to)
-    run(path, visitor, ReadOptions(lenient=False, scoring=scoring), text=text)
+    run(path, replayed_with(visitor), ReadOptions(lenient=False, scoring=scoring), text=text)
     return visitor.write(check=check)

@@ -2,7 +2,7 @@
 
 Archives hold a match more than once: a ``.mat`` file and the ``.sgf`` a
 program saved from it, a gnubg text export of each game, the same export
-made twice. A :class:`Fingerprint` follows a replay and sums up what was
+made twice. A :class:`Fingerprint` is a replay visitor that sums up what was
 played: the players, the match length and, game by game, the score, every
 roll (who rolled, the dice in any order, the position the play led to) and
 every cube action (who, what, the cube value after it). Notation, move
@@ -17,21 +17,10 @@ Example:
     >>> import io
     >>> from tabla_cli.formats.mat import read_matches
     >>> from tabla_cli.replay import replay
-    >>> from tabla_cli.visitor import BaseVisitor
-    >>> class Digest(BaseVisitor[MatchKey]):
-    ...     def __init__(self) -> None:
-    ...         self.fingerprint = Fingerprint()
-    ...     def begin_match(self, match):
-    ...         self.fingerprint.begin_match(match)
-    ...     def visit_move(self, action, after):
-    ...         self.fingerprint.roll(action, after)
-    ...     def end_game(self, game_result):
-    ...         self.fingerprint.end_game(game_result)
-    ...     def result(self) -> MatchKey:
-    ...         return self.fingerprint.key()
     >>> def key(moves: str) -> MatchKey:
     ...     text = "1 point match\\n Game 1\\n Ann : 0   Bob : 0\\n" + moves
-    ...     return replay(next(read_matches(io.StringIO(text))), Digest())
+    ...     [(found, _)] = replay(next(read_matches(io.StringIO(text))), Fingerprint())
+    ...     return found
     >>> key("  1) 31: 8/5 6/5\\n").digest == key("  1) 13: 6/5* 8/5\\n").digest
     True
     >>> key("  1) 31: 8/5 6/5\\n").digest == key("  1) 31: 24/21 21/20\\n").digest
@@ -45,11 +34,14 @@ import marshal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tabla_cli.board import Player
+from tabla_cli.errors import Location
 from tabla_cli.model import Action, Match
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 if TYPE_CHECKING:
     from tabla_cli.board import Position
-    from tabla_cli.replay import GameResult
+    from tabla_cli.replay import GameResult, MatchResult
 
 __all__ = ["Duplicates", "Fingerprint", "MatchKey"]
 
@@ -69,18 +61,23 @@ class MatchKey:
     plays: int
 
 
-class Fingerprint:
-    """Sums up one replayed match; a replay visitor calls it at each step.
+class Fingerprint(BaseVisitor[list[tuple[MatchKey, Location]]]):
+    """Sums up each replayed match: its :class:`MatchKey`, with where the match starts.
 
     The moves of a game are kept as plain tuples (a position as the bytes of
     its checker counts) and hashed once, when the game ends (``marshal``
     format 2, which writes equal values as equal bytes), which keeps the
     cost per roll to an append.
+
+    Args:
+        keys: the list each match's key is added to (the result); a new one if None.
     """
 
-    __slots__ = ("games", "length", "moves", "names", "plays", "rolls", "variant")
+    wants = Wants.MOVE | Wants.CUBE
+    lazy_games = True
 
-    def __init__(self) -> None:
+    def __init__(self, keys: list[tuple[MatchKey, Location]] | None = None) -> None:
+        self.keys = [] if keys is None else keys
         self.names: tuple[str, str] = ("", "")
         self.length = 0
         self.variant = ""
@@ -99,7 +96,7 @@ class Fingerprint:
         self.plays = 0
         self.rolls = 0
 
-    def roll(self, action: Action, after: Position | None) -> None:
+    def visit_move(self, action: Action, after: Position | None) -> None:
         """A roll, with the position its play led to (None: the play could not be applied)."""
         dice = action.dice or (0, 0)
         dice = _DICE.get(dice, dice)
@@ -113,7 +110,8 @@ class Fingerprint:
         except ValueError:  # a count beyond a byte: only a damaged set-up position has one
             self.moves.append((name, dice, after.mover, after.opponent))
 
-    def cube(self, action: Action, cube_after: int) -> None:
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
         """A cube action, with the cube value after it."""
         self.moves.append((self.names[action.player], action.kind.value, cube_after))
 
@@ -125,6 +123,12 @@ class Fingerprint:
         self.plays += self.rolls
         self.moves = []
         self.rolls = 0
+
+    def end_match(self, match_result: MatchResult) -> None:
+        self.keys.append((self.key(), match_result.match.location))
+
+    def result(self) -> list[tuple[MatchKey, Location]]:
+        return self.keys
 
     def key(self) -> MatchKey:
         """The :class:`MatchKey` of the match so far."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,17 +17,8 @@ class Location:
     path: str
     line: int = 0
     column: int = 0
-    game: int = 0
-    move: int = 0
-
-    def __init__(self, path: str, line: int = 0, column: int = 0, *, game: int = 0, move: int = 0) -> None:
-        # The frozen dataclass's own __init__ sets each field through object.__setattr__;
-        # the slots' setters cost half as much, and a reader makes one Location per action.
-        _set_path(self, path)
-        _set_line(self, line)
-        _set_column(self, column)
-        _set_game(self, game)
-        _set_move(self, move)
+    game: int = field(default=0, kw_only=True)
+    move: int = field(default=0, kw_only=True)
 
     def __str__(self) -> str:
         if self.line:
@@ -35,9 +26,6 @@ class Location:
         if self.game:
             return f"{self.path}: game {self.game}" + (f" move {self.move}" if self.move else "")
         return self.path
-
-
-_set_path, _set_line, _set_column, _set_game, _set_move = (vars(Location)[f.name].__set__ for f in fields(Location))
 
 
 class TablaError(Exception):

@@ -8,7 +8,7 @@ plays are kept as written (``play_text``) and checked later by
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,7 @@ from tabla_cli.errors import Location
 from tabla_cli.findings import Finding
 
 if TYPE_CHECKING:
-    from tabla_cli.analysis.recorded import RecordedAnalysis
+    from tabla_cli.evaluation.recorded import RecordedAnalysis
 
 
 class ActionKind(str, Enum):
@@ -70,26 +70,6 @@ class Action:
     resigned: bool = False
     analysis: RecordedAnalysis | None = field(default=None, compare=False)
 
-    def __init__(self, kind: ActionKind, player: Player, location: Location, move_number: int | None = None,
-                 dice: Dice | None = None, play_text: str | None = None, value: int | None = None,
-                 match_won: bool = False, resigned: bool = False, analysis: RecordedAnalysis | None = None) -> None:
-        # The frozen dataclass's own __init__ sets each field through object.__setattr__;
-        # the slots' setters cost half as much, and a long session has many actions.
-        _set_kind(self, kind)
-        _set_player(self, player)
-        _set_location(self, location)
-        _set_move_number(self, move_number)
-        _set_dice(self, dice)
-        _set_play_text(self, play_text)
-        _set_value(self, value)
-        _set_match_won(self, match_won)
-        _set_resigned(self, resigned)
-        _set_analysis(self, analysis)
-
-
-(_set_kind, _set_player, _set_location, _set_move_number, _set_dice, _set_play_text, _set_value, _set_match_won,
- _set_resigned, _set_analysis) = (vars(Action)[f.name].__set__ for f in fields(Action))
-
 
 @dataclass(slots=True)
 class Game:
@@ -106,6 +86,9 @@ class Game:
         variant: the variant of this game when a match mixes variants.
         crawford: whether this is the Crawford game, when the transcript says
             so (SGF, text exports); None = infer it from the score.
+        cut: a syntax error cut the record short (reported by the reader):
+            the actions after it are not read, and the replay resynchronises
+            on the next game's score line.
     """
 
     number: int
@@ -116,6 +99,7 @@ class Game:
     start_cube: tuple[int, Player | None] | None = None
     variant: str | None = None
     crawford: bool | None = None
+    cut: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +109,9 @@ class RuleSet:
     Attributes:
         crawford: the Crawford rule is in force (match play).
         jacoby: gammons count only on a turned cube (money play).
-        beaver: beavers and raccoons are allowed (money play).
+        beaver: beavers and raccoons are allowed (money play); each reader
+            says what its format's silence means (a money ``.mat`` without a
+            ``Beaver`` header allows them).
         cube_limit: the highest cube value.
         cube: a doubling cube is used at all.
         scoring: the scoring rule set (:mod:`tabla_cli.scoring`): ``standard``
@@ -138,6 +124,10 @@ class RuleSet:
     cube_limit: int = 4096
     cube: bool = True
     scoring: str = "standard"
+
+    def beavers(self, length: int) -> bool:
+        """Whether beavers and raccoons are allowed in a match of ``length`` points (0: money play)."""
+        return not length and self.beaver
 
 
 @dataclass(slots=True)

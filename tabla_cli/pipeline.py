@@ -31,6 +31,7 @@ from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import (
     MAX_SIZE,
+    BinaryFileError,
     NotRegularFileError,
     Source,
     TooLargeError,
@@ -38,9 +39,9 @@ from tabla_cli.source import (
     open_stream,
     read_source,
 )
-from tabla_cli.visitor import BaseVisitor
+from tabla_cli.visitor import BaseVisitor, Tee
 
-__all__ = ["FileVisitor", "ReadOptions", "Source", "as_source", "internal_error", "run"]
+__all__ = ["FileTee", "FileVisitor", "ReadOptions", "Source", "as_source", "internal_error", "run"]
 
 T = TypeVar("T")
 
@@ -74,15 +75,9 @@ class FileVisitor(BaseVisitor[T]):
     call :meth:`result` after each match: keep it cheap. Both methods below
     pass the finding to :meth:`visit_finding` unless overridden.
 
-    A visitor that never looks at ``match.games`` sets :attr:`lazy_games`
-    (on its class, or on the instance; a subclass that reads the games
-    must not inherit it):
-    the matches it gets are then read game by game where the format allows
-    (``games`` empty, :meth:`~tabla_cli.model.Match.iter_games` reads them),
-    so that one long money session never sits in memory whole.
+    A visitor that never looks at ``match.games`` sets
+    :attr:`~tabla_cli.visitor.BaseVisitor.lazy_games`.
     """
-
-    lazy_games: bool = False
 
     def visit_read_finding(self, finding: Finding) -> None:
         """A syntax error inside the match being read: the next one, unless reading stops, or the one
@@ -92,6 +87,26 @@ class FileVisitor(BaseVisitor[T]):
     def visit_file_finding(self, finding: Finding) -> None:
         """A finding about the file rather than one match (unreadable, not a transcript, encoding, a bug)."""
         self.visit_finding(finding)
+
+
+class FileTee(Tee[T], FileVisitor[T]):
+    """A :class:`~tabla_cli.visitor.Tee` for a file: what reading the file found goes to those of its
+    children that are :class:`FileVisitor` instances (the others hear only the replay).
+
+    Args:
+        main: the file's visitor, whose result is the Tee's.
+        others: the visitors replayed beside it.
+    """
+
+    def visit_read_finding(self, finding: Finding) -> None:
+        for child in self.children:
+            if isinstance(child, FileVisitor):
+                child.visit_read_finding(finding)
+
+    def visit_file_finding(self, finding: Finding) -> None:
+        for child in self.children:
+            if isinstance(child, FileVisitor):
+                child.visit_file_finding(finding)
 
 
 def as_source(source: Source | str) -> Source:
@@ -195,6 +210,9 @@ def _decode(data: bytes, path: str, visitor: FileVisitor[T], options: ReadOption
     where = Location(path)
     try:
         decoded = decode_bytes(data, options.encoding)
+    except BinaryFileError as exc:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, exc.message, where))
+        return None
     except UnicodeDecodeError as exc:
         visitor.visit_file_finding(Finding(
             Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))

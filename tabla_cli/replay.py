@@ -11,11 +11,11 @@ on from the position the recorded play leads to (what the players saw); when
 that play cannot even be applied, the rest of the game is skipped with one
 ``unchecked`` note. The recorded ``Wins`` always count for the score.
 
-Cube values: a double offers twice the cube; a take sets the cube to the
-value offered; a beaver without a written value doubles the value offered
-(four times the cube before the double); a raccoon without one doubles the
-beavered cube. A written value that differs is reported (``cube-value``) but
-the replay's value is the one that counts.
+The cube (:class:`~tabla_cli.cube.Cube`) is the one state machine of
+doubles, takes, drops, beavers and raccoons; the replay asks it what each
+cube action is worth and reports what it refuses. A written value that
+differs from the cube's is reported (``cube-value``) but the cube's value is
+the one that counts.
 
 Results: :mod:`tabla_cli.results` holds what the replay establishes
 (:class:`GameResult`, :class:`MatchResult`) and the rules that judge a
@@ -28,6 +28,7 @@ import itertools
 from typing import TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position, Segment
+from tabla_cli.cube import Cube
 from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
@@ -37,22 +38,14 @@ from tabla_cli.results import (Decision, EndedBy, GameResult, MatchResult, cube_
 from tabla_cli.scoring import Scoring, find_scoring
 from tabla_cli.variant import Variant, find_variant
 from tabla_cli.variants.common import TablaVariant, VariantResolution
-from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Wants
 from tabla_cli.written import legal_plays, mark_problem
 
 __all__ = ["Decision", "GameResult", "MatchResult", "replay", "replay_match", "session_kind"]
 
 T = TypeVar("T")
 
-# Enum members looked up once: ``ActionKind.ROLL`` and ``Player.other`` cost a descriptor call each (0.2-0.4 us
-# in Python 3.11), several times per roll.
-_ROLL, _DOUBLE, _TAKE, _DROP, _BEAVER, _RACCOON, _RESIGN, _WIN, _LOSS = (
-    ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON,
-    ActionKind.RESIGN, ActionKind.WIN, ActionKind.LOSS,
-)
-_ANSWERS = frozenset((_TAKE, _DROP, _BEAVER, _RACCOON, _RESIGN))
-_OTHER = (Player.ONE, Player.ZERO)
-"""The other player, by player."""
+_ANSWERS = frozenset((ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.RESIGN))
 
 
 class _GameReplay:
@@ -74,42 +67,34 @@ class _GameReplay:
         self.pos = start
         self.side = Player.ZERO
         self.turn: Player | None = None
-        self.pending: Player | None = None
-        self.doubler: Player | None = None
-        self.last_cube: tuple[ActionKind, Player] | None = None
-        self.turned = False
         self.over: tuple[EndedBy, Player] | None = None
         self.after_end_reported = False
         self.stopped = False
-        self.offered = 0
         self.cube_warned = False
         # Hit marks ('*') are expected once the transcript has used one: in this game or an earlier one.
         if not replay.marks:
-            replay.marks = any("*" in (a.play_text or "") for a in game.actions if a.kind is _ROLL)
+            replay.marks = any("*" in (a.play_text or "") for a in game.actions if a.kind is ActionKind.ROLL)
         self.marks = replay.marks
-        if game.start_cube:
-            result.cube, result.cube_owner = game.start_cube
         match = replay.match
-        money = not match.length
-        self.jacoby = money and match.rules.jacoby
-        self.beavers = money and match.rules.beaver
+        self.cube = Cube(match.rules, match.length, *(game.start_cube or (1, None)))
+        self.jacoby = not match.length and match.rules.jacoby
 
     def state(self, action: Action | None, on_roll: Player, actor: Player, doubled: bool = False,
               opening: bool = False) -> DecisionState:
         """The state before ``action``, with the position seen from ``on_roll``."""
         res = self.res
         match = self.r.match
+        cube = self.cube
         pos = self.pos if self.side == on_roll else self.pos.flip()
         return DecisionState(
-            pos, on_roll, actor, res.cube, res.cube_owner, doubled, res.score, match.length, res.crawford,
-            res.post_crawford, self.jacoby, self.beavers, match.rules.cube_limit, self.variant, self.game.number,
+            pos, on_roll, actor, cube.value, cube.owner, doubled, res.score, match.length, res.crawford,
+            res.post_crawford, self.jacoby, cube.beavers, match.rules.cube_limit, self.variant, self.game.number,
             action.move_number if action else None, opening,
         )
 
     def answer_state(self, action: Action) -> DecisionState:
         """The state before an answer to a double: seen from the doubler, the double pending."""
-        doubler = self.doubler if self.doubler is not None else action.player.other
-        return self.state(action, doubler, action.player, True)
+        return self.state(action, self.cube.seen_from(action.player), action.player, True)
 
     # --- helpers ------------------------------------------------------------
 
@@ -131,10 +116,10 @@ class _GameReplay:
         actions = self.game.actions
         for i, action in enumerate(actions):
             kind = action.kind
-            if kind is _LOSS:
+            if kind is ActionKind.LOSS:
                 self.loss(action)
                 continue
-            if kind is _WIN:
+            if kind is ActionKind.WIN:
                 self.win(action)
                 continue
             if self.stopped:
@@ -148,36 +133,43 @@ class _GameReplay:
                 if self.r.wants_unchecked:
                     self.v.visit_unchecked(action)
                 continue
-            if self.pending is not None and kind not in _ANSWERS:
-                doubler = self.r.match.players[self.pending]
+            pending = self.cube.pending
+            if pending is not None and kind not in _ANSWERS:
+                doubler = self.r.match.players[pending]
                 self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
-                self.take(self.pending.other)
-            if kind is _ROLL:
+                self.take(pending.other)
+            if kind is ActionKind.ROLL:
                 self.roll(action, actions, i)
-            elif kind is _DOUBLE:
+            elif kind is ActionKind.DOUBLE:
                 self.double(action)
-            elif kind is _TAKE:
+            elif kind is ActionKind.TAKE:
                 self.answer(action)
-            elif kind is _DROP:
+            elif kind is ActionKind.DROP:
                 if self.answer(action):
-                    assert self.pending is not None
-                    self.over = ("drop", self.pending)
-                    self.pending = None
-            elif kind is _BEAVER or kind is _RACCOON:
+                    assert self.cube.pending is not None
+                    self.over = ("drop", self.cube.pending)
+                    self.cube.cancel()
+            elif kind is ActionKind.BEAVER or kind is ActionKind.RACCOON:
                 self.beaver(action)
-            elif kind is _RESIGN:
+            elif kind is ActionKind.RESIGN:
                 if self.r.wants_resign:
                     self.v.visit_resign(self.state(action, action.player, action.player), action)
-                self.pending = None
+                self.cube.cancel()
                 self.over = ("resign", action.player.other)
         if self.res.winner is None:
             self.unfinished()
+        self.settle_cube()
+
+    def settle_cube(self) -> None:
+        """Put the cube as it stands into the game's result."""
+        self.res.cube, self.res.cube_owner = self.cube.value, self.cube.owner
 
     def skip(self) -> None:
         """Count a skipped game's recorded result, without replaying it."""
         self.res.checked = False
+        self.settle_cube()
         for action in self.game.actions:
-            if action.kind is _WIN and self.res.winner is None:
+            if action.kind is ActionKind.WIN and self.res.winner is None:
                 self.res.winner, self.res.points = action.player, action.value or 0
                 self.res.verified_points = self.res.points
 
@@ -189,7 +181,7 @@ class _GameReplay:
         if self.side != player:
             self.pos = self.pos.flip()
             self.side = player
-        self.doubler = None
+        self.cube.doubler = None
         dice = action.dice
         assert dice is not None
         res = self.res
@@ -235,9 +227,9 @@ class _GameReplay:
         else:
             code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
             # When the search gave up ("unchecked") there is no list of legal plays either.
-            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format)
-            self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             applied = variant.apply_written(self.pos, segments)
+            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format, applied)
+            self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             if applied is None:
                 self.rolled(state, action, None, None)
                 self.stop(action)
@@ -252,7 +244,7 @@ class _GameReplay:
             self.over = ("bearoff" if multiplier else "draw", player)
             res.multiplier = multiplier or None
         self.pos = after.flip()
-        self.side = self.turn = _OTHER[player]
+        self.side = self.turn = player.other
 
     def rolled(self, state: DecisionState | None, action: Action, play: Play | None, after: Position | None) -> None:
         """Tell the visitor about a roll (``state`` is None when it does not want :meth:`visit_roll`)."""
@@ -263,9 +255,9 @@ class _GameReplay:
 
     def _resigns_after(self, actions: list[Action], i: int) -> bool:
         for nxt in actions[i + 1:]:
-            if nxt.kind is _LOSS:
+            if nxt.kind is ActionKind.LOSS:
                 continue
-            return nxt.kind is _WIN and nxt.player != actions[i].player
+            return nxt.kind is ActionKind.WIN and nxt.player != actions[i].player
         return False
 
     def stop(self, action: Action) -> None:
@@ -279,83 +271,65 @@ class _GameReplay:
 
     def double(self, action: Action) -> None:
         names = self.r.match.players
+        cube = self.cube
         state = self.state(action, action.player, action.player) if self.r.wants_cube else None
         if self.turn is None and self.game.start is not None:
             self.turn = action.player  # a set-up position: the side that acts first is on roll
+        refusal = cube.refusal(action.player, self.res.crawford)
         if self.turn is None:
             self.finding("illegal-double", "a double before the opening roll", action)
         elif action.player != self.turn:
             self.finding("wrong-turn", f"it is {names[self.turn]}'s turn", action)
-        elif self.res.crawford:
+        elif refusal == "crawford":
             self.finding("crawford-double", "no double is allowed in the Crawford game", action, **self.ids(None))
-        elif self.res.cube_owner is not None and self.res.cube_owner != action.player:
-            self.finding("illegal-double", f"the cube belongs to {names[self.res.cube_owner]}", action,
-                         **self.ids(None))
-        elif not self.r.match.rules.cube:
+        elif refusal == "owned":
+            assert cube.owner is not None
+            self.finding("illegal-double", f"the cube belongs to {names[cube.owner]}", action, **self.ids(None))
+        elif refusal == "no-cube":
             self.finding("illegal-double", "this match is played without a cube", action)
         elif issubclass(self.variant, TablaVariant) and not self.r.cube_in_play and not self.cube_warned:
             self.cube_warned = True
             self.finding("untraditional-cube", f"{self.variant.name} is traditionally played without a doubling "
                          "cube, and the transcript does not say one is in play (a Cube or CubeLimit header)", action)
-        want = self.res.cube * 2
-        value = action.value or want
-        if value != want:
-            self.finding("cube-value", f"the cube is at {self.res.cube}, so a double offers {want}, not {value}",
-                         action)
-        elif value > self.r.match.rules.cube_limit:
-            self.finding("cube-value", f"{value} is above the cube limit {self.r.match.rules.cube_limit}", action)
-        self.pending = action.player
-        self.doubler = action.player
-        self.last_cube = (_DOUBLE, action.player)
+        problem = cube.value_problem(action.value)
+        if problem is not None:
+            self.finding("cube-value", problem, action)
+        offered = cube.double(action.player)
         self.turn = action.player.other
-        self.offered = want
         if state is not None:
-            self.v.visit_cube(state, action, state.cube, want, state.cube_owner)
+            self.v.visit_cube(state, action, state.cube, offered, state.cube_owner)
 
     def answer(self, action: Action) -> bool:
+        cube = self.cube
         state = self.answer_state(action) if self.r.wants_cube else None
-        answered = self.pending is not None and self.pending != action.player
+        answered = cube.answers(action.player)
         if not answered:
             self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
-        elif action.kind is _TAKE:
+        elif action.kind is ActionKind.TAKE:
             self.take(action.player)
-        if action.kind is _DROP:
-            self.doubler = None
+        if action.kind is ActionKind.DROP:
+            cube.drop()
         if state is not None:
-            self.v.visit_cube(state, action, state.cube, self.res.cube, self.res.cube_owner)
+            self.v.visit_cube(state, action, state.cube, cube.value, cube.owner)
         return answered
 
     def take(self, taker: Player) -> None:
-        self.res.cube = self.offered or self.res.cube * 2
-        self.res.cube_owner = taker
-        self.turned = True
-        self.pending = None
-        self.doubler = None
+        self.cube.take(taker)
         self.turn = taker.other
 
     def beaver(self, action: Action) -> None:
         match = self.r.match
-        last = self.last_cube
+        cube = self.cube
         state = self.answer_state(action) if self.r.wants_cube else None
-        if last is None or last[1] == action.player or self.over is not None:
+        if not cube.beaver_answers(action.player) or self.over is not None:
             self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
             if state is not None:
                 self.v.visit_cube(state, action, state.cube, state.cube, state.cube_owner)
             return
-        if match.length or (match.header("Beaver") or "on").casefold() == "off":
+        if not cube.beavers:
             self.finding("illegal-beaver", f"{action.kind.value} is not allowed here "
                          f"({'match play' if match.length else 'beavers are off'})", action)
-        doubler = self.doubler
-        value = action.value or self.res.cube * (4 if self.pending is not None else 2)
-        if self.pending is not None:
-            self.take(action.player)
-        before = self.res.cube
-        self.res.cube = value
-        self.res.cube_owner = action.player
-        self.turned = True
-        self.doubler = doubler
-        self.last_cube = (_BEAVER, action.player)
-        self.turn = last[1] if last[0] is _DOUBLE else action.player
+        before, value, self.turn = cube.beaver(action.player, action.value)
         if state is not None:
             self.v.visit_cube(state, action, before, value, action.player)
 
@@ -366,7 +340,7 @@ class _GameReplay:
         if self.res.winner is not None or (self.over is not None and self.over[0] != "resign"):
             return
         names = self.r.match.players
-        self.pending = None
+        self.cube.cancel()
         self.over = ("forfeit", action.player.other)
         self.finding("forfeit", f"{names[action.player]} gives the game up ('Losses {action.value or 0}') "
                      f"before it is over; {names[action.player.other]} gets what the result line says", action)
@@ -379,7 +353,7 @@ class _GameReplay:
         if res.winner is not None:
             self.finding("action-after-end", "a second result for this game", action)
             return
-        cube = res.cube
+        cube = self.cube.value
         over = self.over or self._unannounced_end(action)
         how, credited = over
         if how == "draw":
@@ -389,17 +363,18 @@ class _GameReplay:
             res.winner, res.points, res.ended_by = winner, points, how
             res.verified_points = points if self.stopped else None
             if self.r.wants_result:
+                self.settle_cube()
                 self.v.visit_result(self.state(action, winner, winner), action, res)
             return
         if winner != credited and not self.stopped:
             self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
         length = self.r.match.length
         needed = length - res.score[winner] if length else 0
-        jacoby = not length and not self.turned and self.r.match.rules.jacoby
+        jacoby = not length and not self.cube.turned and self.r.match.rules.jacoby
         # On a centred cube the cube alone is right too: in a one-game session, and in money play
         # whose transcript does not say whether the Jacoby rule was on.
         unsaid = not length and self.r.match.header("Jacoby") is None
-        single = not self.turned and (self.r.kind == "one-game" or unsaid)
+        single = not self.cube.turned and (self.r.kind == "one-game" or unsaid)
         allowed, res.multiplier = win_values(how, points, cube, res.multiplier, self.r.scoring, needed,
                                              jacoby=jacoby, single=single)
         full = max(allowed)
@@ -417,21 +392,23 @@ class _GameReplay:
         res.ended_by = how
         self.over = over
         if self.r.wants_result:
+            self.settle_cube()
             self.v.visit_result(self.state(action, winner, winner), action, res)
 
     def _unannounced_end(self, action: Action) -> tuple[EndedBy, Player]:
         """How a game ended when a ``Wins`` line comes without a finish: a resignation."""
-        if self.pending is not None:
-            doubler = self.r.match.players[self.pending]
+        pending = self.cube.pending
+        if pending is not None:
+            doubler = self.r.match.players[pending]
             self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
-            return ("drop", self.pending)
+            return ("drop", pending)
         return ("resign", action.player)
 
     def unfinished(self) -> None:
         if self.over is not None and self.over[0] == "draw":
             self.res.ended_by = "draw"
             return
-        if self.over is not None and not self.stopped:
+        if self.over is not None and not self.stopped and not self.game.cut:
             how, winner = self.over
             self.finding("missing-result", f"the game ended ({how}) but no 'Wins' line says what "
                          f"{self.r.match.players[winner]} won", None)
@@ -447,22 +424,18 @@ class _GameReplay:
         return ids
 
 
-def _overrides(visitor: BaseVisitor[T], name: str) -> bool:
-    """Whether ``visitor`` does something in method ``name`` (the replay skips building its state if not)."""
-    return getattr(type(visitor), name) is not getattr(BaseVisitor, name)
-
-
 class _MatchReplay:
     def __init__(self, match: Match, visitor: BaseVisitor[T]) -> None:
         self.match = match
         self.visitor: BaseVisitor[object] = visitor  # type: ignore[assignment]
-        self.wants_roll = _overrides(visitor, "visit_roll")
-        self.wants_move = _overrides(visitor, "visit_move")
-        self.wants_cube = _overrides(visitor, "visit_cube")
-        self.wants_resign = _overrides(visitor, "visit_resign")
-        self.wants_result = _overrides(visitor, "visit_result")
-        self.wants_unchecked = _overrides(visitor, "visit_unchecked")
-        self.wants_finding = _overrides(visitor, "visit_finding")
+        wants = visitor.wants
+        self.wants_roll = Wants.ROLL in wants
+        self.wants_move = Wants.MOVE in wants
+        self.wants_cube = Wants.CUBE in wants
+        self.wants_resign = Wants.RESIGN in wants
+        self.wants_result = Wants.RESULT in wants
+        self.wants_unchecked = Wants.UNCHECKED in wants
+        self.wants_finding = Wants.FINDING in wants
         # The first two games tell a one-game session and a transcript starting at a score; the
         # others are read as they come (a match read game by game).
         self.games = match.iter_games()
@@ -513,12 +486,18 @@ class _MatchReplay:
             score = opening.score
         post_crawford = False
         finished = False
+        cut = False  # the game before was cut short by a syntax error, its result unknown
         for index, game in enumerate(itertools.chain(self.ahead, self.games), start=first):
             self.tell()
             if game.number != index:
                 self.add(Finding("game-number", f"game {game.number} where game {index} was expected",
                                  game.location, game=game.number))
-            if tuple(game.score) != score:
+            if cut or (game.cut and not game.actions):
+                # One error per mistake: the score line after a cut game is taken as it is; a cut
+                # game with no actions may have had its score line be the line that failed.
+                if not game.cut or game.actions:
+                    score = (game.score[0], game.score[1])
+            elif tuple(game.score) != score:
                 self.add(Finding("score-mismatch",
                                  f"the score line says {game.score[0]}-{game.score[1]}, "
                                  f"but the games before make it {score[0]}-{score[1]}",
@@ -540,6 +519,7 @@ class _MatchReplay:
             _GameReplay(self, game, result, start, variant).run()
             self.result.games.append(result)
             self.visitor.end_game(result)
+            cut = game.cut and result.winner is None
             if result.winner is not None and result.points:
                 s = list(score)
                 s[result.winner] += result.points
@@ -548,7 +528,7 @@ class _MatchReplay:
                     finished = True
         self.tell()
         self.result.final_score = score
-        if length and max(score) < length and not part and self.kind == "match":
+        if length and max(score) < length and not part and self.kind == "match" and not cut:
             self.add(Finding("match-incomplete",
                              f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
                              match.location))
@@ -577,6 +557,8 @@ class _Results(BaseVisitor[MatchResult]):
 
 class _Decisions(_Results):
     """:class:`_Results` that also keeps a :class:`Decision` for every roll."""
+
+    wants = Wants.ROLL
 
     def __init__(self) -> None:
         super().__init__()

@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import BinaryIO, TextIO, TypeVar
 
 from tabla_cli.cluster import map_on_cluster, read_url, worker_url
+from tabla_cli.errors import InputError
 
 __all__ = [
-    "MAX_SIZE", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError", "check_encoding",
-    "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript", "map_in_order", "open_regular",
-    "open_stream", "read_path_text", "read_source",
+    "MAX_SIZE", "BinaryFileError", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError",
+    "binary_kind", "check_encoding", "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript",
+    "map_in_order", "open_regular", "open_stream", "read_path_text", "read_source",
 ]
 
 A = TypeVar("A")
@@ -238,7 +239,7 @@ def open_stream(path: str | Path, max_size: int = MAX_SIZE, encoding: str | None
     try:
         head = raw.read(_SAMPLE)
         if (head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head
-                or _binary(head)):
+                or _binary(head) or binary_kind(head) is not None):
             raw.close()
             return None
         raw.seek(0)
@@ -265,6 +266,57 @@ def check_encoding(name: str) -> str:
         LookupError: Python knows no encoding of that name.
     """
     return codecs.lookup(name).name
+
+
+class BinaryFileError(InputError):
+    """A file of binary data (an image, a PDF, an archive), not a transcript: the message says which."""
+
+
+_TRANSCRIPT = "the match's transcript (a .mat, .sgf or .txt export)"
+_UNPACK = "the transcripts inside it (unpack it and give tabla the folder)"
+_MAGIC: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image", _TRANSCRIPT),
+    (b"\xff\xd8\xff", "a JPEG image", _TRANSCRIPT),
+    (b"GIF87a", "a GIF image", _TRANSCRIPT),
+    (b"GIF89a", "a GIF image", _TRANSCRIPT),
+    (b"II*\x00", "a TIFF image", _TRANSCRIPT),
+    (b"MM\x00*", "a TIFF image", _TRANSCRIPT),
+    (b"%PDF-", "a PDF document", "the transcript it was made from (a .mat, .sgf or .txt export)"),
+    (b"PK\x03\x04", "a ZIP archive", _UNPACK),
+    (b"PK\x05\x06", "an empty ZIP archive", _UNPACK),
+    (b"\x1f\x8b", "a gzip archive", _UNPACK),
+    (b"\xfd7zXZ\x00", "an xz archive", _UNPACK),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", _UNPACK),
+    (b"Rar!\x1a\x07", "a RAR archive", _UNPACK),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "a Microsoft Office document", "the match saved as plain text"),
+    (b"SQLite format 3\x00", "an SQLite database", "the matches exported from it as transcripts"),
+)
+"""Binary formats met in folders of transcripts: magic bytes at the start, what the file is, what was meant."""
+
+_CONTROL = frozenset(range(9)) | frozenset(range(14, 27)) | frozenset(range(28, 32))
+"""Bytes no text holds (tabs, line ends, form feeds and ESC aside)."""
+
+
+def binary_kind(data: bytes) -> str | None:
+    """Why ``data`` (a file's bytes, or its first ones) is not text: a finding's message; None for text.
+
+    A known binary format by its magic bytes, else a start with many
+    control bytes that is not UTF-16.
+
+    >>> binary_kind(b"%PDF-1.7 ...")
+    'binary file (a PDF document), not a transcript; did you mean the transcript it was made from (a .mat, .sgf or .txt export)?'
+    >>> binary_kind(b" 5 point match"), binary_kind("Ann".encode("utf-16-le"))
+    (None, None)
+    """
+    for magic, what, meant in _MAGIC:
+        if data.startswith(magic):
+            return f"binary file ({what}), not a transcript; did you mean {meant}?"
+    sample = data[:4096]
+    if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(data):
+        return None
+    if sum(1 for byte in sample if byte in _CONTROL) * 10 > len(sample):
+        return "binary file, not a transcript"
+    return None
 
 
 def _binary(head: bytes) -> bool:
@@ -362,9 +414,13 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> Decoded:
             (a BOM of it is dropped).
 
     Raises:
+        BinaryFileError: ``data`` is binary (:func:`binary_kind`), whatever the encoding.
         UnicodeDecodeError: ``data`` is not text in the ``encoding`` given.
         LookupError: ``encoding`` is not an encoding.
     """
+    problem = binary_kind(data)
+    if problem is not None:
+        raise BinaryFileError(problem)
     if encoding is not None:
         return Decoded(data.decode(encoding).removeprefix("\ufeff"), check_encoding(encoding))
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -460,9 +516,13 @@ def is_transcript(path: str | Path) -> bool:
             head = handle.read(_SNIFF)
     except OSError:
         return True
+    if _binary(head):
+        return True
+    if binary_kind(head) is not None:
+        return False
     from tabla_cli.formats import detect
 
-    return _binary(head) or detect(decode(head)) is not None
+    return detect(decode(head)) is not None
 
 
 def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None, *,

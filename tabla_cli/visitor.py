@@ -4,13 +4,15 @@
 score, Crawford, position) and calls a :class:`BaseVisitor` at each step with
 a :class:`DecisionState` that says everything known at that moment. A
 consumer (the check, the positions CSV, the report rows, an analysis)
-overrides the methods it needs and tracks nothing itself.
+overrides the methods it needs, declares them in :attr:`BaseVisitor.wants`
+and tracks nothing itself. :class:`Tee` hands each step to several visitors.
 
 Example:
     >>> import io
     >>> from tabla_cli.formats.mat import read_matches
     >>> from tabla_cli.replay import replay
     >>> class Cubes(BaseVisitor[list[int]]):
+    ...     wants = Wants.CUBE
     ...     def __init__(self) -> None:
     ...         self.values: list[int] = []
     ...     def visit_cube(self, state, action, cube_before, cube_after, owner):
@@ -29,8 +31,11 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Final, Generic, TypeVar
+import functools
+import operator
+from dataclasses import dataclass
+from enum import Flag, auto
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position
 from tabla_cli.findings import Finding
@@ -104,30 +109,6 @@ class DecisionState:
     move: int | None
     opening: bool = False
 
-    def __init__(self, position: Position, on_roll: Player, actor: Player, cube: int, cube_owner: Player | None,
-                 doubled: bool, score: tuple[int, int], length: int, crawford: bool, post_crawford: bool,
-                 jacoby: bool, beavers: bool, cube_limit: int, variant: Variant, game: int, move: int | None,
-                 opening: bool = False) -> None:
-        # The frozen dataclass's own __init__ sets each field through object.__setattr__;
-        # the slots' setters cost half as much (a state for every game and every decision).
-        _set_position(self, position)
-        _set_on_roll(self, on_roll)
-        _set_actor(self, actor)
-        _set_cube(self, cube)
-        _set_cube_owner(self, cube_owner)
-        _set_doubled(self, doubled)
-        _set_score(self, score)
-        _set_length(self, length)
-        _set_crawford(self, crawford)
-        _set_post_crawford(self, post_crawford)
-        _set_jacoby(self, jacoby)
-        _set_beavers(self, beavers)
-        _set_cube_limit(self, cube_limit)
-        _set_variant(self, variant)
-        _set_game(self, game)
-        _set_move(self, move)
-        _set_opening(self, opening)
-
     @property
     def has_ids(self) -> bool:
         """Whether the variant has gnubg Position and Match IDs."""
@@ -176,9 +157,21 @@ class DecisionState:
             return None
 
 
-(_set_position, _set_on_roll, _set_actor, _set_cube, _set_cube_owner, _set_doubled, _set_score, _set_length,
- _set_crawford, _set_post_crawford, _set_jacoby, _set_beavers, _set_cube_limit, _set_variant, _set_game, _set_move,
- _set_opening) = (vars(DecisionState)[f.name].__set__ for f in fields(DecisionState))
+class Wants(Flag):
+    """The steps a visitor wants besides the beginnings and ends (each names a ``visit_`` method).
+
+    The replay calls a ``visit_`` method only for a visitor that wants it, and
+    builds no :class:`DecisionState` for steps nobody wants.
+    """
+
+    NOTHING = 0
+    ROLL = auto()
+    MOVE = auto()
+    CUBE = auto()
+    RESIGN = auto()
+    RESULT = auto()
+    UNCHECKED = auto()
+    FINDING = auto()
 
 
 class BaseVisitor(Generic[T]):
@@ -190,8 +183,18 @@ class BaseVisitor(Generic[T]):
     :meth:`visit_finding` for each finding as it is made), then
     :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
     game, or after a play the replay could not apply, go to
-    :meth:`visit_unchecked` instead.
+    :meth:`visit_unchecked` instead. Of the ``visit_`` methods it calls only
+    those :attr:`wants` names.
     """
+
+    wants: Wants = Wants.NOTHING
+    """The ``visit_`` methods this visitor overrides (set on the class, or on an instance in ``__init__``)."""
+
+    lazy_games: bool = False
+    """The visitor never looks at ``match.games``: the matches it gets may be read game by game (``games``
+    empty, :meth:`~tabla_cli.model.Match.iter_games` reads them), where the format allows, so that one
+    long money session never sits in memory whole. Set it on the class or the instance; a subclass that
+    reads the games must not inherit it."""
 
     def begin_match(self, match: Match) -> None:
         """A match starts."""
@@ -268,3 +271,85 @@ class BaseVisitor(Generic[T]):
     def result(self) -> T:
         """What the visitor built (returned by :func:`tabla_cli.replay.replay`)."""
         raise NotImplementedError
+
+
+_STEPS = (Wants.ROLL, Wants.MOVE, Wants.CUBE, Wants.RESIGN, Wants.RESULT, Wants.UNCHECKED, Wants.FINDING)
+
+
+class Tee(BaseVisitor[T]):
+    """Passes every step of a replay to each of its children, in order; it wants what any of them wants.
+
+    A child is given a ``visit_`` step only if it wants it. A game that a child
+    skips (:data:`SKIP` from :meth:`begin_game`) sends that child nothing until
+    its :meth:`end_game`; the Tee skips a game only when every child does. It
+    reads the games of a match one by one (:attr:`~BaseVisitor.lazy_games`)
+    only when every child may. :meth:`result` is the first child's.
+
+    Args:
+        main: the first child, whose result is the Tee's.
+        others: the other children, called after it in this order.
+    """
+
+    def __init__(self, main: BaseVisitor[T], *others: BaseVisitor[Any]) -> None:
+        self.main = main
+        children: tuple[BaseVisitor[Any], ...] = (main, *others)
+        self.children = children
+        self.lazy_games = all(c.lazy_games for c in children)
+        self.wants = functools.reduce(operator.or_, (c.wants for c in children), Wants.NOTHING)
+        self._by_step = {step: tuple(c for c in children if step in c.wants) for step in _STEPS}
+        self._playing = self._by_step
+
+    def begin_match(self, match: Match) -> None:
+        for child in self.children:
+            child.begin_match(match)
+
+    def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
+        skipping = [child for child in self.children if child.begin_game(game, state) is SKIP]
+        if not skipping:
+            self._playing = self._by_step
+            return None
+        if len(skipping) == len(self.children):
+            return SKIP
+        self._playing = {step: tuple(c for c in to if c not in skipping) for step, to in self._by_step.items()}
+        return None
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        for child in self._playing[Wants.ROLL]:
+            child.visit_roll(state, action, play, after)
+
+    def visit_move(self, action: Action, after: Position | None) -> None:
+        for child in self._playing[Wants.MOVE]:
+            child.visit_move(action, after)
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        for child in self._playing[Wants.CUBE]:
+            child.visit_cube(state, action, cube_before, cube_after, owner)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        for child in self._playing[Wants.RESIGN]:
+            child.visit_resign(state, action)
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        for child in self._playing[Wants.RESULT]:
+            child.visit_result(state, action, game_result)
+
+    def visit_unchecked(self, action: Action) -> None:
+        for child in self._playing[Wants.UNCHECKED]:
+            child.visit_unchecked(action)
+
+    def visit_finding(self, finding: Finding) -> None:
+        for child in self._by_step[Wants.FINDING]:
+            child.visit_finding(finding)
+
+    def end_game(self, game_result: GameResult) -> None:
+        self._playing = self._by_step
+        for child in self.children:
+            child.end_game(game_result)
+
+    def end_match(self, match_result: MatchResult) -> None:
+        for child in self.children:
+            child.end_match(match_result)
+
+    def result(self) -> T:
+        return self.main.result()

@@ -9,7 +9,7 @@ import pytest
 from tabla_cli.analysis import cache as analysis_cache
 from tabla_cli.analysis import engine
 from tabla_cli.analysis.engine import UnknownLevelError, analyse, to_board
-from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.board import Player, Position, Step, legal_plays
 from tabla_cli.errors import TablaError
 

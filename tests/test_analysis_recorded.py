@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tabla_cli.analysis.recorded import (
+from tabla_cli.evaluation.recorded import (
     CubeAnalysis,
     RecordedAnalysis,
     evaluation_from_recorded,
@@ -20,9 +20,9 @@ from tabla_cli.analysis.recorded import (
     parse_sgf_cube_analysis,
 )
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
-from tabla_cli.analysis.met import cube_outcomes, match_equity
+from tabla_cli.evaluation.met import cube_outcomes, match_equity
 from tabla_cli.analysis.stats import DECISION_COLUMNS, actual_result, decisions_frame, player_stats
-from tabla_cli.analysis.types import CubeAction, DecisionKind
+from tabla_cli.evaluation.types import CubeAction, DecisionKind
 from tabla_cli.formats import gnubg_text, sgf
 from tabla_cli.model import ActionKind
 

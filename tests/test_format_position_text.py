@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
-from tabla_cli.analysis.recorded import evaluation_from_recorded
+from tabla_cli.evaluation.recorded import evaluation_from_recorded
 from tabla_cli.analysis.stats import decisions_frame, player_stats
-from tabla_cli.analysis.types import DecisionKind
+from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.errors import TranscriptSyntaxError
 from tabla_cli.formats import detect, position_text
 from tabla_cli.ids import parse_xgid

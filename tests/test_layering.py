@@ -154,3 +154,50 @@ def test_package_reader_loads_on_first_use() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             cwd=PACKAGE.parent)
     assert result.stdout.split() == ["True", "tabla_cli.reader"]
+
+
+def _package(module: str) -> str:
+    """The top-level part of the package a module belongs to (``tabla_cli.formats.mat`` -> ``formats``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+UNDER_THE_PIPELINE = {"board", "cube", "errors", "findings", "variant", "variants", "notation", "scoring", "written",
+                      "evaluation", "ids", "model", "formats", "writers", "replay", "results", "visitor", "digest",
+                      "reader"}
+"""What a transcript is and what the replay makes of it: none of these reaches up to a command's library."""
+
+ABOVE = {"pipeline", "check", "convert", "analysis", "reports", "cli"}
+
+LAYERS = [
+    ("evaluation", {"board", "errors", "evaluation"}),
+    ("analysis", ABOVE - {"reports", "cli"} | UNDER_THE_PIPELINE | {"source", "columns", "cluster"}),
+]
+"""A package and every package its modules may import (at import time or in a function)."""
+
+
+@pytest.mark.parametrize("package", sorted(UNDER_THE_PIPELINE))
+def test_the_model_and_its_readers_and_writers_import_no_command(package: str) -> None:
+    graph = import_graph(deferred=True)
+    upward = {f"{m} -> {t}" for m, targets in graph.items() if _package(m) == package
+              for t in targets if _package(t) in ABOVE}
+    assert upward == set()
+
+
+@pytest.mark.parametrize(("package", "allowed"), LAYERS, ids=[p for p, _ in LAYERS])
+def test_a_package_imports_only_what_lies_under_it(package: str, allowed: set[str]) -> None:
+    graph = import_graph(deferred=True)
+    found = {_package(t) for m, targets in graph.items() if _package(m) == package for t in targets} - {""}
+    assert found <= allowed, sorted(found - allowed)
+
+
+def test_only_the_cli_imports_the_cli() -> None:
+    graph = import_graph(deferred=True)
+    assert {m for m, targets in graph.items() if _package(m) not in ("cli", "__main__")
+            and any(_package(t) == "cli" for t in targets)} == set()
+
+
+def test_reports_and_analysis_sit_over_the_pipeline() -> None:
+    graph = import_graph(deferred=True)
+    assert not any(_package(t) == "reports" for m, ts in graph.items() if _package(m) == "analysis" for t in ts)
+    assert any(_package(t) == "pipeline" for m, ts in graph.items() if _package(m) == "analysis" for t in ts)

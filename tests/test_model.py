@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from tabla_cli.analysis.recorded import RecordedAnalysis
+from tabla_cli.evaluation.recorded import RecordedAnalysis
 from tabla_cli.errors import Location
 from tabla_cli.model import Action, ActionKind
 from tabla_cli.visitor import DecisionState

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tabla_cli import source
-from tabla_cli.check import CheckVisitor, FileReport, check_file, check_text
+from tabla_cli.check import FileReport, check_file, check_text, check_visitor
 from tabla_cli.errors import TranscriptSyntaxError
 from tabla_cli.formats import mat
 from tabla_cli.formats._mat_stream import match_chunks
@@ -213,7 +213,9 @@ def test_check_and_report_of_a_session_read_game_by_game_equal_reading_it_whole(
     path.write_text(text, encoding="utf-8")
 
     streamed = check_file(str(path))
-    whole = run(str(path), CheckVisitor(FileReport(str(path))))
+    read_whole = check_visitor(FileReport(str(path)))
+    read_whole.lazy_games = False
+    whole = run(str(path), read_whole)
     assert sorted(streamed.findings, key=str) == sorted(whole.findings, key=str)
     assert (streamed.games, streamed.plays, streamed.keys) == (whole.games, whole.plays, whole.keys)
     assert streamed.games == 40 and any(f.code == "syntax-error" for f in streamed.findings)

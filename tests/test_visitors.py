@@ -7,11 +7,13 @@ import io
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import DATA, transcript_files
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
-from tabla_cli.errors import TablaError
+from tabla_cli.errors import Location, TablaError
 from tabla_cli.findings import Finding
 from tabla_cli.formats.mat import read_matches
 from tabla_cli.model import Action, ActionKind, Game, Match
@@ -19,7 +21,7 @@ from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import GameResult, replay, replay_match
 from tabla_cli.reports.rows import FileRows, RowsVisitor
 from tabla_cli.reports.schema import INDEX
-from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Skip
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Skip, Tee, Wants
 from tabla_cli.writers.positions import PositionsVisitor
 
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -41,6 +43,8 @@ class Step:
 
 class Recorder(BaseVisitor[dict[int, Step]]):
     """Keeps every state the replay hands out, by action."""
+
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN
 
     def __init__(self) -> None:
         self.steps: dict[int, Step] = {}
@@ -100,7 +104,7 @@ def test_visitors_agree(name: str, match: Match) -> None:
 
     # the positions CSV: every row the replay followed has its state
     ids = True
-    for row in replay(match, PositionsVisitor(match)):
+    for row in replay(match, PositionsVisitor()):
         step = steps.get(id(row.source))
         if step is None:
             assert row.state is None and row.position is None
@@ -174,6 +178,8 @@ def _cube_steps(answer: str) -> list[tuple[str, Player, int, int, Player | None]
     match = _money(answer)
 
     class Cubes(BaseVisitor[list[tuple[str, Player, int, int, Player | None]]]):
+        wants = Wants.CUBE
+
         def __init__(self) -> None:
             self.seen: list[tuple[str, Player, int, int, Player | None]] = []
 
@@ -211,6 +217,8 @@ def test_skip_a_game_keeps_its_score() -> None:
     match = next(read_matches(io.StringIO((DATA / "mat" / "spec-3pt-gnubg.mat").read_text())))
 
     class OnlyGame2(BaseVisitor[list[int]]):
+        wants = Wants.ROLL
+
         def __init__(self) -> None:
             self.games: list[int] = []
             self.rolls: set[int] = set()
@@ -237,6 +245,8 @@ def test_findings_reach_the_visitor_as_they_are_made() -> None:
     text = MONEY.format(answer="Takes").replace("8/5 6/5", "8/5 6/4")
 
     class Findings(BaseVisitor[list[Finding]]):
+        wants = Wants.FINDING
+
         def __init__(self) -> None:
             self.found: list[Finding] = []
 
@@ -250,3 +260,183 @@ def test_findings_reach_the_visitor_as_they_are_made() -> None:
     found = replay(match, Findings())
     assert [f.code for f in found] == [f.code for f in replay_match(match).findings]
     assert found[0].code == "illegal-play"
+
+
+class _BeaverRule(BaseVisitor[list[tuple[str, bool, bool]]]):
+    """Each beaver and raccoon: its kind, whether the state said beavers are allowed, and whether it was refused."""
+
+    wants = Wants.CUBE | Wants.FINDING
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, bool, Action]] = []
+        self.refused: set[Location] = set()
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        if action.kind in (ActionKind.BEAVER, ActionKind.RACCOON):
+            self.seen.append((action.kind.value, state.beavers, action))
+
+    def visit_finding(self, finding: Finding) -> None:
+        if finding.code == "illegal-beaver":
+            self.refused.add(finding.location)
+
+    def result(self) -> list[tuple[str, bool, bool]]:
+        return [(kind, allowed, action.location in self.refused) for kind, allowed, action in self.seen]
+
+
+def _with_header(header: str | None, length: int = 0) -> Match:
+    text = MONEY.format(answer="Beavers => 4").replace("0 point match", f"{length} point match")
+    if header is not None:
+        text = f'; [Beaver "{header}"]\n' + text
+    return next(read_matches(io.StringIO(text)))
+
+
+def test_a_money_mat_without_a_beaver_header_allows_beavers_and_says_so() -> None:
+    """Regression: the replay accepted the beaver while every visitor was told beavers=False."""
+    assert replay(_with_header(None), _BeaverRule()) == [("beaver", True, False)]
+    assert replay_match(_with_header(None)).findings == []
+
+
+@pytest.mark.parametrize(("header", "length", "allowed"), [
+    (None, 0, True), ("On", 0, True), ("yes", 0, True), ("Off", 0, False), ("No", 0, False), ("0", 0, False),
+    (None, 3, False), ("On", 3, False),
+])
+def test_the_beaver_rule_has_one_source(header: str | None, length: int, allowed: bool) -> None:
+    match = _with_header(header, length)
+    assert match.rules.beavers(length) is allowed
+    assert replay(match, _BeaverRule()) == [("beaver", allowed, not allowed)]
+
+
+_ANSWERS = ("Takes", "Drops", "Beavers => 4", "Beavers => 8", "Raccoons => 8", "Beavers => 4                      Raccoons => 8",
+            "Beavers => 4                      Takes")
+
+
+class _States(_BeaverRule):
+    """Every state a visitor is given, and the locations of the findings."""
+
+    wants = Wants.ROLL | Wants.CUBE | Wants.FINDING
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.states: list[DecisionState] = []
+        self.found: dict[Location, set[str]] = {}
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.states.append(state)
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        super().visit_cube(state, action, cube_before, cube_after, owner)
+        self.states.append(state)
+
+    def visit_finding(self, finding: Finding) -> None:
+        super().visit_finding(finding)
+        self.found.setdefault(finding.location, set()).add(finding.code)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from((None, "On", "Off", "no", "TRUE", "maybe")), st.sampled_from((None, "On", "Off")),
+       st.sampled_from((0, 0, 3, 5)), st.sampled_from(_ANSWERS))
+def test_every_visitor_state_agrees_with_what_the_replay_accepted(beaver: str | None, jacoby: str | None,
+                                                                   length: int, answer: str) -> None:
+    text = MONEY.format(answer=answer).replace("0 point match", f"{length} point match")
+    for key, value in (("Beaver", beaver), ("Jacoby", jacoby)):
+        if value is not None:
+            text = f'; [{key} "{value}"]\n' + text
+    match = next(read_matches(io.StringIO(text)))
+    visitor = _States()
+    replay(match, visitor)
+    allowed = match.rules.beavers(length)
+    assert visitor.states and {s.beavers for s in visitor.states} == {allowed}
+    assert {s.jacoby for s in visitor.states} == {not length and match.rules.jacoby}
+    for s in visitor.states:
+        if not length:
+            assert s.match_state().beaver is allowed
+    for _kind, said_allowed, _refused in visitor.result():
+        assert said_allowed is allowed
+    for _, _, action in visitor.seen:
+        codes = visitor.found.get(action.location, set())
+        answered = "unexpected-answer" not in codes
+        assert ("illegal-beaver" in codes) is (answered and not allowed)
+
+
+_METHODS = {"visit_roll": Wants.ROLL, "visit_move": Wants.MOVE, "visit_cube": Wants.CUBE,
+            "visit_resign": Wants.RESIGN, "visit_result": Wants.RESULT, "visit_unchecked": Wants.UNCHECKED,
+            "visit_finding": Wants.FINDING}
+
+
+def _subclasses(cls: type) -> list[type]:
+    return [sub for direct in cls.__subclasses__() for sub in (direct, *_subclasses(direct))]
+
+
+def test_every_visitor_declares_the_steps_it_overrides() -> None:
+    """The replay calls only what ``wants`` declares: a visitor that forgot one would silently miss it."""
+    import importlib
+    import pkgutil
+
+    import tabla_cli
+
+    for module in pkgutil.walk_packages(tabla_cli.__path__, "tabla_cli."):
+        if not module.name.startswith(("tabla_cli.cli", "tabla_cli.cluster")):
+            importlib.import_module(module.name)
+    checked = 0
+    for cls in _subclasses(BaseVisitor):
+        if issubclass(cls, Tee) or not cls.__module__.startswith("tabla_cli."):
+            continue
+        for name, step in _METHODS.items():
+            if getattr(cls, name) is not getattr(BaseVisitor, name):
+                assert step in cls.wants, f"{cls.__qualname__} overrides {name} but does not want {step}"
+        checked += 1
+    assert checked >= 6
+
+
+class _Log(BaseVisitor[list[str]]):
+    def __init__(self, wants: Wants, skip: int | None = None, lazy: bool = False) -> None:
+        self.wants = wants
+        self.skip = skip
+        self.lazy_games = lazy
+        self.log: list[str] = []
+
+    def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
+        self.log.append(f"game {game.number}")
+        return SKIP if game.number == self.skip else None
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.log.append("roll")
+
+    def visit_move(self, action: Action, after: Position | None) -> None:
+        self.log.append("move")
+
+    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
+                   owner: Player | None) -> None:
+        self.log.append(action.kind.value)
+
+    def end_game(self, game_result: GameResult) -> None:
+        self.log.append("end")
+
+    def result(self) -> list[str]:
+        return self.log
+
+
+def test_a_tee_gives_each_child_what_it_wants_and_the_first_childs_result() -> None:
+    match = _money("Takes")
+    rolls, cubes = _Log(Wants.ROLL, lazy=True), _Log(Wants.CUBE | Wants.MOVE)
+    tee = Tee(rolls, cubes)
+    assert tee.wants == Wants.ROLL | Wants.CUBE | Wants.MOVE and not tee.lazy_games
+    assert replay(match, tee) is rolls.log
+    assert rolls.log == ["game 1", "roll", "roll", "roll", "end"]
+    assert cubes.log == ["game 1", "move", "double", "take", "move", "move", "end"]
+    assert Tee(_Log(Wants.ROLL, lazy=True), _Log(Wants.CUBE, lazy=True)).lazy_games
+
+
+def test_a_tee_skips_a_game_only_for_the_children_that_skip_it() -> None:
+    match = next(read_matches(io.StringIO((DATA / "mat" / "spec-3pt-gnubg.mat").read_text())))
+    skipping, playing = _Log(Wants.ROLL, skip=1), _Log(Wants.ROLL)
+    replay(match, Tee(skipping, playing))
+    first = skipping.log.index("end")
+    assert skipping.log[:first + 1] == ["game 1", "end"]
+    assert playing.log[1] == "roll"
+    assert skipping.log[first + 1:] == playing.log[playing.log.index("end") + 1:]
+    both = [_Log(Wants.ROLL, skip=1), _Log(Wants.ROLL, skip=1)]
+    replay(match, Tee(*both))
+    assert both[0].log[:2] == both[1].log[:2] == ["game 1", "end"]

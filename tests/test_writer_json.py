@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from helpers import DATA, corpus_files
 from test_writer_sgf import random_match
-from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
-from tabla_cli.analysis.types import DecisionKind, Evaluation
+from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.evaluation.types import DecisionKind, Evaluation
 from tabla_cli.board import Player, Position
 from tabla_cli.cli import main
 from match_compare import match_differences

@@ -132,6 +132,8 @@ def test_long_names_keep_a_space() -> None:
 
 
 def _match(actions: list[Action], length: int = 0, **match_fields: object) -> Match:
+    """A match of one game; a money session allows beavers, as a money .mat without a Beaver header does."""
+    match_fields.setdefault("rules", RuleSet(beaver=not length))
     game = Game(1, (0, 0), actions)
     return Match(("Ann", "Bob"), length, [game], **match_fields)  # type: ignore[arg-type]
 
@@ -168,7 +170,7 @@ def test_beaver_raccoon_resigned_roll_and_losses() -> None:
     ]
     back = read_one(format_mat(match))
     assert match_differences(match, back, Carried(headers=[])) == []
-    assert back.headers == [("Beaver", "On")] and back.rules == match.rules
+    assert back.headers == [] and back.rules == match.rules  # a money .mat allows beavers unless it says not
     assert [(a.kind, a.player, a.value, a.resigned) for a in back.games[0].actions] == [
         (a.kind, a.player, a.value, a.resigned) for a in match.games[0].actions]
 
@@ -209,13 +211,13 @@ def test_illegal_play_is_written_as_written() -> None:
 
 
 def test_headers_say_the_rules_and_variant() -> None:
-    match = _match([_roll(ZERO, (3, 1), "8/5 6/5")], rules=RuleSet(crawford=False, jacoby=True, beaver=True,
+    match = _match([_roll(ZERO, (3, 1), "8/5 6/5")], rules=RuleSet(crawford=False, jacoby=True, beaver=False,
                                                                  cube_limit=64), variant="nackgammon")
     match.games[0].actions = [_roll(ZERO, (3, 1), "8/5 6/5")]
     match.headers = [("Site", "Club"), ("jacoby", "Off")]
     text = format_mat(match)
     assert text.startswith('; [Site "Club"]\n; [jacoby "On"]\n; [Variation "NackGammon"]\n'
-                           '; [Crawford "Off"]\n; [Beaver "On"]\n; [CubeLimit "64"]\n\n 0 point match\n')
+                           '; [Crawford "Off"]\n; [Beaver "Off"]\n; [CubeLimit "64"]\n\n 0 point match\n')
     back = read_one(text)
     assert (back.rules, back.variant) == (match.rules, match.variant)
     assert match_differences(match, back, Carried(headers=["Site"])) == []

@@ -97,7 +97,7 @@ def test_writing_twice_gives_the_same_text() -> None:
 
 def _match(actions: list[Action], **game_fields: object) -> Match:
     game = Game(1, (0, 0), actions, **game_fields)  # type: ignore[arg-type]
-    return Match(("Ann", "Bob"), 0, [game], rules=RuleSet(jacoby=True))
+    return Match(("Ann", "Bob"), 0, [game], rules=RuleSet(jacoby=True, beaver=True))  # SGF money allows beavers
 
 
 def _roll(player: Player, dice: tuple[int, int], text: str, **extra: object) -> Action:
@@ -211,7 +211,7 @@ def random_match(seed: int, length: int, games: int) -> Match:
     """Legal games with random plays, doubles, takes, drops, beavers and results."""
     rng = random.Random(seed)
     loc = Location("random")
-    match = Match(("Ann", "Bob"), length, rules=RuleSet(jacoby=rng.random() < 0.5))
+    match = Match(("Ann", "Bob"), length, rules=RuleSet(jacoby=rng.random() < 0.5, beaver=not length))
     score = [0, 0]
     for number in range(1, games + 1):
         actions: list[Action] = []

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, analyse, check_level, engine_version, not_analysable
-from tabla_cli.analysis.types import DecisionInput, Evaluation
+from tabla_cli.evaluation.types import DecisionInput, Evaluation
 
 ENV_DIR = "TABLA_CACHE_DIR"
 """Environment variable naming the cache directory (tests, shared caches)."""
@@ -59,7 +59,7 @@ def decision_key(d: DecisionInput) -> str:
     share their entries, as their equities are the same.
 
     >>> from tabla_cli.board import Player, Position
-    >>> from tabla_cli.analysis.types import DecisionKind
+    >>> from tabla_cli.evaluation.types import DecisionKind
     >>> decision_key(DecisionInput(DecisionKind.CHECKER, Position.start(), Player.ZERO,
     ...                            Player.ZERO, 1, None, (7, 5), dice=(3, 1)))
     'backgammon|checker|4HPwATDgc/ABMA|31|1|c|7/5|-|-|-'

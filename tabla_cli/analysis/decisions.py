@@ -19,16 +19,17 @@ from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
 from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
-from tabla_cli.analysis.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
+from tabla_cli.digest import Fingerprint
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.notation import format_play
-from tabla_cli.pipeline import ReadOptions, as_source, run
+from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
 from tabla_cli.source import Source
-from tabla_cli.visitor import DecisionState
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
 
@@ -101,8 +102,8 @@ def _may_double(state: DecisionState) -> bool:
     return True
 
 
-class DecisionsVisitor(CheckVisitor):
-    """Collects every decision of a match, and the check's findings.
+class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
+    """Collects every decision of the matches it visits (its result: them, not yet evaluated).
 
     A match that carries recorded analysis is taken as its source analysed it:
     its decisions are the ones the analysis lists (a roll without analysis
@@ -110,14 +111,15 @@ class DecisionsVisitor(CheckVisitor):
     it), and nothing goes to the engine. Other matches go to the engine whole.
 
     Args:
-        report: the file's check report (findings and counts are added).
+        path: the file the matches are read from.
         options: how to evaluate.
     """
 
-    def __init__(self, report: FileReport, options: AnalysisOptions) -> None:
-        super().__init__(report)
+    wants = Wants.ROLL | Wants.CUBE
+
+    def __init__(self, path: str, options: AnalysisOptions) -> None:
         self.options = options
-        self.key = report.path
+        self.key = path
         self.match: Match | None = None
         self.pending: list[_Pending] = []
         self.matches: list[Match] = []
@@ -125,7 +127,6 @@ class DecisionsVisitor(CheckVisitor):
         self.use_recorded = False
 
     def begin_match(self, match: Match) -> None:
-        super().begin_match(match)
         self.match = match
         self.matches.append(match)
         count = len(self.matches)
@@ -168,6 +169,7 @@ class DecisionsVisitor(CheckVisitor):
                 self.pending.append(_Pending(row, action, kind, evaluation=recorded))
             elif kind is DecisionKind.CHECKER:
                 row["forced"] = True
+                row["close"] = False
                 self.pending.append(_Pending(row, action, kind))
         else:
             self.pending.append(_Pending(row, action, kind, decision=decision))
@@ -180,7 +182,8 @@ class DecisionsVisitor(CheckVisitor):
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
             return
         cube = self._cube_recorded(action, DecisionKind.DOUBLE)
-        may_double = cube is not None if self.use_recorded else not self.doubled and _may_double(state)
+        may_double = cube is not None if self.use_recorded else (
+            not self.doubled and not state.opening and _may_double(state))
         if may_double:
             row = self._row(state, action, DecisionKind.DOUBLE, CubeAction.NO_DOUBLE.value, None,
                             match_id=state.match_id_or_none() if state.has_ids else None)
@@ -209,6 +212,9 @@ class DecisionsVisitor(CheckVisitor):
         row = self._row(state, action, kind, made.value, None,
                         match_id=state.match_id_or_none() if state.has_ids else None)
         self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
+
+    def result(self) -> list[_Pending]:
+        return self.pending
 
     def end_game(self, game_result: Any) -> None:
         self.doubled = False
@@ -248,8 +254,9 @@ def analyse_source(source: Source | str, options: AnalysisOptions, read: ReadOpt
         text: the file's text, when already at hand.
     """
     path = as_source(source).path
-    visitor = DecisionsVisitor(FileReport(path), options)
-    report = run(source, visitor, read, text=text)
+    visitor = DecisionsVisitor(path, options)
+    report = FileReport(path)
+    run(source, FileTee(CheckVisitor(report), Fingerprint(report.keys), visitor), read, text=text)
     rows = evaluate(visitor.pending, options)
     document = analysed_document(visitor.matches, visitor.pending) if options.document and visitor.matches else None
     return FileAnalysis(report, rows, document)

@@ -15,7 +15,7 @@ it says otherwise (docs/analysis.md gives the sources):
   (XG's own counting of decisions differs a little: see docs/analysis.md).
 
 Example:
-    >>> from tabla_cli.analysis.types import DecisionKind
+    >>> from tabla_cli.evaluation.types import DecisionKind
     >>> rows = [
     ...     decision_row("m", 1, 1, "Ann", 0, DecisionKind.CHECKER, error=0.0),
     ...     decision_row("m", 1, 3, "Ann", 0, DecisionKind.CHECKER, error=0.05),
@@ -35,7 +35,7 @@ from typing import Any
 
 import pandas as pd
 
-from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
+from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
 from tabla_cli.columns import Column, rate, table, typed
 
 __all__ = [
@@ -142,7 +142,7 @@ def actual_result(length: int, score: tuple[int, int], crawford: bool, winner: i
     """A game's result for each side (player 0, player 1), gnubg's "actual result".
 
     Money: the points won and lost. Match play: the change of each side's
-    match-winning chances (:func:`tabla_cli.analysis.met.game_result_mwc`).
+    match-winning chances (:func:`tabla_cli.evaluation.met.game_result_mwc`).
     None when the game has no winner or no points.
 
     >>> actual_result(0, (0, 0), False, 1, 2)
@@ -153,7 +153,7 @@ def actual_result(length: int, score: tuple[int, int], crawford: bool, winner: i
     if winner is None or points is None:
         return None
     if length:
-        from tabla_cli.analysis.met import game_result_mwc
+        from tabla_cli.evaluation.met import game_result_mwc
 
         gain = game_result_mwc(length - score[winner], length - score[1 - winner], points, crawford=crawford)
     else:
@@ -264,8 +264,9 @@ def player_stats(
     out["cube_error_rate"] = rate(out["cube_error"], out["close_cube"], 1000)
     out["pr"] = rate(out["error_total"], out["decisions"], 500)
     out["luck_rate"] = rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
-    out["rating"] = [rating_word(r) if r == r else "n/a" for r in out["error_rate"]]
-    out["luck_rating"] = [_luck_word(r) if r == r else "n/a" for r in out["luck_rate"]]
+    # A missing rate gives a missing word (null, an empty cell), as for a player with no analysis at all.
+    out["rating"] = [rating_word(r) if r == r else None for r in out["error_rate"]]
+    out["luck_rating"] = [_luck_word(r) if r == r else None for r in out["luck_rate"]]
     results = _results(frame, checker, keys)
     out = out.merge(results, on=keys, how="left") if len(out) else out.assign(actual_result=[], luck_adjusted_result=[])
     return typed(out, (DECISION_COLUMNS[0], *STAT_COLUMNS) if by_match else STAT_COLUMNS)
@@ -307,7 +308,7 @@ def _results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.Dat
 
 @functools.cache
 def _scale(match_id: str) -> float:
-    from tabla_cli.analysis.met import cube_outcomes
+    from tabla_cli.evaluation.met import cube_outcomes
     from tabla_cli.errors import TablaError
     from tabla_cli.ids import decode_match_id
 

@@ -16,6 +16,7 @@ from tabla_cli.cli import channels
 from tabla_cli.cli.analyze import analyze
 from tabla_cli.cli.check import check
 from tabla_cli.cli.convert import convert
+from tabla_cli.cli.cube import cube
 from tabla_cli.cli.options import TRACEBACK
 from tabla_cli.cli.report import report
 from tabla_cli.cli.show import plays, show
@@ -65,5 +66,5 @@ def main(ctx: click.Context, traceback: bool, old_traceback: bool) -> None:
     ctx.meta[TRACEBACK] = traceback or old_traceback
 
 
-for _command in (check, show, plays, analyze, convert, report):
+for _command in (check, show, plays, cube, analyze, convert, report):
     main.add_command(_command)

@@ -16,9 +16,8 @@ _FALSE = frozenset({"off", "no", "false", "0"})
 
 
 def _flag(value: str | None, default: bool) -> bool:
-    if value is None:
-        return default
-    word = value.strip().casefold()
+    """On or off as a header says it; ``default`` when it is absent or says neither."""
+    word = (value or "").strip().casefold()
     if word in _TRUE:
         return True
     if word in _FALSE:
@@ -26,8 +25,11 @@ def _flag(value: str | None, default: bool) -> bool:
     return default
 
 
-def rules(headers: Iterable[tuple[str, str]]) -> RuleSet:
-    """The :class:`RuleSet` the headers ask for (defaults where they say nothing)."""
+def rules(headers: Iterable[tuple[str, str]], length: int) -> RuleSet:
+    """The :class:`RuleSet` the headers of a ``length``-point match ask for (defaults where they say nothing).
+
+    Beavers are allowed in money play (``length`` 0) unless a ``Beaver`` header says they are not.
+    """
     values = {key.casefold().replace(" ", ""): value for key, value in headers}
     default = RuleSet()
     cube_limit = default.cube_limit
@@ -40,7 +42,7 @@ def rules(headers: Iterable[tuple[str, str]]) -> RuleSet:
     return RuleSet(
         crawford=_flag(values.get("crawford"), default.crawford),
         jacoby=_flag(values.get("jacoby"), default.jacoby),
-        beaver=_flag(values.get("beaver"), default.beaver),
+        beaver=_flag(values.get("beaver"), not length),
         cube_limit=cube_limit,
         cube=_flag(values.get("cube"), default.cube),
         scoring=scoring,

@@ -8,7 +8,6 @@ line; the reader parses the text between them.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, TextIO
@@ -21,13 +20,6 @@ __all__ = ["LENGTH_LINE", "LazyMatches", "PieceReader", "lines", "match_chunks",
 
 LENGTH_LINE = re.compile(r"[0-9]+[ \t]+point[ \t]+match\b", re.IGNORECASE)
 """A stripped line that is a match-length line ``N point match``."""
-_NT_MATCH = re.compile(r"nt[ \t]++match")
-"""Searched for in a whole text made lower case: every length line holds it (a comment line may too).
-
-No letter but the ASCII ones lowers to one of these, so wherever
-:data:`LENGTH_LINE` matches (ignoring case), the lower-case text holds
-this; the search has no case to ignore and is several times faster.
-"""
 _GAME_LINE = re.compile(r"game[ \t]+[0-9]+\b", re.IGNORECASE)
 _DIGITS = frozenset("0123456789")
 
@@ -88,19 +80,10 @@ def match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
     Raises:
         InputError: the stream cannot be decoded.
     """
-    blocks = _blocks(handle, path)
-    head = [next(blocks, "")]
-    if len(head[0]) < _BLOCK:  # a short read: the end of the stream, where reading again finds nothing
-        head.append(next(blocks, ""))
-        if not head[1]:  # the whole stream in one block: one match, most often, found without cutting it into lines
-            text = head[0].replace("\r\n", "\n").replace("\r", "\n")
-            if _one_match(text):
-                yield text, 1
-                return
     chunk: list[str] = []
     pending: list[str] = []  # comment and blank lines since the last other line
     first = number = 1
-    for line in _lines(itertools.chain(head, blocks)):
+    for line in lines(handle, path):
         stripped = line.strip().lstrip("\ufeff")
         if not stripped or stripped[0] in ";#":
             pending.append(line)
@@ -117,27 +100,6 @@ def match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
     chunk += pending
     if chunk or first == 1:
         yield "".join(chunk), first
-
-
-def _one_match(text: str) -> bool:
-    """Whether :func:`match_chunks` cuts ``text`` (LF line ends) nowhere: its one chunk is the whole text.
-
-    True when the text holds ``point match`` (``nt match`` in lower case)
-    at most once, anywhere in a line, with only blank and comment lines
-    before the line that holds it: then no line but that one may be a
-    length line, and it comes first (a length line after any other line
-    starts a new match). False may also mean that the lines must be looked
-    at one by one.
-    """
-    low = text.lower()  # the same lines (no letter lowers to or from a newline)
-    found = _NT_MATCH.search(low)
-    if found is None:
-        return True
-    if _NT_MATCH.search(low, found.end()) is not None:
-        return False
-    line = low.count("\n", 0, found.start())
-    before = text.split("\n", line)[:line]  # the whole lines before the one that holds it
-    return all(not (s := b.strip().lstrip("\ufeff")) or s[0] in ";#" for b in before)
 
 
 def pieces(stream: Iterable[str], size: int) -> Iterator[tuple[bool, str, int]]:

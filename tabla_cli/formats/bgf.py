@@ -22,7 +22,7 @@ checks plays, cube and scores. A game's points are the score the next game
 (or the match's final score) gives the winner over this game's.
 
 The analysis BGBlitz stores with each record is kept as recorded analysis
-(:class:`~tabla_cli.analysis.recorded.RecordedAnalysis`): the ranked
+(:class:`~tabla_cli.evaluation.recorded.RecordedAnalysis`): the ranked
 candidate plays (``moveAnalysis``: the play made is marked ``played``),
 the cube equities (``equity.cubeDecision``: no double, double/take,
 double/pass, and BGBlitz's ``close`` flag) and BGBlitz's own error of the
@@ -52,8 +52,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tabla_cli.analysis.recorded import Candidate, RecordedAnalysis
-from tabla_cli.analysis.types import CubeAction, Evaluation
+from tabla_cli.evaluation.recorded import Candidate, RecordedAnalysis
+from tabla_cli.evaluation.types import CubeAction, Evaluation
 from tabla_cli.board import Dice, Player, Step
 from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TranscriptSyntaxError
 from tabla_cli.formats import Format, never

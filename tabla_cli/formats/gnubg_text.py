@@ -52,8 +52,8 @@ from typing import Literal, TextIO
 
 from lark import Lark, Token, Tree
 
-from tabla_cli.analysis.recorded import RecordedAnalysis, parse_gnubg_text_analysis
-from tabla_cli.analysis.types import CubeAction
+from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_gnubg_text_analysis
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.formats import Format
@@ -599,7 +599,7 @@ class _GameState:
             self.game.start_cube = (state.cube, state.cube_owner)
             self.cube = state.cube
         if not self.match.length and len(self.match.games) == 1:
-            self.match.rules = RuleSet(jacoby=state.jacoby)
+            self.match.rules = RuleSet(jacoby=state.jacoby, beaver=True)
         if position == Position.start():
             return
         for variant in VARIANTS:

@@ -36,8 +36,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, TextIO, TypeVar
 
-from tabla_cli.analysis.recorded import RecordedAnalysis
-from tabla_cli.analysis.types import Evaluation
+from tabla_cli.evaluation.recorded import RecordedAnalysis
+from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.board import Player, Position
 from tabla_cli.errors import Location, TranscriptSyntaxError, UnknownScoringError, UnsupportedFormatError
 from tabla_cli.formats import Format

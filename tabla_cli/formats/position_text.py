@@ -12,7 +12,7 @@ equities, and the best cube action). The labels are in the program's language
 Such a file records a position, not a decision: nobody has played yet. It is
 read as a match of one game that starts from that position, with an action
 for the analysis to belong to, marked ``undecided``
-(:attr:`~tabla_cli.analysis.recorded.RecordedAnalysis.undecided`):
+(:attr:`~tabla_cli.evaluation.recorded.RecordedAnalysis.undecided`):
 
 * a checker position gives the roll, played with the best play;
 * a cube position gives the double of the side on roll (when the XGID's dice
@@ -52,8 +52,8 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
-from tabla_cli.analysis.recorded import Candidate, CubeAnalysis, RecordedAnalysis, proper_cube_action
-from tabla_cli.analysis.types import CubeAction
+from tabla_cli.evaluation.recorded import Candidate, CubeAnalysis, RecordedAnalysis, proper_cube_action
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.board import Player
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.formats import Format

@@ -46,8 +46,8 @@ from typing import TextIO
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
-from tabla_cli.analysis.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
-from tabla_cli.analysis.types import CubeAction as Cube
+from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
+from tabla_cli.evaluation.types import CubeAction as Cube
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import Format
@@ -422,7 +422,7 @@ class _Reader:
         match.rules = RuleSet(
             crawford="Crawford" in words if match.length else default.crawford,
             jacoby="Jacoby" in words,
-            beaver=default.beaver,
+            beaver=not match.length,  # gnubg writes no beaver rule; money play allows them
             cube_limit=default.cube_limit,
             cube="NoCube" not in words,
         )

@@ -33,7 +33,7 @@ import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tabla_cli.analysis.types import CubeAction
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.board import OFF, Player, Position, Step
 from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
 from tabla_cli.findings import Code, Finding

@@ -26,14 +26,14 @@ import dataclasses
 import math
 from collections.abc import Callable
 
-from tabla_cli.analysis.recorded import (
+from tabla_cli.evaluation.recorded import (
     Candidate,
     CubeAnalysis,
     RecordedAnalysis,
     evaluation_from_recorded,
     proper_cube_action,
 )
-from tabla_cli.analysis.types import CubeAction, DecisionKind
+from tabla_cli.evaluation.types import CubeAction, DecisionKind
 from tabla_cli.formats.xg_records import CubeRecord, Evaluation, MoveRecord
 
 __all__ = ["NOT_ANALYSED", "answer_analysis", "checker_analysis", "cube_analysis", "level_name", "source"]

@@ -176,7 +176,7 @@ class FrameBuilder:
     def _keys(self, rows: FileRows) -> list[int | None]:
         """The global key of each match of ``rows``; None for a copy of a match added before."""
         keys: list[int | None] = []
-        for key in rows.keys:
+        for key, _ in rows.keys:
             if self.seen is not None and self.seen.first(key, rows.path) is not None:
                 keys.append(None)
                 self.duplicates += 1

@@ -24,7 +24,7 @@ PERIODS: tuple[str, ...] = ("week", "month", "year")
 """The periods of the ``period`` table."""
 
 ANALYSIS_TABLES: tuple[str, ...] = ("match", "player", "decision")
-"""The tables of ``tabla analyze --by`` (see :func:`tabla_cli.analysis.report.analysis_table`)."""
+"""The tables of ``tabla analyze --by`` (see :func:`tabla_cli.reports.analysis.analysis_table`)."""
 
 FORMATS: tuple[str, ...] = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")
 """The ``--format`` values of ``tabla report`` and ``tabla analyze``."""

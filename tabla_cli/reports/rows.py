@@ -23,20 +23,21 @@ import pyarrow as pa  # type: ignore[import-untyped]
 
 from tabla_cli.board import BAR, Play, Player, Position
 from tabla_cli.digest import Fingerprint, MatchKey
+from tabla_cli.errors import Location
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
-from tabla_cli.pipeline import FileVisitor, ReadOptions, as_source, internal_error, run
+from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.reports.schema import COLUMNS, FRAME_NAMES
 from tabla_cli.reports.skill import decision_rows, match_decisions
 from tabla_cli.source import Source, map_in_order
-from tabla_cli.visitor import DecisionState
+from tabla_cli.visitor import DecisionState, Wants
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 
-__all__ = ["BATCH_ROWS", "FileRows", "RowsVisitor", "arrow_schema", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date",
+__all__ = ["BATCH_ROWS", "FileRows", "RowsVisitor", "arrow_schema", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date", "rows_visitor",
            "match_ratings", "parse_date", "parse_rating", "record_batch", "text_rows"]
 
 _DATE = re.compile(r"([0-9]{4})[ \t]*[-./][ \t]*([0-9]{1,2})[ \t]*[-./][ \t]*([0-9]{1,2})")
@@ -100,11 +101,25 @@ def parse_rating(text: str | None) -> float | None:
     return None if found is None else float(found.group().replace(",", "."))
 
 
+_ELO_IS_SCORE = frozenset({"backgammongalaxy"})
+"""Sites (``Site`` header, lower case, no blanks) whose ``Player N Elo`` header holds no rating.
+
+Backgammon Galaxy writes the player's final match score there (``3,00/0``
+in a 3-point match won), or that score capped at the match length.
+"""
+
+
 def match_ratings(match: Match) -> tuple[float | None, float | None]:
-    """Each player's rating: the ``Player N Elo`` header (Backgammon Galaxy), else the score line's."""
+    """Each player's rating: the ``Player N Elo`` header, else the score line's (``Name,1780``).
+
+    The header is read where a site writes a rating there; Backgammon
+    Galaxy writes the final match score (see :data:`_ELO_IS_SCORE`).
+    """
+    site = "".join((match.header("Site") or "").split()).casefold()
+    header = site not in _ELO_IS_SCORE
     out = []
     for side in (0, 1):
-        rating = parse_rating(match.header(f"Player {side + 1} Elo"))
+        rating = parse_rating(match.header(f"Player {side + 1} Elo")) if header else None
         out.append(rating if rating is not None else parse_rating(match.ratings[side]))
     return out[0], out[1]
 
@@ -123,9 +138,13 @@ class FileRows:
     path: str
     include: frozenset[str] = frozenset(FRAME_NAMES)
     matches: int = 0
-    keys: list[MatchKey] = field(default_factory=list)
+    keys: list[tuple[MatchKey, Location]] = field(default_factory=list)
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
     batches: dict[str, list[pa.RecordBatch]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
+
+    def count(self, name: str) -> int:
+        """How many rows of frame ``name`` the file gave (packed or not)."""
+        return len(self.rows[name]) + sum(int(batch.num_rows) for batch in self.batches[name])
 
     def pack(self) -> None:
         """Pack each frame's rows into a record batch once there are :data:`BATCH_ROWS` of them."""
@@ -153,7 +172,14 @@ class FileRows:
         game, after which the reader went on); they come first. ``analyse``:
         as :class:`RowsVisitor` takes it.
         """
-        replay(match, RowsVisitor(self, read, analyse))
+        replay(match, rows_visitor(self, read, analyse))
+
+
+def rows_visitor(out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None
+                 ) -> FileTee[FileRows]:
+    """The report's visitor of a file: :class:`RowsVisitor`, and a :class:`~tabla_cli.digest.Fingerprint`
+    for ``out.keys`` (arguments as :class:`RowsVisitor` takes them)."""
+    return FileTee(RowsVisitor(out, read, analyse), Fingerprint(out.keys))
 
 
 class RowsVisitor(FileVisitor[FileRows]):
@@ -172,6 +198,7 @@ class RowsVisitor(FileVisitor[FileRows]):
             None = only the analysis the files record.
     """
 
+    wants = Wants.FINDING | Wants.ROLL | Wants.RESIGN | Wants.UNCHECKED | Wants.CUBE | Wants.RESULT
     lazy_games = True  # only .mat is read game by game, and a .mat file records no analysis
 
     def __init__(self, out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
@@ -190,7 +217,6 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.length = 0
         self.game = 0
         self.rolled = False
-        self.fingerprint = Fingerprint()
 
     def visit_read_finding(self, finding: Finding) -> None:
         if self.replaying:  # a match read game by game: the finding is the match's
@@ -206,7 +232,6 @@ class RowsVisitor(FileVisitor[FileRows]):
         self.local = self.out.matches
         self.names = display_names(match.players, self.out.path, self.local)
         self.length = match.length
-        self.fingerprint.begin_match(match)
         self.out.matches += 1
         if "decisions" in self.out.include:
             self.decisions = match_decisions(match, self.out.path, self.analyse)
@@ -234,7 +259,6 @@ class RowsVisitor(FileVisitor[FileRows]):
         return first
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
-        self.fingerprint.roll(action, after)
         if self.decisions is not None:
             self.decisions.visit_roll(state, action, play, after)
         rows = self.plays
@@ -289,7 +313,6 @@ class RowsVisitor(FileVisitor[FileRows]):
 
     def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
                    owner: Player | None) -> None:
-        self.fingerprint.cube(action, cube_after)
         if self.decisions is not None:
             self.decisions.visit_cube(state, action, cube_before, cube_after, owner)
         rows = self.cubes
@@ -317,7 +340,6 @@ class RowsVisitor(FileVisitor[FileRows]):
             self.decisions.visit_result(state, action, game_result)
 
     def end_game(self, game_result: GameResult) -> None:
-        self.fingerprint.end_game(game_result)
         if self.decisions is not None:
             self.decisions.end_game(game_result)
         out = self.out
@@ -339,7 +361,6 @@ class RowsVisitor(FileVisitor[FileRows]):
     def end_match(self, match_result: MatchResult) -> None:
         self.replaying = False
         out = self.out
-        out.keys.append(self.fingerprint.key())
         match = match_result.match
         names = self.names
         local = self.local
@@ -399,7 +420,7 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, sco
     names a scoring rule set that wins over the transcripts' headers;
     ``analyse``: as :class:`RowsVisitor` takes it.
     """
-    return run(path, RowsVisitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring),
+    return run(path, rows_visitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring),
                text=text)
 
 
@@ -411,7 +432,7 @@ def file_rows(source: Source | str, *, include: Iterable[str] = FRAME_NAMES,
     (None: only recorded analysis fills ``decisions``).
     """
     src = as_source(source)
-    return run(src, RowsVisitor(FileRows(src.path, frozenset(include)), analyse=analyse), options)
+    return run(src, rows_visitor(FileRows(src.path, frozenset(include)), analyse=analyse), options)
 
 
 def failed_rows(source: Source | str, message: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:

@@ -60,9 +60,8 @@ def match_decisions(match: Match, path: str, analyse: AnalysisOptions | None) ->
             match that records none gives no visitor.
     """
     from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
-    from tabla_cli.check import FileReport
 
-    visitor = DecisionsVisitor(FileReport(path), analyse or AnalysisOptions(recorded=True))
+    visitor = DecisionsVisitor(path, analyse or AnalysisOptions(recorded=True))
     visitor.begin_match(match)
     return visitor if analyse is not None or visitor.use_recorded else None
 

@@ -67,8 +67,8 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from tabla_cli import __version__
-from tabla_cli.analysis.recorded import RecordedAnalysis, evaluation_from_recorded
-from tabla_cli.analysis.types import DecisionKind, Evaluation
+from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.evaluation.types import DecisionKind, Evaluation
 from tabla_cli.board import Play, Position
 from tabla_cli.errors import Location, TablaError
 from tabla_cli.model import Action, ActionKind, Game, Match

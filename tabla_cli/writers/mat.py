@@ -148,7 +148,7 @@ def _headers(match: Match) -> list[tuple[str, str]]:
                 break
         if not replaced:
             headers.append(("Variation", name))
-    said = rules(headers)
+    said = rules(headers, match.length)
     want = match.rules
     if said.crawford != want.crawford:
         _set_header(headers, "Crawford", _on_off(want.crawford))

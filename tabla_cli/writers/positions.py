@@ -49,7 +49,7 @@ from tabla_cli.errors import TablaError
 from tabla_cli.ids import MatchState, encode_match_id, format_xgid
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import MatchResult, replay
-from tabla_cli.visitor import BaseVisitor, DecisionState
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 __all__ = ["COLUMNS", "PositionRow", "PositionsVisitor", "format_positions", "position_rows", "write_positions"]
 
@@ -146,22 +146,33 @@ def position_rows(match: Match, *, index: int = 1) -> list[PositionRow]:
         match: the match.
         index: the match's number in its input, for the ``match`` column.
     """
-    return replay(match, PositionsVisitor(match, index))
+    return replay(match, PositionsVisitor(index))
 
 
 class PositionsVisitor(BaseVisitor[list[PositionRow]]):
     """Makes a :class:`PositionRow` of every roll and cube action the replay visits.
 
     Args:
-        match: the match replayed (for the players' names).
-        index: the match's number in its input, for the ``match`` column.
+        index: the number of the first match it visits in its input, for the
+            ``match`` column (each later match's is one more).
     """
 
-    def __init__(self, match: Match, index: int = 1) -> None:
-        self.names = match.players
-        self.index = index
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.UNCHECKED
+
+    def __init__(self, index: int = 1) -> None:
+        self.names = ("", "")
+        self.index = index - 1
         self.game = 0
         self.rows: list[PositionRow] = []
+
+    def begin_match(self, match: Match) -> None:
+        self.names = match.players
+        self.index += 1
+
+    def take(self) -> list[PositionRow]:
+        """The rows made since the last call (or the start)."""
+        rows, self.rows = self.rows, []
+        return rows
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         self.game = game.number

@@ -18,7 +18,7 @@ n-ply is written as gnubg's (n-1)-ply (XG counts the static evaluation as
 its first ply), a rollout, an XG Roller or book evaluation as 2-ply; nor for
 XG's own error figures (gnubg computes errors from the equities).
 
->>> from tabla_cli.analysis.recorded import Candidate, RecordedAnalysis
+>>> from tabla_cli.evaluation.recorded import Candidate, RecordedAnalysis
 >>> recorded = RecordedAnalysis(candidates=(Candidate(1, "8/4 6/4", 0.1, 0.0, (0.5, 0.1, 0.0, 0.5, 0.1, 0.0), "3-ply"),),
 ...                             played=0, level="XG 3-ply", luck=0.0655)
 >>> print(move_properties(recorded, lambda play: "hdfd"))
@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tabla_cli.analysis.met import cube_outcomes
-from tabla_cli.analysis.recorded import CubeAnalysis, RecordedAnalysis
+from tabla_cli.evaluation.met import cube_outcomes
+from tabla_cli.evaluation.recorded import CubeAnalysis, RecordedAnalysis
 
 __all__ = ["cube_property", "move_properties"]
 

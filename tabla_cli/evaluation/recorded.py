@@ -6,7 +6,7 @@ plays after each roll, a cube analysis block before it) and into SGF
 luck). tabla's own JSON stores the evaluation of each decision as it is (see
 ``docs/json-schema.md``). The readers keep it as a :class:`RecordedAnalysis` on
 :attr:`tabla_cli.model.Action.analysis`, and :func:`evaluation_from_recorded`
-turns it into the :class:`~tabla_cli.analysis.types.Evaluation` the
+turns it into the :class:`~tabla_cli.evaluation.types.Evaluation` the
 statistics use, exactly as an engine's analysis would be.
 
 Equities are GNU Backgammon's: cubeful, normalised to money equity in match
@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tabla_cli.analysis.met import cube_outcomes
-from tabla_cli.analysis.types import CubeAction, DecisionKind, Evaluation
+from tabla_cli.evaluation.met import cube_outcomes
+from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
 
 __all__ = [
     "CLOSE_CUBE",
@@ -94,7 +94,7 @@ class CubeAnalysis:
             :attr:`Candidate.probabilities`) when given.
         mwc_scale: in match play, match-winning chances per unit of
             normalised equity at this score and cube (``(W - L) / 2``, see
-            :func:`~tabla_cli.analysis.met.cube_outcomes`), when the source gives what it takes;
+            :func:`~tabla_cli.evaluation.met.cube_outcomes`), when the source gives what it takes;
             an error times this is its cost in MWC.
     """
 
@@ -114,8 +114,18 @@ class CubeAnalysis:
 
     @property
     def close(self) -> bool:
-        """GNU Backgammon's close decision: optimal - min(double/take, 1) < 0.16."""
-        return self.optimal - min(self.double_take, 1.0) < CLOSE_CUBE
+        """GNU Backgammon's close decision: optimal - min(double/take, 1) < 0.16.
+
+        The equities are gnubg's printed figures (three decimals), so the
+        difference is taken in decimal: exactly 0.160 is not close, whatever
+        binary floating point makes of the subtraction.
+
+        >>> CubeAnalysis(0.015, -0.145, 1.0).close, CubeAnalysis(0.203, 0.043, 1.0).close
+        (False, False)
+        >>> CubeAnalysis(0.015, -0.144, 1.0).close
+        True
+        """
+        return round(self.optimal - min(self.double_take, 1.0), 6) < CLOSE_CUBE
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +237,7 @@ def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
         if not recorded.forced:
             return None
         return Evaluation(equity=None, best_equity=0.0, best="", error=0.0, source=source, rank=1,
-                          options=0, forced=True, luck=recorded.luck)
+                          options=0, forced=True, luck=recorded.luck, close=False)
     best = candidates[0]
     if recorded.played is None:
         return Evaluation(equity=None, best_equity=best.equity, best=best.play, error=None, source=source,
@@ -243,6 +253,7 @@ def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
         rank=made.rank,
         options=len(candidates),
         forced=forced,
+        close=not forced,
         luck=recorded.luck,
         skill=recorded.skill,
     )
@@ -462,7 +473,7 @@ def parse_sgf_cube_analysis(value: str, match: tuple[int, int, int, bool] | None
     outputs after ``NoDouble Output`` and ``DoubleTake Output``. The cubeful
     figures are normalised money equities in money play, and match-winning
     chances in match play: they are normalised here with the match equity
-    table at the score (:func:`~tabla_cli.analysis.met.cube_outcomes`), as gnubg's
+    table at the score (:func:`~tabla_cli.evaluation.met.cube_outcomes`), as gnubg's
     ``FindCubeDecision`` does; double/pass is then +1.
 
     Args:
