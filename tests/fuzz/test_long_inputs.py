@@ -224,3 +224,39 @@ def test_an_xg_cube_export_with_a_long_line_takes_linear_time(unit: str, where: 
         return _check(text, "position-text")
 
     _assert_linear(make)
+
+
+def _field_starts(line: str, most: int) -> list[int]:
+    """Where the first ``most`` blank-separated fields of ``line`` start (and its end)."""
+    starts = [i for i, c in enumerate(line) if c not in " \t" and (i == 0 or line[i - 1] in " \t")]
+    return starts[:most] + [len(line)]
+
+
+def _kinds_of_line(text: str, most: int) -> list[int]:
+    """The indexes of the first line of each kind (its first word, digits as 9) in ``text``, at most ``most``."""
+    seen: dict[str, int] = {}
+    for index, line in enumerate(text.split("\n")):
+        words = line.split()
+        kind = re.sub(r"[0-9]", "9", words[0]) if words else ""
+        if kind and kind not in seen:
+            seen[kind] = index
+    return sorted(seen.values())[:most]
+
+
+@pytest.mark.parametrize("reader", SEED_FILES)
+def test_runs_in_every_field_of_each_kind_of_line_take_linear_time(reader: str) -> None:
+    """10,000 then 100,000 blanks, tabs or copies of the field itself, at the start of each of the first
+    fields of one line of each kind (its first word), with the line kept or cut off there."""
+    text = (SEEDS / SEED_FILES[reader]).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    for index in _kinds_of_line(text, 8):
+        line = lines[index]
+        for at in _field_starts(line, 4):
+            token = (line[at:].split() or ["x"])[0] + " "
+            for unit in (" ", "\t", token):
+                for keep in (True, False):
+                    def make(n: int, at: int = at, unit: str = unit, keep: bool = keep) -> Callable[[], object]:
+                        pumped = line[:at] + (unit * (n // len(unit) + 1))[:n] + (line[at:] if keep else "")
+                        return _check("\n".join([*lines[:index], pumped, *lines[index + 1:]]), reader)
+
+                    _assert_linear(make, SIZES[:2])
