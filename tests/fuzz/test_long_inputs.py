@@ -255,8 +255,16 @@ def test_runs_in_every_field_of_each_kind_of_line_take_linear_time(reader: str) 
             token = (line[at:].split() or ["x"])[0] + " "
             for unit in (" ", "\t", token):
                 for keep in (True, False):
-                    def make(n: int, at: int = at, unit: str = unit, keep: bool = keep) -> Callable[[], object]:
-                        pumped = line[:at] + (unit * (n // len(unit) + 1))[:n] + (line[at:] if keep else "")
-                        return _check("\n".join([*lines[:index], pumped, *lines[index + 1:]]), reader)
+                    _assert_linear(_pumping(reader, lines, index, at, unit, keep), SIZES[:2])
 
-                    _assert_linear(make, SIZES[:2])
+
+def _pumping(reader: str, lines: list[str], index: int, at: int, unit: str,
+             keep: bool) -> Callable[[int], Callable[[], object]]:
+    """The check of ``lines`` with a run of ``n`` x ``unit`` at ``at`` in line ``index`` (its rest kept or not)."""
+    line = lines[index]
+
+    def make(n: int) -> Callable[[], object]:
+        pumped = line[:at] + (unit * (n // len(unit) + 1))[:n] + (line[at:] if keep else "")
+        return _check("\n".join([*lines[:index], pumped, *lines[index + 1:]]), reader)
+
+    return make
