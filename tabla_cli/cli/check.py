@@ -47,7 +47,7 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show
     are skipped and counted. Exit 0 when no errors, 1 when any error (or
     warning with --strict) or no transcript at all, 2 on usage errors.
     """
-    from tabla_cli.check import FileReport, check_file, check_paths, mark_duplicates
+    from tabla_cli.check import check_file, check_paths, mark_duplicates
     from tabla_cli.findings import Severity
     from tabla_cli.source import LeftOut, collect_sources
 
