@@ -39,7 +39,7 @@ from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import replay
 from tabla_cli.source import Source
-from tabla_cli.visitor import BaseVisitor, DecisionState
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 BGF = sorted((DATA / "bgf").glob("*.bgf"))
 LIMIT = 1 << 28
@@ -59,6 +59,8 @@ def read(data: bytes, path: str = "m.bgf") -> list[Match]:
 
 class Decisions(BaseVisitor[list[tuple[Any, ...]]]):
     """(game, move, kind, Position ID, Match ID, dice, position after) of every roll and cube action."""
+
+    wants = Wants.ROLL | Wants.CUBE
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
