@@ -1,16 +1,20 @@
 """CPU time of one whole ``tabla`` process per command: what start-up costs a user.
 
-    python benchmarks/bench_startup.py [--repeat N] [--against CHECKOUT] [--check DIR]
+    python benchmarks/bench_startup.py [--repeat N] [--against CHECKOUT ...] [--check DIR] [--instructions]
 
 Runs each command below in a fresh Python process (``python -c "from
 tabla_cli.cli import main; main()" ARGS``, as the ``tabla`` script does) and
 prints the least and the median CPU time (user + system, from the children's
 ``getrusage``) over ``--repeat`` runs, and which of pandas, pyarrow, numpy
-and bgsage the command would load. ``--against`` runs the same with another
-checkout first (e.g. an older commit exported with ``git archive``) for a
+and bgsage the command would load; ``python -c pass`` first, for the
+interpreter's own share. ``--against`` (repeatable) runs the same with other
+checkouts first (e.g. an older commit exported with ``git archive``) for a
 side-by-side table. ``--check DIR`` also times ``tabla check --jobs 1 -q DIR``
-as a whole process (CPU and wall), e.g. over 200 generated 7-point matches
-(see README.md). Prints figures; asserts nothing.
+as a whole process (CPU and wall, least of 3), e.g. over 200 generated
+7-point matches (see README.md). CPU time moves with the machine's load;
+``--instructions`` also counts, under valgrind's callgrind, the instructions
+of ``tabla --version`` (and of the check of DIR) of each checkout, which it
+does not. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -70,6 +75,17 @@ def _heavy(args: list[str], checkout: Path) -> str:
     return done.stderr.strip().splitlines()[-1]
 
 
+def instructions(args: list[str], checkout: Path) -> int:
+    """Instructions of one whole ``tabla ARGS`` process (valgrind's callgrind count)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", _RUN,
+                        *args], env=env, cwd=checkout, capture_output=True, check=True)
+        totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
+        return int(totals[0].split()[1])
+
+
 def startup(checkout: Path, repeat: int) -> dict[str, tuple[float, float, str]]:
     """``' '.join(args)`` -> (least, median CPU seconds, heavy modules loaded) for every command."""
     figures = {}
@@ -83,24 +99,34 @@ def startup(checkout: Path, repeat: int) -> dict[str, tuple[float, float, str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=10, help="runs per command (default 10)")
-    parser.add_argument("--against", type=Path, default=None, help="another checkout to time first")
+    parser.add_argument("--against", type=Path, action="append", default=[],
+                        help="another checkout to time first (repeatable)")
     parser.add_argument("--check", type=Path, default=None, metavar="DIR",
                         help="also time 'tabla check --jobs 1 -q DIR' as a whole process")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions (valgrind) of --version and the check of DIR")
     args = parser.parse_args()
-    checkouts = ([args.against.resolve()] if args.against else []) + [ROOT]
+    checkouts = [path.resolve() for path in args.against] + [ROOT]
     results = [startup(checkout, args.repeat) for checkout in checkouts]
+    bare = sorted(_cpu([sys.executable, "-c", "pass"], ROOT)[0] for _ in range(args.repeat))
     print(f"CPU seconds (user+sys) of one process, least / median of {args.repeat}")
+    print(f"\n  python -c pass{'':<42} {bare[0]:6.3f} / {statistics.median(bare):6.3f}")
     for checkout, figures in zip(checkouts, results):
         print(f"\n{checkout}")
         for name, (least, median, heavy) in figures.items():
-            print(f"  tabla {name:<48} {least:6.3f} / {median:6.3f}   loads: {heavy}")
+            print(f"  tabla {name:<50} {least:6.3f} / {median:6.3f}   loads: {heavy}")
     if args.check is not None:
-        print(f"\ntabla check --jobs 1 -q {args.check} ({len(list(args.check.iterdir()))} entries), "
-              f"least of {min(args.repeat, 3)}")
+        print(f"\ntabla check --jobs 1 -q {args.check} ({len(list(args.check.iterdir()))} entries), least of 3")
         for checkout in checkouts:
             runs = [_cpu([sys.executable, "-c", _RUN, "check", "--jobs", "1", "-q", str(args.check.resolve())],
-                         checkout) for _ in range(min(args.repeat, 3))]
+                         checkout) for _ in range(3)]
             print(f"  {checkout}: CPU {min(c for c, _ in runs):.2f} s, wall {min(w for _, w in runs):.2f} s")
+    if args.instructions:
+        print("\nInstructions of one whole process (valgrind callgrind)")
+        commands = [["--version"]] + ([["check", "--jobs", "1", "-q", str(args.check.resolve())]] if args.check else [])
+        for checkout in checkouts:
+            for command in commands:
+                print(f"  {checkout}: tabla {' '.join(command)}: {instructions(command, checkout) / 1e6:,.0f} M")
 
 
 if __name__ == "__main__":

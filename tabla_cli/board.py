@@ -531,16 +531,23 @@ def _uses(step: Step, die: int, me: list[int]) -> bool:
 
 
 def _no_dice(pool: list[int], segments: tuple[Segment, ...], dice: Dice) -> str:
+    """Why no dice of ``pool`` make the written moves, in pips.
+
+    >>> _no_dice([1, 3], ((14, 10, False), (13, 12, False)), (1, 3))
+    "'14/10 13/12' moves 4 + 1 = 5 pips, but a 1-3 moves 4 (1 and 3)"
+    >>> _no_dice([6, 1], ((13, 10, False), (13, 9, False)), (6, 1))
+    "'13/10 13/9' moves 3 and 4 pips, which the dice of a 6-1 (6 and 1) do not make"
+    """
     text = " ".join(str(Step(s, d)) for s, d, _ in segments)
-    least = 0
-    for src, dst, _ in segments:
-        if dst == OFF:
-            least += -(-src // max(pool))
-        else:
-            least += -(-(src - dst) // max(pool))
-    if least > len(pool):
-        return f"'{text}' needs at least {least} steps but a {dice[0]}-{dice[1]} gives {len(pool)}"
-    return f"'{text}' cannot be made of the dice {dice[0]}-{dice[1]}"
+    moved = [src - dst for src, dst, _ in segments]
+    each = f"{pool[0]} four times" if len(pool) == 4 else f"{pool[0]} and {pool[1]}"
+    if sum(moved) > sum(pool) and all(dst != OFF for _, dst, _ in segments):
+        pips = " + ".join(map(str, moved)) + (f" = {sum(moved)}" if len(moved) > 1 else "")
+        return f"'{text}' moves {pips} pips, but a {dice[0]}-{dice[1]} moves {sum(pool)} ({each})"
+    pips = str(moved[-1])
+    if len(moved) > 1:
+        pips = ", ".join(map(str, moved[:-1])) + " and " + pips
+    return f"'{text}' moves {pips} pips, which the dice of a {dice[0]}-{dice[1]} ({each}) do not make"
 
 
 def _explain(me: list[int], opp: list[int], step: Step, die: int) -> str:

@@ -67,6 +67,7 @@ class Code(StrEnum):
     UNKNOWN_SCORING = "unknown-scoring"
     CAPPED_WIN = "capped-win"
     FORFEIT = "forfeit"
+    FORFEIT_SIDE = "forfeit-side"
     MATCH_INCOMPLETE = "match-incomplete"
     UNCHECKED = "unchecked"
     UNNAMED_PLAYER = "unnamed-player"
@@ -121,6 +122,8 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.CAPPED_WIN: (N, "a final win written as a value from the points needed up to the match length, "
                          "below the game's full value"),
     Code.FORFEIT: (N, "a side gave a game up before it was over ('Losses N point'): no level is inferred"),
+    Code.FORFEIT_SIDE: (N, "a forfeit whose 'Losses' and 'Wins' lines name the same side (Backgammon Galaxy's "
+                        "lines of their own or glued into a move line): the winner read from the score"),
     Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
     Code.UNNAMED_PLAYER: (N, "a player with no name (a deleted account): read, and kept apart from every other "

@@ -86,6 +86,9 @@ class Game:
         variant: the variant of this game when a match mixes variants.
         crawford: whether this is the Crawford game, when the transcript says
             so (SGF, text exports); None = infer it from the score.
+        cut: a syntax error cut the record short (reported by the reader):
+            the actions after it are not read, and the replay resynchronises
+            on the next game's score line.
     """
 
     number: int
@@ -96,6 +99,7 @@ class Game:
     start_cube: tuple[int, Player | None] | None = None
     variant: str | None = None
     crawford: bool | None = None
+    cut: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from tabla_cli.board import BAR, OFF, Play, Position, Segment
+from tabla_cli.board import BAR, OFF, Play, Position, Segment, Step  # noqa: F401 (Step: the doctests use it)
 from tabla_cli.errors import InvalidDiceError, InvalidPlayError
 
 _BAR_WORDS = {"bar", "b", "бар"}

@@ -31,6 +31,7 @@ from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import (
     MAX_SIZE,
+    BinaryFileError,
     NotRegularFileError,
     Source,
     TooLargeError,
@@ -140,7 +141,7 @@ def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = Re
     """
     src = as_source(source)
     try:
-        if text is None and src.data is None and _stream(src, visitor, options):
+        if text is None and src.data is None and src.error is None and _stream(src, visitor, options):
             return visitor.result()
         if text is None:
             data = _bytes(src, visitor, options)
@@ -181,6 +182,9 @@ def _bytes(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> byt
     """The bytes of ``source``; None (and a finding) when they cannot be had."""
     path = source.path
     where = Location(path)
+    if source.error is not None:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, source.error, where))
+        return None
     try:
         data = read_source(path, options.max_size) if source.data is None else source.data
         if len(data) > options.max_size:
@@ -206,6 +210,9 @@ def _decode(data: bytes, path: str, visitor: FileVisitor[T], options: ReadOption
     where = Location(path)
     try:
         decoded = decode_bytes(data, options.encoding)
+    except BinaryFileError as exc:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, exc.message, where))
+        return None
     except UnicodeDecodeError as exc:
         visitor.visit_file_finding(Finding(
             Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))

@@ -227,9 +227,9 @@ class _GameReplay:
         else:
             code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
             # When the search gave up ("unchecked") there is no list of legal plays either.
-            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format)
-            self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             applied = variant.apply_written(self.pos, segments)
+            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format, applied)
+            self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             if applied is None:
                 self.rolled(state, action, None, None)
                 self.stop(action)
@@ -408,7 +408,7 @@ class _GameReplay:
         if self.over is not None and self.over[0] == "draw":
             self.res.ended_by = "draw"
             return
-        if self.over is not None and not self.stopped:
+        if self.over is not None and not self.stopped and not self.game.cut:
             how, winner = self.over
             self.finding("missing-result", f"the game ended ({how}) but no 'Wins' line says what "
                          f"{self.r.match.players[winner]} won", None)
@@ -486,12 +486,18 @@ class _MatchReplay:
             score = opening.score
         post_crawford = False
         finished = False
+        cut = False  # the game before was cut short by a syntax error, its result unknown
         for index, game in enumerate(itertools.chain(self.ahead, self.games), start=first):
             self.tell()
             if game.number != index:
                 self.add(Finding("game-number", f"game {game.number} where game {index} was expected",
                                  game.location, game=game.number))
-            if tuple(game.score) != score:
+            if cut or (game.cut and not game.actions):
+                # One error per mistake: the score line after a cut game is taken as it is; a cut
+                # game with no actions may have had its score line be the line that failed.
+                if not game.cut or game.actions:
+                    score = (game.score[0], game.score[1])
+            elif tuple(game.score) != score:
                 self.add(Finding("score-mismatch",
                                  f"the score line says {game.score[0]}-{game.score[1]}, "
                                  f"but the games before make it {score[0]}-{score[1]}",
@@ -513,6 +519,7 @@ class _MatchReplay:
             _GameReplay(self, game, result, start, variant).run()
             self.result.games.append(result)
             self.visitor.end_game(result)
+            cut = game.cut and result.winner is None
             if result.winner is not None and result.points:
                 s = list(score)
                 s[result.winner] += result.points
@@ -521,7 +528,7 @@ class _MatchReplay:
                     finished = True
         self.tell()
         self.result.final_score = score
-        if length and max(score) < length and not part and self.kind == "match":
+        if length and max(score) < length and not part and self.kind == "match" and not cut:
             self.add(Finding("match-incomplete",
                              f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
                              match.location))

@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import BinaryIO, TextIO, TypeVar
 
 from tabla_cli.cluster import map_on_cluster, read_url, worker_url
+from tabla_cli.errors import InputError
 
 __all__ = [
-    "MAX_SIZE", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError", "check_encoding",
-    "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript", "map_in_order", "open_stream",
-    "read_path_text", "read_source",
+    "MAX_SIZE", "BinaryFileError", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError",
+    "binary_kind", "check_encoding", "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript",
+    "map_in_order", "open_regular", "open_stream", "read_path_text", "read_source",
 ]
 
 A = TypeVar("A")
@@ -88,11 +89,14 @@ class Source:
         found: found while walking a directory, not named (a special file
             there is skipped with a note rather than an error).
         data: the bytes, when already read (standard input).
+        error: why it could not be read, when that is already known
+            (standard input closed or unreadable).
     """
 
     path: str
     found: bool = False
     data: bytes | None = None
+    error: str | None = None
 
 
 class NotRegularFileError(OSError):
@@ -146,15 +150,8 @@ def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
         return data
     if url is not None:
         path = url
-    kind = _kind(os.stat(path).st_mode)
-    if kind is not None:
-        raise NotRegularFileError(kind)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        kind = _kind(info.st_mode)
-        if kind is not None:
-            raise NotRegularFileError(kind)
+    with open_regular(path) as handle:
+        info = os.fstat(handle.fileno())
         if info.st_size > max_size:
             raise TooLargeError(info.st_size, max_size)
         data = handle.read(info.st_size + 1)
@@ -163,6 +160,29 @@ def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
     if len(data) > max_size:
         raise TooLargeError(len(data), max_size)
     return data
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """The regular file at ``path`` opened for reading in binary; nothing else is ever opened.
+
+    The path is looked at before it is opened (a named pipe would block the
+    open, a device may act on it) and the file again once open (it may have
+    been replaced in between: opened without blocking, it is closed unread).
+
+    Raises:
+        NotRegularFileError: ``path`` is a named pipe, device, socket or directory.
+        OSError: it cannot be opened.
+    """
+    kind = _kind(os.stat(path).st_mode)
+    if kind is not None:
+        raise NotRegularFileError(kind)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    handle = os.fdopen(fd, "rb")
+    kind = _kind(os.fstat(fd).st_mode)
+    if kind is not None:
+        handle.close()
+        raise NotRegularFileError(kind)
+    return handle
 
 
 STREAM_SIZE = 4 * 1024 * 1024
@@ -215,11 +235,11 @@ def open_stream(path: str | Path, max_size: int = MAX_SIZE, encoding: str | None
     info = os.stat(name)
     if not stat.S_ISREG(info.st_mode) or not STREAM_SIZE < info.st_size <= max_size:
         return None
-    raw = open(name, "rb")  # noqa: SIM115 - handed to the caller inside the text stream
+    raw = open_regular(name)
     try:
         head = raw.read(_SAMPLE)
         if (head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head
-                or _binary(head)):
+                or _binary(head) or binary_kind(head) is not None):
             raw.close()
             return None
         raw.seek(0)
@@ -246,6 +266,57 @@ def check_encoding(name: str) -> str:
         LookupError: Python knows no encoding of that name.
     """
     return codecs.lookup(name).name
+
+
+class BinaryFileError(InputError):
+    """A file of binary data (an image, a PDF, an archive), not a transcript: the message says which."""
+
+
+_TRANSCRIPT = "the match's transcript (a .mat, .sgf or .txt export)"
+_UNPACK = "the transcripts inside it (unpack it and give tabla the folder)"
+_MAGIC: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image", _TRANSCRIPT),
+    (b"\xff\xd8\xff", "a JPEG image", _TRANSCRIPT),
+    (b"GIF87a", "a GIF image", _TRANSCRIPT),
+    (b"GIF89a", "a GIF image", _TRANSCRIPT),
+    (b"II*\x00", "a TIFF image", _TRANSCRIPT),
+    (b"MM\x00*", "a TIFF image", _TRANSCRIPT),
+    (b"%PDF-", "a PDF document", "the transcript it was made from (a .mat, .sgf or .txt export)"),
+    (b"PK\x03\x04", "a ZIP archive", _UNPACK),
+    (b"PK\x05\x06", "an empty ZIP archive", _UNPACK),
+    (b"\x1f\x8b", "a gzip archive", _UNPACK),
+    (b"\xfd7zXZ\x00", "an xz archive", _UNPACK),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", _UNPACK),
+    (b"Rar!\x1a\x07", "a RAR archive", _UNPACK),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "a Microsoft Office document", "the match saved as plain text"),
+    (b"SQLite format 3\x00", "an SQLite database", "the matches exported from it as transcripts"),
+)
+"""Binary formats met in folders of transcripts: magic bytes at the start, what the file is, what was meant."""
+
+_CONTROL = frozenset(range(9)) | frozenset(range(14, 27)) | frozenset(range(28, 32))
+"""Bytes no text holds (tabs, line ends, form feeds and ESC aside)."""
+
+
+def binary_kind(data: bytes) -> str | None:
+    """Why ``data`` (a file's bytes, or its first ones) is not text: a finding's message; None for text.
+
+    A known binary format by its magic bytes, else a start with many
+    control bytes that is not UTF-16.
+
+    >>> binary_kind(b"%PDF-1.7 ...")
+    'binary file (a PDF document), not a transcript; did you mean the transcript it was made from (a .mat, .sgf or .txt export)?'
+    >>> binary_kind(b" 5 point match"), binary_kind("Ann".encode("utf-16-le"))
+    (None, None)
+    """
+    for magic, what, meant in _MAGIC:
+        if data.startswith(magic):
+            return f"binary file ({what}), not a transcript; did you mean {meant}?"
+    sample = data[:4096]
+    if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(data):
+        return None
+    if sum(1 for byte in sample if byte in _CONTROL) * 10 > len(sample):
+        return "binary file, not a transcript"
+    return None
 
 
 def _binary(head: bytes) -> bool:
@@ -343,9 +414,13 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> Decoded:
             (a BOM of it is dropped).
 
     Raises:
+        BinaryFileError: ``data`` is binary (:func:`binary_kind`), whatever the encoding.
         UnicodeDecodeError: ``data`` is not text in the ``encoding`` given.
         LookupError: ``encoding`` is not an encoding.
     """
+    problem = binary_kind(data)
+    if problem is not None:
+        raise BinaryFileError(problem)
     if encoding is not None:
         return Decoded(data.decode(encoding).removeprefix("\ufeff"), check_encoding(encoding))
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -400,16 +475,20 @@ class LeftOut:
             directory already walked.
         unreadable: ``(directory, reason)`` for each directory that could
             not be listed.
+        outputs: directories not entered because the command writes there
+            (``--out-dir`` inside an input directory).
     """
 
     skipped: list[str] = field(default_factory=list)
     loops: list[str] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
 
     def messages(self) -> list[str]:
         """One line per loop and unreadable directory, then one counting the skipped files (for stderr)."""
         lines = [f"{loop}: a symbolic link back to a directory already walked; not followed" for loop in self.loops]
         lines += [f"{folder}: cannot read the directory: {reason}" for folder, reason in self.unreadable]
+        lines += [f"{folder}: the output directory; not read as input" for folder in self.outputs]
         if self.skipped:
             count = len(self.skipped)
             what = "file that is not a match transcript" if count == 1 else "files that are not match transcripts"
@@ -425,38 +504,51 @@ def is_transcript(path: str | Path) -> bool:
     """Whether the file at ``path`` looks like a match transcript, by the head of its content.
 
     Files named ``.mat`` or ``.sgf`` always do (a broken one is reported
-    when read), and so does a file that cannot be read (its reader says why)
-    and one that starts with a binary format's magic (``.xg``, ``.bgf``).
+    when read), and so does a file that cannot be read or is not a regular
+    file (a named pipe, socket or device, never opened: its reader says
+    what it is) and one that starts with a binary format's magic (``.xg``,
+    ``.bgf``).
     """
     if Path(path).suffix.lower() in _TRANSCRIPT_SUFFIXES:
         return True
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             head = handle.read(_SNIFF)
     except OSError:
         return True
+    if _binary(head):
+        return True
+    if binary_kind(head) is not None:
+        return False
     from tabla_cli.formats import detect
 
-    return _binary(head) or detect(decode(head)) is not None
+    return detect(decode(head)) is not None
 
 
-def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None) -> list[str]:
+def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None, *,
+                  outputs: Iterable[str | Path] = ()) -> list[str]:
     """Files named, and the transcripts below the directories named, in a stable order.
 
     Below a directory, hidden directories are not entered, symbolic links are
     followed (a link back to a directory already walked is not), and hidden
     files and files that are not transcripts (:func:`is_transcript`) are left
     out; ``left_out`` is told what was left out and which directories could
-    not be read. A file named is always kept.
+    not be read. A file named is always kept. The directories ``outputs``
+    (where the command writes, wherever they are) are never walked, so that a
+    second run does not read the first one's outputs.
     """
     out: list[str] = []
     left = LeftOut() if left_out is None else left_out
+    excluded = {os.path.realpath(folder) for folder in outputs}
     for name in paths:
         path = Path(name)
         if not path.is_dir():
             out.append(name)
             continue
-        walked = {os.path.realpath(path)}
+        if os.path.realpath(path) in excluded:
+            left.outputs.append(name)
+            continue
+        walked = {os.path.realpath(path)} | excluded
 
         def unreadable(exc: OSError) -> None:
             left.unreadable.append((str(exc.filename), exc.strerror or str(exc)))
@@ -465,7 +557,9 @@ def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None) -> list
             kept = []
             for folder in sorted(d for d in dirs if not d.startswith(".")):
                 real = os.path.realpath(os.path.join(root, folder))
-                if real in walked:
+                if real in excluded:
+                    left.outputs.append(os.path.join(root, folder))
+                elif real in walked:
                     left.loops.append(os.path.join(root, folder))
                 else:
                     walked.add(real)
@@ -480,12 +574,14 @@ def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None) -> list
     return out
 
 
-def collect_sources(paths: Iterable[str], left_out: LeftOut | None = None) -> list[Source]:
+def collect_sources(paths: Iterable[str], left_out: LeftOut | None = None, *,
+                    outputs: Iterable[str | Path] = ()) -> list[Source]:
     """:func:`collect_paths` as :class:`Source` values that say whether each was found in a directory."""
     out: list[Source] = []
+    outputs = list(outputs)
     for name in paths:
         found = Path(name).is_dir()
-        out.extend(Source(path, found=found) for path in collect_paths([name], left_out))
+        out.extend(Source(path, found=found) for path in collect_paths([name], left_out, outputs=outputs))
     return out
 
 

@@ -49,9 +49,17 @@ def mark_problem(segments: tuple[Segment, ...], play: Play, text: str, marks: bo
 
 
 def legal_plays(variant: Variant, position: Position, dice: Dice,
-                write: Callable[[Position, Play], str]) -> tuple[str, ...]:
-    """Up to :data:`LISTED` legal plays of ``dice`` in ``position``, written, then how many more there are."""
+                write: Callable[[Position, Play], str], near: Position | None = None) -> tuple[str, ...]:
+    """Up to :data:`LISTED` legal plays of ``dice`` in ``position``, written, then how many more there are.
+
+    With ``near`` (the position the written play leads to, seen from the
+    mover), the plays that move the fewest checkers differently come first.
+    """
     listed, total = variant.some_plays(position, dice, LISTED)
+    if near is not None and total > 1:
+        legal = variant.legal_plays(position, dice)
+        ranked = sorted(legal.items(), key=lambda item: _changed(item[0], near))
+        listed = [play for _, play in ranked[:LISTED]]
     shown = tuple(write(position, p) or "(no move)" for p in listed)
     more = total - len(shown)
     if more > 0:
@@ -59,3 +67,10 @@ def legal_plays(variant: Variant, position: Position, dice: Dice,
     if total < 0:
         return (*shown, "... (+more)")
     return shown
+
+
+def _changed(after: Position, near: Position) -> tuple[int, int]:
+    """How many of the mover's checkers, then of the opponent's, stand elsewhere in ``after`` than in ``near``."""
+    mine = sum(max(0, a - b) for a, b in zip(after.mover, near.mover, strict=True))
+    theirs = sum(max(0, a - b) for a, b in zip(after.opponent, near.opponent, strict=True))
+    return mine, theirs

@@ -12,12 +12,12 @@ import json
 import struct
 from typing import Any
 
-__all__ = ["bgf_file", "encode"]
+__all__ = ["bgf_file", "encode", "vint"]
 
 _HEADER = b":)\n"
 
 
-def _vint(value: int) -> bytes:
+def vint(value: int) -> bytes:
     """An unsigned variable-length integer: 7 bits a byte, the last byte flagged (0x80) and holding 6."""
     last = 0x80 | (value & 0x3F)
     value >>= 6
@@ -100,19 +100,19 @@ class _Encoder:
             if -16 <= value <= 15:
                 self.out.append(0xC0 | _zigzag(value))
             elif -(2**31) <= value < 2**31:
-                self.out += b"\x24" + _vint(_zigzag(value))
+                self.out += b"\x24" + vint(_zigzag(value))
             elif -(2**63) <= value < 2**63:
-                self.out += b"\x25" + _vint(_zigzag(value))
+                self.out += b"\x25" + vint(_zigzag(value))
             else:
                 raw = value.to_bytes((value.bit_length() + 8) // 8, "big", signed=True)
-                self.out += b"\x26" + _vint(len(raw)) + _seven_bit(raw)
+                self.out += b"\x26" + vint(len(raw)) + _seven_bit(raw)
         elif isinstance(value, float):
             bits = int.from_bytes(struct.pack(">d", value), "big")
             self.out += b"\x29" + bytes((bits >> (7 * (9 - i))) & 0x7F for i in range(10))
         elif isinstance(value, str):
             self.string(value)
         elif isinstance(value, bytes):
-            self.out += b"\xe8" + _vint(len(value)) + _seven_bit(value)
+            self.out += b"\xe8" + vint(len(value)) + _seven_bit(value)
         elif isinstance(value, list):
             self.out.append(0xF8)
             for item in value:

@@ -85,7 +85,7 @@ def test_a_forfeit_glued_to_a_move_line_is_read_with_a_warning() -> None:
     ]
     assert last[0].play_text == "2/0 2/0"
     report = check_file(str(GLUED))
-    assert codes(report) == ["glued-line", "forfeit"]
+    assert codes(report) == ["glued-line", "forfeit-side", "forfeit"]
     warning = report.findings[0]
     assert (warning.location.line, warning.location.column, warning.move, warning.severity.value) == (
         53, 34, 27, "warning")
@@ -272,3 +272,41 @@ def test_the_summary_names_the_files_with_errors(tmp_path: Path) -> None:
 def test_stdin_is_still_read() -> None:
     result = CliRunner().invoke(main, ["check", "-"], input=GALAXY.read_text(encoding="utf-8"))
     assert result.exit_code == 0 and "checked 1 files, 1 matches" in result.stderr
+
+
+# --- binary files named on the command line ------------------------------------------
+
+BINARIES = {
+    "shot.png": (PNG, "binary file (a PNG image), not a transcript; did you mean the match's transcript"),
+    "match.pdf": (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n",
+                  "binary file (a PDF document), not a transcript; did you mean the transcript it was made from"),
+    "matches.zip": (b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256)),
+                    "binary file (a ZIP archive), not a transcript; did you mean the transcripts inside it"),
+    "blob.mat": (bytes(range(256)) * 4, "binary file, not a transcript"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARIES))
+def test_a_binary_file_is_one_clear_finding_and_nothing_on_stdout(tmp_path: Path, name: str) -> None:
+    content, message = BINARIES[name]
+    path = tmp_path / name
+    path.write_bytes(content)
+    report = check_file(str(path))
+    assert [(f.code, f.message.startswith(message)) for f in report.findings] == [("unreadable-file", True)]
+    for command in (["check"], ["report"], ["report", "--format", "json"], ["convert", "--to", "json", "-o", "-"]):
+        code, out, err = run(*command, str(path))
+        assert (code, out) == (1, ""), command
+        assert message in err and "guessed-encoding" not in err, command
+
+
+def test_analyze_writes_nothing_on_stdout_for_a_file_it_cannot_read(tmp_path: Path) -> None:
+    code, out, err = run("analyze", str(tmp_path / "missing.xg"))
+    assert (code, out) == (1, "") and "No such file or directory" in err
+
+
+def test_utf16_and_control_free_text_are_not_binary() -> None:
+    from tabla_cli.source import binary_kind
+
+    assert binary_kind(GALAXY.read_bytes()) is None
+    assert binary_kind(GALAXY.read_text(encoding="utf-8").encode("utf-16")) is None
+    assert binary_kind(GALAXY.read_text(encoding="utf-8").encode("utf-16-le")) is None

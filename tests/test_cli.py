@@ -19,7 +19,7 @@ def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("command", [[], ["check"], ["show"], ["plays"]])
+@pytest.mark.parametrize("command", [[], ["check"], ["show"], ["plays"], ["cube"]])
 def test_every_command_has_help(command: list[str]) -> None:
     code, out, err = run(*command, "--help")
     assert code == 0 and "Usage:" in out and err == ""

@@ -6,6 +6,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -221,3 +222,89 @@ def test_out_dir_documents_do_not_depend_on_jobs(tmp_path: Path) -> None:
         assert code == 0, err
         texts.append([(p.name, p.read_text()) for p in sorted(out.iterdir())])
     assert texts[0] == texts[1] and [name for name, _ in texts[0]] == ["a.json", "b.json"]
+
+
+def _two_matches(tmp_path: Path) -> Path:
+    """A folder with the three-point match twice: Petar v Maria, and the same played by Ivan v Maria."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    text = Path(THREE_POINT).read_text(encoding="utf-8")
+    (folder / "a.mat").write_text(text, encoding="utf-8")
+    (folder / "b.mat").write_text(text.replace("Petar", "Ivan"), encoding="utf-8")
+    return folder
+
+
+def _count_engine(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record how many decisions each engine batch gets."""
+    from tabla_cli.analysis.cache import analyse_cached
+
+    batches: list[int] = []
+
+    def counting(wanted: Any, *args: Any, **kw: Any) -> Any:
+        batches.append(len(wanted))
+        return analyse_cached(wanted, *args, **kw)
+
+    monkeypatch.setattr("tabla_cli.analysis.decisions.analyse_cached", counting)
+    return batches
+
+
+def test_filters_choose_the_files_before_the_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _two_matches(tmp_path)
+    batches = _count_engine(monkeypatch)
+    code, out, err = run(str(folder), "--player", "Ivan", "--level", "1ply", "--format", "json", "-j", "1")
+    assert code == 0, err
+    assert "analyze: player Ivan: 1 of 2 files" in err
+    assert {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    assert len(batches) == 1
+    code, _, err = run(str(folder), "--player", "Nobody", "--level", "1ply", "-j", "1")
+    assert code == 0 and "0 of 2 files" in err and len(batches) == 1
+
+
+def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _two_matches(tmp_path)
+    batches = _count_engine(monkeypatch)
+    result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivan",
+                                       "--format", "json", "-j", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert len(batches) == 1
+    assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
+    assert re.search(r"analysing: 1/1 files, 1 matches, [\d.]+ matches/s", result.stderr)
+    assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
+
+
+def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:
+    code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1")
+    assert code == 0
+    assert re.search(r"^analysing: 1/1 files, 1 matches, [\d.]+ matches/s, \d+ decisions/s, about 0:00:00 left$",
+                     err, re.M)
+    code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1", "--quiet")
+    assert "analysing" not in err
+
+
+def test_no_cube_decision_before_a_games_opening_roll() -> None:
+    rows = _decision_rows(THREE_POINT, "--level", "1ply", "--no-luck")
+    for game in {row["game"] for row in rows}:
+        first = next(row for row in rows if row["game"] == game)
+        assert first["kind"] == "checker", first
+
+
+def test_forced_plays_are_not_close() -> None:
+    rows = _decision_rows(THREE_POINT, "--level", "1ply", "--no-luck") + _decision_rows(str(EXPORT))
+    forced = [row for row in rows if row["kind"] == "checker" and row["forced"]]
+    assert forced and not any(row["close"] for row in forced)
+    assert all(row["close"] for row in rows if row["kind"] == "checker" and not row["forced"])
+
+
+def test_summary_names_where_the_numbers_come_from() -> None:
+    _, _, err = run(str(EXPORT), "--level", "2ply")
+    assert re.search(r"analyzed 1 files, 1 matches, \d+ decisions from recorded analysis in", err)
+    assert "2ply" not in err
+
+
+def test_a_missing_rating_is_spelt_one_way() -> None:
+    """No luck figures (the export's luck analysis is off) and no analysis at all read the same: null."""
+    result = CliRunner().invoke(main, ["report", str(EXPORT), THREE_POINT, "--by", "player", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    rows = {row["player"]: row for row in json.loads(result.stdout)}
+    assert {row["luck_rating"] for row in rows.values()} == {None}
+    assert rows["Petar"]["skill_rating"] is None and rows["lasse"]["skill_rating"] == "Advanced"

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import CORPUS, DATA
-from smile_writer import bgf_file, encode
+from smile_writer import bgf_file, encode, vint
 from test_cli_imports import loaded_by
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_source
 from tabla_cli.board import Dice, Play, Position
@@ -96,6 +96,8 @@ def test_decoder_reads_spec_vectors() -> None:
     assert decode(b":)\n\x00\xf8\x24\x1f\x90\x28\x03\x7e\x00\x00\x00\xf9\xff") == [1000, 1.5]
     # a shared value reference (index 0) and a long ASCII string
     assert decode(b":)\n\x02\xf8\x42abc\x01\xe0long text\xfc\xf9") == ["abc", "abc", "long text"]
+    # a big decimal: scale 2 (zigzag 4), one byte of magnitude 7 (7 bits left-aligned: 0x03 0x40)
+    assert decode(b":)\n\x00\x2a\x84\x81\x03\x40") == 0.07
     # tiny Unicode "é" (2 bytes)
     assert decode(b":)\n\x00\x80\xc3\xa9") == "é"
 
@@ -116,6 +118,7 @@ def test_decoder_reads_spec_vectors() -> None:
     (b":)\n\x00\x24\xc0", "last byte is out of range"),
     (b":)\n\x00\x26\x0f\x7f\x7f\xbf", "longer than 1024"),
     (b":)\n\x00\x41\xff\xfe", "not valid UTF-8"),
+    (b":)\n\x00\x2a\x1f\x7f\x7f\x7f\xbf\x81\x07", "scale -2147483648 is beyond 10000"),
     (b":)\n\x00\x2c", "unexpected byte 0x2C"),
     (b":)\n\x00\xfa\x10\x21\xfb", "where a property name should be"),
     (b":)\n\x00\x21\x21", "bytes follow the end"),
@@ -139,6 +142,30 @@ _JSON = st.recursive(
 @given(value=_JSON, share=st.booleans())
 def test_decoder_round_trips_what_the_spec_encodes(value: Any, share: bool) -> None:
     assert decode(encode(value, share_names=share, share_values=share)) == value
+
+
+_TOKENS = st.one_of(
+    st.integers(0, 255).map(lambda b: bytes([b])),
+    st.sampled_from([b"\xfa", b"\xfb", b"\xf8", b"\xf9", b"\x80a", b"\x40", b"\x30\x41", b"\x34", b"\xfc",
+                     b"\x01", b"\xec\x20", b"\xe0", b"\xe4", b"\x24", b"\x25", b"\x26", b"\x28", b"\x29",
+                     b"\x2a", b"\xe8", b"\xfd", b"\xff"]),
+    st.builds(lambda token, number: bytes([token]) + vint(number),
+              st.sampled_from([0x24, 0x25, 0x26, 0x2A, 0xE8, 0xFD]), st.integers(0, 2**64)),
+    st.integers(0, 2**40).map(vint),
+)
+
+
+def _decodes_or_refuses(data: bytes) -> None:
+    try:
+        decode(data)
+    except SmileError:
+        pass
+
+
+@settings(max_examples=400, deadline=None)
+@given(flags=st.integers(0, 15), tokens=st.lists(_TOKENS, max_size=40))
+def test_any_token_soup_decodes_or_is_refused(flags: int, tokens: list[bytes]) -> None:
+    _decodes_or_refuses(b":)\n" + bytes([flags]) + b"".join(tokens))
 
 
 def test_shared_tables_are_cleared_when_full() -> None:

@@ -67,7 +67,9 @@ def test_the_corpus_illegal_play_is_explained() -> None:
     (finding,) = [f for f in replay_match(read_match(path)).findings if f.severity is Severity.ERROR]
     assert finding.code == "illegal-play"
     assert (finding.location.line, finding.game, finding.move, finding.dice) == (25, 1, 11, (1, 3))
-    assert "needs at least 3 steps" in finding.message
+    assert "'14/10 13/12' moves 4 + 1 = 5 pips, but a 1-3 moves 4 (1 and 3)" in finding.message
+    # the nearest legal plays first: one checker moved differently from what is written
+    assert finding.legal[:2] == ("14/10", "14/11 13/12")
     assert finding.position_id and finding.match_id and finding.legal
     assert Position.from_id(finding.position_id).mover[14] >= 1
 

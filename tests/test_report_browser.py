@@ -4,6 +4,9 @@
 browser runs headless, without network or sandbox. Without selenium (the test
 extra) or without the browser the tests skip and say why, unless
 ``TABLA_REQUIRE_BROWSER`` is set (``.ci/run`` sets it): then a missing browser fails.
+Each page is also saved as a full-page screenshot for review, in the folder
+``TABLA_SCREENSHOTS`` names, else in pytest's temporary folder (never in the
+repository).
 """
 
 from __future__ import annotations
@@ -51,6 +54,23 @@ def browser() -> Iterator[webdriver.Chrome]:
         driver.quit()
 
 
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go: $TABLA_SCREENSHOTS, else a temporary folder of this run."""
+    folder = Path(os.environ["TABLA_SCREENSHOTS"]) if os.environ.get("TABLA_SCREENSHOTS") else (
+        tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def screenshot(browser: webdriver.Chrome, path: Path) -> None:
+    """The whole page as a PNG at ``path`` (the window made as tall as the page)."""
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(1280, min(int(height) + 100, 16000))
+    browser.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000
+
+
 def page(tmp_path: Path, *args: str) -> str:
     out = tmp_path / "report.html"
     result = CliRunner().invoke(main, ["report", str(DATA), *args, "-o", str(out)])
@@ -59,19 +79,20 @@ def page(tmp_path: Path, *args: str) -> str:
 
 
 @pytest.mark.parametrize("args, sections", [
-    (("--player", "lasse", "--ignore-case"),
+    (("--player", "lasse"),
      ["Headline", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"]),
     ((), ["Players", "Findings by code", "Plots"]),
 ])
-def test_every_section_renders_and_no_image_is_broken(browser: webdriver.Chrome, tmp_path: Path,
+def test_every_section_renders_and_no_image_is_broken(browser: webdriver.Chrome, tmp_path: Path, shots: Path,
                                                       args: tuple[str, ...], sections: list[str]) -> None:
     browser.get(page(tmp_path, *args))
+    screenshot(browser, shots / ("personal.png" if args else "everyone.png"))
     found = browser.find_elements(By.CSS_SELECTOR, "section")
     assert [s.find_element(By.TAG_NAME, "h2").text for s in found] == sections
     for section in found:
         assert section.is_displayed() and section.size["height"] > 0
     images = browser.find_elements(By.TAG_NAME, "img")
-    assert len(images) >= 4
+    assert len(images) >= 3
     for image in images:
         assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) > 0
         assert image.size["width"] > 0
@@ -79,12 +100,31 @@ def test_every_section_renders_and_no_image_is_broken(browser: webdriver.Chrome,
     assert tables and all(row.is_displayed() for row in tables[:5])
 
 
-def test_worst_decisions_show_their_boards(browser: webdriver.Chrome, tmp_path: Path) -> None:
+def test_the_personal_headline_is_large_numbers_in_words(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    browser.get(page(tmp_path, "--player", "lasse"))
+    cards = browser.find_elements(By.CSS_SELECTOR, "#headline .card")
+    labels = [c.find_element(By.CLASS_NAME, "label").text for c in cards]
+    assert labels[:3] == ["Matches won–lost", "Games won–lost", "Points in matches"]
+    for card in cards:
+        assert card.is_displayed()
+        big = card.find_element(By.CLASS_NAME, "big")
+        assert float(big.value_of_css_property("font-size").removesuffix("px")) >= 24
+    # no horizontal scroll bar for the headline; rates as percentages, headers in words
+    headline = browser.find_element(By.ID, "headline")
+    assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", headline)
+    headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "th")]
+    assert headers and not [h for h in headers if "_" in h]
+    cells = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#headline td")]
+    assert any(c.endswith("%") for c in cells)
+
+
+def test_worst_decisions_show_their_boards(browser: webdriver.Chrome, tmp_path: Path, shots: Path) -> None:
     out = tmp_path / "skill.html"
     analysed = Path(__file__).parent / "data" / "corpus" / "txt"
     result = CliRunner().invoke(main, ["report", str(analysed), "-q", "-o", str(out)])
     assert result.exit_code == 0, result.stderr
     browser.get(out.resolve().as_uri())
+    screenshot(browser, shots / "skill.png")
     headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section h2")]
     assert headings == ["Players", "Findings by code", "Error rates", "Worst decisions", "Plots"]
     section = browser.find_element(By.ID, "worst-decisions")

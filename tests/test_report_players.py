@@ -77,8 +77,20 @@ def test_dates_sites_and_ratings_from_the_headers(frames: Frames) -> None:
     assert m.loc[LOST.name, "date"] == "2024-08-04" and m.loc[STUDIO.name, "date"] == "2024-04-22"
     assert pd.isna(m.loc[UNDATED.name, "date"])
     assert m.loc[STUDIO.name, "site"] == "Backgammon Studio" and m.loc[LOST.name, "site"] == "BackgammonGalaxy"
-    assert (m.loc[SESSION.name, "rating0"], m.loc[SESSION.name, "rating1"]) == (16.0, 0.0)
+    # Backgammon Galaxy's 'Player N Elo' header holds the final match score (16 and 0 here), not a rating
+    assert pd.isna(m.loc[SESSION.name, "rating0"]) and pd.isna(m.loc[SESSION.name, "rating1"])
     assert pd.isna(m.loc[STUDIO.name, "rating0"])
+
+
+def test_an_elo_header_is_a_rating_where_the_site_writes_one() -> None:
+    from tabla_cli.model import Match
+    from tabla_cli.reports.rows import match_ratings
+
+    headers = [("Player 1 Elo", "1623,40/1210"), ("Player 2 Elo", "5,00/0")]
+    assert match_ratings(Match(("a", "b"), 5, headers=[("Site", "Some Club"), *headers])) == (1623.4, 5.0)
+    assert match_ratings(Match(("a", "b"), 5, headers=[("Site", "Backgammon Galaxy"), *headers])) == (None, None)
+    galaxy = Match(("a", "b"), 5, headers=[("Site", "BackgammonGalaxy"), *headers], ratings=("1780", None))
+    assert match_ratings(galaxy) == (1780.0, None)
 
 
 def test_date_and_rating_parsing() -> None:
@@ -157,8 +169,7 @@ def test_periods_by_hand(folded: Frames) -> None:
     typed_like(table, "period")
     assert table["period"].tolist() == ["2024-04", "2024-05", "2024-08", "undated"]
     assert table["matches"].tolist() == [1, 1, 1, 1]
-    assert table["rating"].isna().tolist() == [True, False, False, False]
-    assert table.loc[table["period"] == "2024-05", "rating"].iloc[0] == 16.0
+    assert table["rating"].isna().all()  # Galaxy's Elo headers hold scores, Studio writes no rating
     august = table[table["period"] == "2024-08"].iloc[0]
     assert august["points_per_game"] == pytest.approx(-5 / 3)
     yearly = period_summary(folded, ("lasse",), "year")
@@ -188,13 +199,16 @@ def test_filters_choose_matches_in_every_frame(folded: Frames) -> None:
     assert kept() == ["Magic", "bohunk1419", "leon77", "yeah"]
     assert kept(opponents=("leon77",)) == ["leon77"]
     assert kept(players=("lasse",), opponents=("yeah", "Magic")) == ["Magic", "yeah"]
-    assert kept(since="2024-05-01") == ["bohunk1419", "leon77", "yeah"]
-    assert kept(until="2024-05-01") == ["Magic", "bohunk1419"]
+    assert kept(since="2024-05-01") == ["leon77", "yeah"]
+    assert kept(since="2024-05-01", keep_undated=True) == ["bohunk1419", "leon77", "yeah"]
+    assert kept(until="2024-05-01") == ["Magic"]
+    assert kept(until="2024-05-01", keep_undated=True) == ["Magic", "bohunk1419"]
     assert kept(site="backgammon studio") == ["Magic"]
     assert kept(length=16) == ["yeah"]
     assert kept(money=True) == []
     dated = filter_frames(folded, ReportFilter(since="2024-05-01"))
-    assert (dated.matches, dated.kept, dated.undated) == (4, 3, 1)
+    assert (dated.matches, dated.kept, dated.undated) == (4, 2, 1)
+    assert filter_frames(folded, ReportFilter(opponents=("Magic",), since="2024-05-01")).undated == 0
     games = filter_frames(folded, ReportFilter(opponents=("leon77",))).frames.games
     assert games["points"].sum() == 5
 
@@ -328,9 +342,13 @@ def test_cli_player_row_counts_every_match() -> None:
 
 def test_cli_opponent_period_and_dice_tables() -> None:
     code, out, _ = run(str(DATA), "--player", "lasse", "--by", "opponent", "--format", "csv")
-    assert code == 0 and pd.read_csv(io.StringIO(out))["opponent"].tolist() == ["bohunk1419", "leon77", "yeah"]
+    assert code == 0 and pd.read_csv(io.StringIO(out))["opponent"].tolist() == ["Magic", "bohunk1419", "leon77", "yeah"]
     code, out, err = run(str(DATA), "--player", "lasse", "--ignore-case", "--by", "period", "--every", "year",
                          "--since", "2024-05-01", "--format", "csv")
+    assert code == 0 and pd.read_csv(io.StringIO(out))["period"].tolist() == [2024]
+    assert "since 2024-05-01: 2 of 4 matches; 1 undated match left out (--keep-undated keeps them)" in err
+    code, out, err = run(str(DATA), "--player", "lasse", "--by", "period", "--every", "year",
+                         "--since", "2024-05-01", "--keep-undated", "--format", "csv")
     assert code == 0 and pd.read_csv(io.StringIO(out))["period"].tolist() == ["2024", "undated"]
     assert "since 2024-05-01: 3 of 4 matches (1 undated, kept)" in err
     code, out, _ = run(str(DATA), "--by", "dice", "--format", "json")
@@ -342,6 +360,7 @@ def test_cli_opponent_period_and_dice_tables() -> None:
     (["--by", "period"], "--by period needs --player"),
     (["--length", "5", "--money"], "exclude each other"),
     (["--since", "2024-31-01"], "--since"),
+    (["--keep-undated"], "--keep-undated needs --since or --until"),
 ])
 def test_cli_usage_errors(args: list[str], message: str) -> None:
     code, out, err = run(str(DATA), *args)
@@ -360,12 +379,40 @@ def test_cli_filtered_frames(tmp_path: Path) -> None:
 
 def test_cli_personal_html_sections(tmp_path: Path) -> None:
     out = tmp_path / "me.html"
-    code, _, err = run(str(DATA), "--player", "lasse", "--ignore-case", "-o", str(out))
+    code, _, err = run(str(DATA), "--player", "lasse", "-o", str(out))
     assert code == 0, err
     page = out.read_text(encoding="utf-8")
     headings = re.findall(r"<h2>(.*?)</h2>", page)
     assert headings == ["Headline", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"]
-    assert page.count("<img ") == 6 and "tabla report: lasse" in page
+    # trend, dice, endings, cube values, answers by score: each with two things or more to compare
+    assert page.count("<img ") == 5 and "tabla report: lasse" in page
+    headline = page.split('id="headline"', 1)[1].split("</section>", 1)[0]
+    assert '<div class="big">2–1</div>' in headline and '<div class="big">7–7</div>' in headline
+    assert "66.7% of 3 completed matches" in headline and "5 points" in headline
+    # no snake_case headers, no 1-2-4-8 columns for files scored the standard way, rates as percentages
+    headers = re.findall(r"<th>(.*?)</th>", page)
+    assert not [h for h in headers if "_" in h] and not [h for h in headers if "8-point" in h or "4-point" in h]
+    assert "<td>gammons won %</td><td>28.6%</td>" in page
+
+
+def test_personal_page_draws_forfeits_apart_and_counts_them(tmp_path: Path) -> None:
+    from tabla_cli.reports.personal import headline_cards
+    from tabla_cli.reports.plots import _ending
+
+    frames = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"])
+    assert _ending(frames.games).tolist() == ["gammon", "forfeit"]
+    card = headline_cards(player_summary(frames, ("lasse",)).iloc[0])
+    assert "100.0% / –" in card and "1 forfeit won" in card
+
+
+def test_readable_tables() -> None:
+    from tabla_cli.reports.personal import readable
+
+    df = pd.DataFrame({"player": ["a", "b"], "match_win_rate": [0.574, None], "gammons_bar_won": [0, 0],
+                       "drops": [0, 0], "games": [3, 1]})
+    out = readable(df, keep=("drops",))
+    assert list(out.columns) == ["player", "match wins %", "drops", "games"]
+    assert out["match wins %"].tolist() == ["57.4%", ""]
 
 
 def test_cli_html_without_player_is_limited(tmp_path: Path) -> None:
@@ -376,3 +423,34 @@ def test_cli_html_without_player_is_limited(tmp_path: Path) -> None:
     assert "top 5 of" in page and "rows by games" in page
     table = page.split("<tbody>")[1].split("</tbody>")[0]
     assert table.count("<tr>") == 5
+
+
+def test_cli_player_names_ignore_case_unless_asked() -> None:
+    code, out, err = run(str(DATA), "--player", "LASSE", "--format", "csv")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out))
+    assert table["player"].tolist() == ["LASSE"] and table.loc[0, "matches"] == 4
+    code, out, err = run(str(DATA), "--player", "Lasse", "--exact-case", "--format", "csv")
+    assert code == 0, err
+    assert pd.read_csv(io.StringIO(out)).loc[0, "matches"] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--player", "lase"], "report: no match has a player named 'lase'; did you mean 'lasse'?"),
+    (["--player", "LASSE", "--exact-case"], "did you mean 'Lasse' or 'lasse'?"),
+    (["--player", "lasse", "--opponent", "nobody-at-all"], "no match has a player named 'nobody-at-all'\n"),
+])
+def test_cli_a_name_in_no_match_is_an_error_with_the_nearest_names(args: list[str], message: str) -> None:
+    code, out, err = run(str(DATA), *args, "--format", "csv")
+    assert (code, out) == (1, "")
+    assert message in err
+
+
+def test_gammon_rates_count_only_games_with_a_final_position() -> None:
+    # lasse wins both games: a gammon by bear-off, then a forfeit (no final position, no level)
+    frames = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"])
+    row = player_summary(frames, ("lasse",)).iloc[0]
+    assert (row["game_wins"], row["gammons_won"], row["forfeits_won"], row["resignations_won"]) == (2, 1, 1, 0)
+    assert row["gammon_rate_won"] == 1.0 and row["backgammon_rate_won"] == 0.0
+    other = player_summary(frames).set_index("player").drop("lasse").iloc[0]
+    assert (other["game_losses"], other["forfeits_lost"], other["gammon_rate_lost"]) == (2, 1, 1.0)

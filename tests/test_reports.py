@@ -274,7 +274,7 @@ this line is junk
 
 def test_syntax_error_inside_a_game_keeps_the_match() -> None:
     frames = frames_from_text(SYNTAX, "junk.mat")
-    assert frames.matches[["games", "findings", "error_findings"]].values.tolist() == [[2, 3, 2]]
+    assert frames.matches[["games", "findings", "error_findings"]].values.tolist() == [[2, 2, 1]]  # one error per mistake
     first = frames.findings.iloc[0]
     assert (first["code"], first["line"], first["match"]) == ("syntax-error", 6, 0)
     assert len(frames.games) == 2 and len(frames.plays) == 4

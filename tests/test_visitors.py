@@ -352,7 +352,7 @@ def test_every_visitor_state_agrees_with_what_the_replay_accepted(beaver: str | 
     for s in visitor.states:
         if not length:
             assert s.match_state().beaver is allowed
-    for kind, said_allowed, refused in visitor.result():
+    for _kind, said_allowed, _refused in visitor.result():
         assert said_allowed is allowed
     for _, _, action in visitor.seen:
         codes = visitor.found.get(action.location, set())

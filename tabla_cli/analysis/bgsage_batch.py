@@ -17,13 +17,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
 
 from tabla_cli.evaluation.types import DecisionInput
 from tabla_cli.board import Dice
+from tabla_cli.errors import TablaError
 
 _FILTER_MAX_MOVES = 5
 _FILTER_THRESHOLD = 0.08
@@ -103,11 +104,27 @@ class State:
 
 
 @cache
+def _bearoff_db() -> Any:
+    """bgsage's one-sided bear-off database (exact race odds once both sides are home; loaded once)."""
+    path = bgsage.weights.bearoff_db_path()
+    database = bgbot_cpp.BearoffDB()
+    if path is None or not database.load(path):
+        raise TablaError(f"bgsage's bear-off database is missing or unreadable ({path}): reinstall bgsage")
+    return database
+
+
+@cache
 def _strategies(level: str) -> tuple[Any, Any]:
-    """The 1ply net and, above 1ply, the multi-ply search (built once per process)."""
+    """The 1ply net and, above 1ply, the multi-ply search (built once per process).
+
+    Both read exact figures from the bear-off database where it covers the
+    position (every checker of both sides in its home board), as bgsage's
+    own analyser does: the nets misjudge the last rolls of a bear-off, where
+    a redouble often decides a match.
+    """
     weights = bgsage.default_weights()
     kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
-    one = bgbot_cpp.create_strategy(kind, paths, hiddens)
+    one = bgbot_cpp.BearoffStrategy(bgbot_cpp.create_strategy(kind, paths, hiddens), _bearoff_db())
     if level == "1ply":
         return one, None
     deep = bgbot_cpp.create_multipy(
@@ -115,6 +132,7 @@ def _strategies(level: str) -> tuple[Any, Any]:
         filter_max_moves=_FILTER_MAX_MOVES, filter_threshold=_FILTER_THRESHOLD,
         parallel_evaluate=False, parallel_threads=0,
     )
+    bgbot_cpp.multipy_set_bearoff_db(deep, _bearoff_db())
     return one, deep
 
 
@@ -167,7 +185,7 @@ class Rescorer:
         for jacoby, plays in groups.items():
             items = [state.flipped().cube_input(bgbot_cpp.flip_board(list(board))) for board, state in plays]
             for (board, state), values in zip(plays, cube_batch(items, self.level, self.threads, jacoby)):
-                self.memo[board, state] = -state.flipped().before_roll(*values)
+                self.memo[board, state] = -state.flipped().before_roll(values.nd, values.dt, values.dp)
 
     def score(self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
               ) -> list[dict[tuple[int, ...], tuple[float, str]]]:
@@ -224,14 +242,25 @@ def _order(move: Move) -> tuple[float, float, tuple[int, ...]]:
     return (-move[1], -move[2], move[0])
 
 
-def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[tuple[float, float, float]]:
-    """(ND, DT, DP) for each pre-roll position, from the side on roll."""
+class CubeValues(NamedTuple):
+    """A pre-roll position's cube figures from the side on roll: no double, double/take,
+    double/pass (cubeful, normalised) and the cubeless chance of winning a gammon or more."""
+
+    nd: float
+    dt: float
+    dp: float
+    gammon: float
+
+
+def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[CubeValues]:
+    """The :class:`CubeValues` of each pre-roll position."""
     if not items:
         return []
     one, deep = _strategies(level)
     raw = bgbot_cpp.batch_evaluate_positions(
         items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
-    return [(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"])) for r in raw]
+    return [CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
+            for r in raw]
 
 
 def clear_caches(level: str) -> None:

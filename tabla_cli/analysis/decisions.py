@@ -169,6 +169,7 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
                 self.pending.append(_Pending(row, action, kind, evaluation=recorded))
             elif kind is DecisionKind.CHECKER:
                 row["forced"] = True
+                row["close"] = False
                 self.pending.append(_Pending(row, action, kind))
         else:
             self.pending.append(_Pending(row, action, kind, decision=decision))
@@ -181,7 +182,8 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
             return
         cube = self._cube_recorded(action, DecisionKind.DOUBLE)
-        may_double = cube is not None if self.use_recorded else not self.doubled and _may_double(state)
+        may_double = cube is not None if self.use_recorded else (
+            not self.doubled and not state.opening and _may_double(state))
         if may_double:
             row = self._row(state, action, DecisionKind.DOUBLE, CubeAction.NO_DOUBLE.value, None,
                             match_id=state.match_id_or_none() if state.has_ids else None)

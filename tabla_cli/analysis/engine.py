@@ -51,6 +51,12 @@ statistics (``close``) as gnubg's ``isCloseCubedecision`` counts it: when
 ``optimal - min(DT, 1) < 0.16``, with ``optimal = max(ND, min(DT, DP))``;
 doubles, takes, passes and beavers always count.
 
+**Bear-offs.** Where every checker of both sides is in its home board, the
+engine reads exact cubeless chances from bgsage's one-sided bear-off database
+instead of the net, at every level and at every leaf of the look-ahead (see
+:mod:`tabla_cli.analysis.bgsage_batch`); :mod:`tabla_cli.analysis.cube` states
+the verdict on one cube decision in gnubg's words.
+
 **Luck** is gnubg's: the equity of the best play of the roll made minus the
 average of the best plays of all 36 rolls, from the roller's view, always at
 1ply whatever the level (gnubg's default luck analysis is its 0-ply, our
@@ -71,6 +77,7 @@ import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
 
 from tabla_cli.analysis.bgsage_batch import (
+    CubeValues,
     Move,
     Rescorer,
     State,
@@ -102,9 +109,10 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 2
+SCORING_REVISION = 3
 """How this module scores with the engine; raised whenever its numbers change
-(2: plays above 1ply rescored as the cube decisions are, with the cube value)."""
+(2: plays above 1ply rescored as the cube decisions are, with the cube value;
+3: exact bear-off figures from bgsage's one-sided database)."""
 
 
 def engine_version() -> str:
@@ -397,7 +405,7 @@ class _Job:
             error=0.0 if legal and item.played is not None else None, source=self.source,
             error_mwc=None if item.state.money or not legal else 0.0,
             rank=1 if legal and item.played is not None else None,
-            options=1, forced=True, luck=luck,
+            options=1, forced=True, close=False, luck=luck,
         )
 
     def _checker(self, item: _Checker, scored: dict[tuple[int, ...], tuple[float, str]],
@@ -421,7 +429,7 @@ class _Job:
             options=len(item.plays), forced=False, luck=luck,
         )
 
-    def _cube(self, d: DecisionInput, state: State, values: tuple[float, float, float] | None) -> Evaluation:
+    def _cube(self, d: DecisionInput, state: State, values: CubeValues | None) -> Evaluation:
         if values is None:
             legal = d.cube_action in (None, CubeAction.NO_DOUBLE)
             return Evaluation(
@@ -429,7 +437,7 @@ class _Job:
                 error=0.0 if legal else None, source=self.source, options=1,
                 forced=True, close=False,
             )
-        nd, dt, dp = values
+        nd, dt, dp = values.nd, values.dt, values.dp
         beaver = d.beavers and state.money
         if d.kind is DecisionKind.DOUBLE:
             response = min(dt, dp, 2 * dt) if beaver else min(dt, dp)

@@ -264,8 +264,9 @@ def player_stats(
     out["cube_error_rate"] = rate(out["cube_error"], out["close_cube"], 1000)
     out["pr"] = rate(out["error_total"], out["decisions"], 500)
     out["luck_rate"] = rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
-    out["rating"] = [rating_word(r) if r == r else "n/a" for r in out["error_rate"]]
-    out["luck_rating"] = [_luck_word(r) if r == r else "n/a" for r in out["luck_rate"]]
+    # A missing rate gives a missing word (null, an empty cell), as for a player with no analysis at all.
+    out["rating"] = [rating_word(r) if r == r else None for r in out["error_rate"]]
+    out["luck_rating"] = [_luck_word(r) if r == r else None for r in out["luck_rate"]]
     results = _results(frame, checker, keys)
     out = out.merge(results, on=keys, how="left") if len(out) else out.assign(actual_result=[], luck_adjusted_result=[])
     return typed(out, (DECISION_COLUMNS[0], *STAT_COLUMNS) if by_match else STAT_COLUMNS)

@@ -7,14 +7,16 @@ Each command lives in its own module of this package; this one holds the
 from __future__ import annotations
 
 import inspect
-import signal
+from typing import Any
 
 import click
 
 from tabla_cli import __version__
+from tabla_cli.cli import channels
 from tabla_cli.cli.analyze import analyze
 from tabla_cli.cli.check import check
 from tabla_cli.cli.convert import convert
+from tabla_cli.cli.cube import cube
 from tabla_cli.cli.options import TRACEBACK
 from tabla_cli.cli.report import report
 from tabla_cli.cli.show import plays, show
@@ -39,6 +41,12 @@ class _TablaGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """The command line, its standard streams guarded (:mod:`tabla_cli.cli.channels`) when it exits."""
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        channels.run(lambda: super(_TablaGroup, self).main(*args, **kwargs))
+
 
 @click.group(cls=_TablaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="tabla")
@@ -56,9 +64,7 @@ def main(ctx: click.Context, traceback: bool, old_traceback: bool) -> None:
     if old_traceback:
         click.echo("tabla: -v/--verbose before the command is deprecated: use --traceback", err=True)
     ctx.meta[TRACEBACK] = traceback or old_traceback
-    if hasattr(signal, "SIGPIPE"):
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 
-for _command in (check, show, plays, analyze, convert, report):
+for _command in (check, show, plays, cube, analyze, convert, report):
     main.add_command(_command)

@@ -8,20 +8,20 @@ the tables as ``tabla report`` does. Register it with
 
 from __future__ import annotations
 
+import datetime
 import functools
 import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from tabla_cli.cli.options import input_options, read_options, reports_errors, table_options
-from tabla_cli.cli.report import _resolve_format, _write_atomic
+from tabla_cli.cli.progress import analysis_progress
+from tabla_cli.cli.report import _day, _resolve_format, _write_atomic
 from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
@@ -33,32 +33,6 @@ if TYPE_CHECKING:
     from tabla_cli.source import Source
 
 LEVELS = ("1ply", "2ply", "3ply")
-
-
-@contextmanager
-def _progress(total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr (files, decisions/s and ETA), only on a terminal."""
-    if quiet or not sys.stderr.isatty():
-        yield lambda decisions: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    bar = Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
-    task = bar.add_task("analysing", total=total, rate="")
-    start = time.perf_counter()
-    done = 0
-
-    def advance(decisions: int) -> None:
-        nonlocal done
-        done += decisions
-        seconds = time.perf_counter() - start
-        bar.update(task, advance=1, rate=f"{done / seconds:.0f} decisions/s" if seconds else "")
-
-    with bar:
-        yield advance
 
 
 def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
@@ -79,7 +53,9 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 @click.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--level", type=click.Choice(LEVELS), default="2ply", show_default=True,
-              help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply).")
+              help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
+                   "Time per match measured here (whole process, one core, a loaded 2-core machine): about 8 s "
+                   "at 1ply, 11 s at 2ply, 28 s at 3ply (see docs/analysis.md).")
 @click.option("--by", type=click.Choice(ANALYSIS_TABLES), default="match", show_default=True,
               help="One row per match and player, per player, or per decision.")
 @table_options(FORMATS)
@@ -92,10 +68,23 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 @click.option("--out-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write each input as DIR/<name>.json: tabla JSON keeping every decision's analysis.")
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
+@click.option("--player", "players", multiple=True, metavar="NAME",
+              help="Only files with a match of this player (repeatable), chosen before the engine runs.")
+@click.option("--opponent", "opponents", multiple=True, metavar="NAME",
+              help="Only files with a match against this opponent (repeatable).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="Only files with a match on or after this date.")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="Only files with a match on or before this date.")
+@click.option("--site", default=None, metavar="NAME", help="Only files with a match whose Site header is NAME.")
+@click.option("--length", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Only files with an N-point match.")
 @input_options(quiet="No progress bar, findings or summary line.")
 @reports_errors
 def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output: str | None, recorded: bool,
-            no_cache: bool, no_luck: bool, threads: int, out_dir: str | None, force: bool, jobs: int | None,
+            no_cache: bool, no_luck: bool, threads: int, out_dir: str | None, force: bool,
+            players: tuple[str, ...], opponents: tuple[str, ...], since: datetime.datetime | None,
+            until: datetime.datetime | None, site: str | None, length: int | None, jobs: int | None,
             scheduler: str | None, quiet: bool, encoding: str | None, max_size: int) -> None:
     """Skill errors of the players of every match in PATHS (files or directories).
 
@@ -105,26 +94,47 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     and luck. With --out-dir, each input is also written as tabla JSON whose
     actions keep their analysis: every tabla command reads it, and analysing
     it again takes the stored numbers without the engine. The check's errors
-    go to stderr first. Exit 0 when done, 1 when a file has errors or could
-    not be read, 2 on usage errors.
+    go to stderr first. --player, --opponent, --since, --until, --site and
+    --length choose the files first, as 'tabla report' chooses matches (a
+    quick read of every file, no engine): only the files holding a chosen
+    match are analysed. Progress (files, matches/s, time left) goes to
+    stderr, a line every few seconds when it is not a terminal. Time per
+    match, one core, by level: see docs/analysis.md. Exit 0 when done, 1
+    when a file has errors or could not be read, 2 on usage errors.
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
+    from tabla_cli.reports.build import READ_FAILURES
+    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.findings import Severity
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
     fmt = _resolve_format(fmt, output)
-    names = collect_sources(paths)
+    names = collect_sources(paths, outputs=[out_dir] if out_dir is not None else [])
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
     options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
                               luck=not no_luck, document=out_dir is not None)
+    flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
+                       length=length)
+    if flt.selects:
+        from tabla_cli.reports.select import files_to_analyse
+
+        kept = {source.path for source in files_to_analyse(
+            names, flt, options=read_options(encoding, max_size), jobs=jobs or os.cpu_count() or 1,
+            scheduler=scheduler)}
+        chosen = [i for i, source in enumerate(names) if source.path in kept]
+        if not quiet:
+            click.echo(f"analyze: {flt.describe()}: {len(chosen)} of {len(names)} files", err=True)
+        names = [names[i] for i in chosen]
+        targets = [targets[i] for i in chosen] if targets else targets
     written = 0
     rows: list[dict[str, Any]] = []
     errors = 0
-    with _progress(len(names), quiet) as advance:
+    unread = False  # a file could not be read: with nothing analysed, nothing goes to stdout
+    with analysis_progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
         for index, result in enumerate(map_in_order(work, names, jobs or os.cpu_count() or 1, per_job=2,
                                                     max_chunk=1, scheduler=scheduler, on_error=_failed)):
@@ -134,22 +144,41 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
                 _write_atomic(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
+                unread = unread or finding.code in READ_FAILURES
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
                     if not quiet:
                         click.echo(finding.render(), err=True)
-            advance(result.decisions)
+            advance(result.report.matches, result.decisions)
     decisions = decisions_frame(rows)
-    _emit(decisions, by, fmt, output, force, inputs)
+    if rows or not unread:
+        _emit(decisions, by, fmt, output, force, inputs)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
-        click.echo(f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, {len(rows)} decisions "
-                   f"at {level} in {seconds:.2f} s{rate}", err=True)
+        click.echo(f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, "
+                   f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}", err=True)
         if out_dir is not None:
             click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
     if errors:
         sys.exit(1)
+
+
+def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
+    """How many decisions, and whether the engine at ``level`` or a file's recorded analysis judged them.
+
+    >>> _decisions_by_source([{"source": "bgsage 2ply"}, {"source": "recorded gnubg 2-ply"}], "2ply")
+    '2 decisions (1 at 2ply, 1 from recorded analysis)'
+    >>> _decisions_by_source([{"source": "recorded gnubg 0-ply"}, {"source": None}], "2ply")
+    '2 decisions from recorded analysis'
+    """
+    engine = sum(1 for row in rows if str(row.get("source") or "").startswith("bgsage"))
+    recorded = sum(1 for row in rows if str(row.get("source") or "").startswith("recorded"))
+    if engine and recorded:
+        return f"{len(rows)} decisions ({engine} at {level}, {recorded} from recorded analysis)"
+    if recorded:
+        return f"{len(rows)} decisions from recorded analysis"
+    return f"{len(rows)} decisions at {level}"
 
 
 def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
@@ -165,7 +194,7 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
     relative: list[Path] = []
     for name in paths:
         if Path(name).is_dir():
-            relative += [Path(found).relative_to(name) for found in collect_paths([name])]
+            relative += [Path(found).relative_to(name) for found in collect_paths([name], outputs=[out_dir])]
         else:
             relative.append(Path(Path(name).name))
     targets = [path.with_suffix(".json") for path in relative]

@@ -90,7 +90,7 @@ def _jobs(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: 
         path = Path(name)
         if path.is_dir():
             left_out = LeftOut()
-            found_paths = collect_paths([name], left_out)
+            found_paths = collect_paths([name], left_out, outputs=[out_dir] if out_dir is not None else [])
             for message in left_out.messages():
                 _say(message)
             for found in found_paths:

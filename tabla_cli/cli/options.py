@@ -146,10 +146,15 @@ def read_options(encoding: str | None, max_size: int, *, lenient: bool = True,
 
 
 def stdin_source(max_size: int) -> Source:
-    """Standard input as a :class:`~tabla_cli.source.Source` (at most one byte more than ``max_size`` read)."""
+    """Standard input as a :class:`~tabla_cli.source.Source` (at most one byte more than ``max_size`` read);
+    one that says why when standard input is closed or cannot be read."""
     from tabla_cli.source import Source as Input
 
-    data = sys.stdin.buffer.read(max_size + 1)
+    try:
+        data = sys.stdin.buffer.read(max_size + 1)
+    except (OSError, ValueError) as exc:  # ValueError: read from a closed file
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return Input("<stdin>", error=reason if reason.startswith("cannot") else f"cannot read standard input: {reason}")
     return Input("<stdin>", data=data)
 
 

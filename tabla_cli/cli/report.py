@@ -27,6 +27,7 @@ from tabla_cli.cli.options import (
     scoring_option,
     stdin_source,
 )
+from tabla_cli.cli.progress import analysis_progress
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
 from tabla_cli.reports.options import (
     DEPRECATED_TABLES,
@@ -120,7 +121,8 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
                    "DIR/<name>.parquet.")
 @click.option("--analyze", "level", type=click.Choice(LEVELS), default=None,
               help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
-                   "does) for the skill columns.")
+                   "does) for the skill columns; --player, --since etc. choose the matches first. About 8 s a match "
+                   "at 1ply, 11 s at 2ply, 28 s at 3ply here (see docs/analysis.md).")
 @click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write the plots as DIR/<name>.png.")
@@ -128,13 +130,18 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
               help="CSV with a header 'alias,player': count each alias as that player.")
 @click.option("--player", "players", multiple=True, metavar="NAME",
               help="Only matches of this player (repeatable); the tables and the HTML page are about them.")
-@click.option("--ignore-case", is_flag=True, help="Count names that differ only in case as one player.")
+@click.option("--exact-case", is_flag=True,
+              help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
+                   "and the spellings count as one player).")
+@click.option("--ignore-case", is_flag=True,
+              help="Count every two names that differ only in case as one player, also without --player.")
 @click.option("--opponent", "opponents", multiple=True, metavar="NAME",
               help="Only matches against this opponent (repeatable).")
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or after this date (undated matches are kept and counted).")
+              help="Only matches on or after this date (undated matches are left out and counted).")
 @click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or before this date (undated matches are kept and counted).")
+              help="Only matches on or before this date (undated matches are left out and counted).")
+@click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date.")
 @click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
 @click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
 @click.option("--money", is_flag=True, help="Only money sessions.")
@@ -150,8 +157,8 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 @reports_errors
 def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
            level: str | None, no_cache: bool, plots_dir: str | None, alias_file: str | None,
-           players: tuple[str, ...], ignore_case: bool, opponents: tuple[str, ...],
-           since: datetime.datetime | None, until: datetime.datetime | None,
+           players: tuple[str, ...], exact_case: bool, ignore_case: bool, opponents: tuple[str, ...],
+           since: datetime.datetime | None, until: datetime.datetime | None, keep_undated: bool,
            site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
            keep_duplicates: bool, jobs: int | None, scheduler: str | None, quiet: bool, encoding: str | None,
            max_size: int, scoring: str | None) -> None:
@@ -165,8 +172,9 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     player and match tables have the players' skill columns (error rate, PR,
     blunders, luck). --player, --opponent, --since, --until, --site, --length
     and --money choose the matches before every table, frame and plot. Exit 0
-    when done, 1 when a file could not be read (or only in part) or an output
-    exists (without --force), 2 on usage errors.
+    when done, 1 when a file could not be read (or only in part), a --player
+    or --opponent name is in no match, or an output exists (without --force),
+    2 on usage errors.
     """
     from tabla_cli.reports.build import ReportOptions, build_report, read_failures
     from tabla_cli.reports.cells import records
@@ -191,8 +199,10 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError(f"--by {by} needs --player NAME")
     if length is not None and money:
         raise click.UsageError("--length and --money exclude each other")
+    if keep_undated and since is None and until is None:
+        raise click.UsageError("--keep-undated needs --since or --until")
     flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
-                       length=length, money=money)
+                       length=length, money=money, keep_undated=keep_undated)
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -201,7 +211,8 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     for message in left_out.messages():
         click.echo(message, err=True)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
-    options = ReportOptions(filter=flt, ignore_case=ignore_case, aliases=aliases, keep_duplicates=keep_duplicates,
+    options = ReportOptions(filter=flt, ignore_case=ignore_case, exact_case=exact_case, aliases=aliases,
+                            keep_duplicates=keep_duplicates,
                             plays=by == "dice" or personal, read=read_options(encoding, max_size, scoring=scoring),
                             analyse=analyse, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler)
     with ExitStack() as stack:
@@ -209,10 +220,28 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         if frames_dir is not None:
             sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
         stdin = stdin_source(max_size) if "-" in paths else None
-        with progress(len(names), quiet, "analysing" if analyse else "reading") as advance, _writing(frames_dir):
-            built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
+        if analyse is not None:
+            if flt.selects:
+                from tabla_cli.reports.select import files_to_analyse
+
+                chosen_files = files_to_analyse(names, flt, options=options.read, jobs=options.jobs,
+                                                scheduler=scheduler, aliases=aliases, ignore_case=ignore_case,
+                                                prefer=players)
+                if not quiet:
+                    click.echo(f"report: {flt.describe()}: {len(chosen_files)} of {len(names)} files hold a chosen "
+                               "match; analysing those", err=True)
+                names = chosen_files
+            with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
+                built = build_report(names, options, stdin=stdin, sink=sink,
+                                     each=lambda rows: analysed(rows.matches, rows.count("decisions")))
+        else:
+            with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
+                built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
         frames = built.frames
-        if len(frames.matches) or read_failures(frames).empty:
+        for name, near in built.unknown:
+            hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+            click.echo(f"report: no match has a player named {name!r}{hint}", err=True)
+        if not built.unknown and (len(frames.matches) or read_failures(frames).empty):
             _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
                   selection=built.describe())
 
@@ -233,7 +262,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         )
         if flt.selects:
             click.echo(f"report: {built.describe()}", err=True)
-    if failed or left_out.unreadable:
+    if failed or left_out.unreadable or built.unknown:
         sys.exit(1)
 
 
@@ -245,7 +274,8 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
           inputs: Inputs, *,
           players: tuple[str, ...] = (), every: str = "month", top: int = 50, selection: str = "") -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
-    from tabla_cli.reports.html import TITLES, player_page, report_page
+    from tabla_cli.reports.html import TITLES, report_page
+    from tabla_cli.reports.personal import player_page
     from tabla_cli.reports.plots import make_plots
     from tabla_cli.reports.render import print_tables, render, table_renderables
     from tabla_cli.reports.summaries import player_summary, summarize

@@ -114,8 +114,18 @@ class CubeAnalysis:
 
     @property
     def close(self) -> bool:
-        """GNU Backgammon's close decision: optimal - min(double/take, 1) < 0.16."""
-        return self.optimal - min(self.double_take, 1.0) < CLOSE_CUBE
+        """GNU Backgammon's close decision: optimal - min(double/take, 1) < 0.16.
+
+        The equities are gnubg's printed figures (three decimals), so the
+        difference is taken in decimal: exactly 0.160 is not close, whatever
+        binary floating point makes of the subtraction.
+
+        >>> CubeAnalysis(0.015, -0.145, 1.0).close, CubeAnalysis(0.203, 0.043, 1.0).close
+        (False, False)
+        >>> CubeAnalysis(0.015, -0.144, 1.0).close
+        True
+        """
+        return round(self.optimal - min(self.double_take, 1.0), 6) < CLOSE_CUBE
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +237,7 @@ def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
         if not recorded.forced:
             return None
         return Evaluation(equity=None, best_equity=0.0, best="", error=0.0, source=source, rank=1,
-                          options=0, forced=True, luck=recorded.luck)
+                          options=0, forced=True, luck=recorded.luck, close=False)
     best = candidates[0]
     if recorded.played is None:
         return Evaluation(equity=None, best_equity=best.equity, best=best.play, error=None, source=source,
@@ -243,6 +253,7 @@ def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
         rank=made.rank,
         options=len(candidates),
         forced=forced,
+        close=not forced,
         luck=recorded.luck,
         skill=recorded.skill,
     )

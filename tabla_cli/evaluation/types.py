@@ -100,7 +100,8 @@ class Evaluation:
             ``recorded gnubg 2-ply``.
         close: a cube decision that counts in the statistics (a double or
             take actually made, or a close decision, as GNU Backgammon
-            counts them); always True for checker plays.
+            counts them); for a checker play, whether it had a choice
+            (False for a forced play or a dance).
         skill: the mark the source gives a checker play (``none``,
             ``doubtful``, ``bad``, ``very bad``: a recorded analysis's own
             verdict, made from unrounded errors); None = not given, the

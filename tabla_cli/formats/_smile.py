@@ -40,6 +40,7 @@ _END_STRING = 0xFC
 _START_ARRAY, _END_ARRAY, _START_OBJECT, _END_OBJECT = 0xF8, 0xF9, 0xFA, 0xFB
 _END_CONTENT = 0xFF
 _MAX_BIG_BYTES = 1024
+_MAX_SCALE = 10_000
 
 
 class SmileError(ValueError):
@@ -219,6 +220,8 @@ class _Decoder:
             return float(struct.unpack(">d", self.fixed_bits(10, 64).to_bytes(8, "big"))[0])
         if b == 0x2A:
             scale = self.zigzag(5)
+            if abs(scale) > _MAX_SCALE:
+                raise self.fail(f"a big decimal's scale {scale} is beyond {_MAX_SCALE}", at)
             digits = int.from_bytes(self.seven_bit(self.big_length()), "big", signed=True)
             return float(Decimal(digits).scaleb(-scale))
         return self._reserved(b, at)

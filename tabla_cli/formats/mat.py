@@ -36,6 +36,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterator
@@ -129,7 +130,7 @@ _TERMINALS = {
 
 _CANNOT_MOVE = "cannot move"
 _SPECIAL_PLAY = frozenset("Cc?")  # first letters of "Cannot Move" and "????"
-_ROLL, _WIN = ActionKind.ROLL, ActionKind.WIN
+_ROLL, _WIN, _LOSS = ActionKind.ROLL, ActionKind.WIN, ActionKind.LOSS
 
 # One action at ``pos`` (leading blanks skipped); ``lastgroup`` names its kind.
 # Keywords match in any case. A play runs up to the next token that may start
@@ -406,6 +407,8 @@ class _Reader:
             raise error
         self.on_error(error)
         self.skip = True
+        if self.game is not None:
+            self.game.cut = True
 
     # -- structure ----------------------------------------------------------
 
@@ -614,13 +617,17 @@ class _Reader:
         path = self.path
         end = len(text)
         player: Player | None = None
+        base = 0  # where the columns of the line are counted from: a glued move number starts them again
         while pos < end:
             found = _ACTION.match(text, pos)
             if found is None and player is not None:
-                found = self.glued(text, pos, line)
+                glued = self.glued(text, pos, line)
+                if glued is not None:
+                    found, base = glued
+                    player = None
             if found is None:
                 column = len(text) - len(text[pos:].lstrip()) + 1
-                word = text[column - 1 :].split()[0]
+                word = re.split(r"[ \t]{2}", text[column - 1 :], maxsplit=1)[0]
                 self.fail(f"cannot read {word!r} as an action: {_ACTION_HINT}", line, column, text)
                 return False
             kind = found.lastgroup
@@ -634,7 +641,7 @@ class _Reader:
                 self.match.comments.append(found.group(kind).strip())
                 continue
             if player is None:
-                player = _ONE if start >= RIGHT_COLUMN else _ZERO
+                player = _ONE if start - base >= RIGHT_COLUMN else _ZERO
             elif player is _ZERO:
                 player = _ONE
             else:
@@ -655,6 +662,7 @@ class _Reader:
                 value = int(found.group("win_value"))
                 won = found.group("and_match") is not None
                 append(Action(_WIN, player, location, number, value=value, match_won=won))
+                self.settle_forfeit(game)
             elif kind in _PLAIN_KINDS:
                 append(Action(_PLAIN_KINDS[kind], player, location, number))
             else:
@@ -662,25 +670,77 @@ class _Reader:
                 append(Action(action_kind, player, location, number, value=int(found.group(group))))
         return True
 
-    def glued(self, text: str, pos: int, line: int) -> re.Match[str] | None:
+    def settle_forfeit(self, game: Game) -> None:
+        """Make a forfeit's ``Losses`` and ``Wins`` lines name two sides, when they name one; with a note.
+
+        Backgammon Galaxy writes a forfeit as ``Losses N point`` and the
+        winner's ``Wins N point``; on a line of its own (no move number) or
+        glued into a move line, ``Losses`` does not stand in the loser's
+        column. When both lines name the same side, the score decides who
+        won: only a side that reaches the match length can win "and the
+        match", and only one that does not can win without it. When the
+        score tells nothing either, the ``Wins`` line says (gnubg reads only
+        that line).
+        """
+        actions = game.actions
+        win = actions[-1]
+        loss_at = next((i for i in range(len(actions) - 2, -1, -1) if actions[i].kind is _LOSS), None)
+        if loss_at is None or actions[loss_at].player != win.player or any(a.kind is _WIN for a in actions[:-1]):
+            return
+        match = self.match
+        assert match is not None
+        names = [name or f"player {side + 1}" for side, name in enumerate(match.players)]
+        points = win.value or 0
+        winner = _forfeit_winner(points, win.match_won, game.score, match.length)
+        if winner is None:
+            winner = win.player
+            reason = "the score does not tell which; read as the 'Wins' line says, as gnubg does"
+        else:
+            what = "and the match" if win.match_won else "without winning the match"
+            reason = (f"at {game.score[0]}-{game.score[1]} in a {match.length}-point match only {names[winner]} "
+                      f"can win {points} point{'s' if points != 1 else ''} {what}")
+        loss = actions[loss_at]
+        actions[loss_at] = dataclasses.replace(loss, player=winner.other)
+        actions[-1] = dataclasses.replace(win, player=winner)
+        match.findings.append(Finding(
+            "forfeit-side", f"the 'Losses {loss.value}' and 'Wins {win.value}' lines name the same side; "
+            f"read as {names[winner.other]} giving the game up to {names[winner]}: {reason}",
+            loss.location, game=game.number, move=loss.move_number))
+
+    def glued(self, text: str, pos: int, line: int) -> tuple[re.Match[str], int] | None:
         """The action after a second move number inside a line (``24)  Losses 2 point``), with a warning.
 
         Backgammon Galaxy sometimes writes a forfeit on the move line before
-        it, number and all; the action keeps its column.
+        it, number and all. The columns of the glued part count from its
+        move number (``24)  Losses 2 point ... Wins 2 point`` is a line of
+        its own, ``Losses`` in the left column); returned with the match is
+        the position of that number.
         """
         number = _MOVE_NUMBER.match(text, pos)
         if number is None:
             return None
         found = _ACTION.match(text, number.end())
-        if found is not None:
-            assert self.match is not None and found.lastgroup is not None
-            self.match.findings.append(Finding(
-                "glued-line", f"a second move number {number.group(1) + ')'!r} inside the line, as if two lines "
-                f"were glued together; read {found.group(found.lastgroup).strip()!r} as the next action",
-                Location(self.path, line, number.start(1) + 1), game=self.game.number if self.game else None,
-                move=int(number.group(1))))
-        return found
+        if found is None:
+            return None
+        assert self.match is not None and found.lastgroup is not None
+        self.match.findings.append(Finding(
+            "glued-line", f"a second move number {number.group(1) + ')'!r} inside the line, as if two lines "
+            f"were glued together; read {found.group(found.lastgroup).strip()!r} as the next action",
+            Location(self.path, line, number.start(1) + 1), game=self.game.number if self.game else None,
+            move=int(number.group(1))))
+        return found, number.start(1)
 
+
+def _forfeit_winner(points: int, match_won: bool, score: tuple[int, int], length: int) -> Player | None:
+    """The one side that can have won ``points`` (and the match, or not) at ``score``; None when both or neither can.
+
+    >>> _forfeit_winner(1, True, (0, 2), 3), _forfeit_winner(1, False, (0, 2), 3), _forfeit_winner(1, True, (2, 2), 3)
+    (<Player.ONE: 1>, <Player.ZERO: 0>, None)
+    """
+    if not length:
+        return None
+    able = [side for side in (_ZERO, _ONE) if (score[side] + points >= length) == match_won]
+    return able[0] if len(able) == 1 else None
 
 def _first_column(text: str) -> int:
     """1-based column of the first non-blank character of a line."""

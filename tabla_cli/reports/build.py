@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from tabla_cli.pipeline import ReadOptions
-from tabla_cli.reports.filters import FilterResult, ReportFilter, filter_frames, fold_case
+from tabla_cli.reports.filters import FilterResult, ReportFilter, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
-from tabla_cli.reports.rows import file_rows, iter_file_rows
+from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions
@@ -48,7 +48,10 @@ class ReportOptions:
     Attributes:
         filter: the matches to keep (players, opponents, dates, site,
             length); every frame, table and plot counts only those.
-        ignore_case: count names that differ only in case as one player.
+        ignore_case: count every two names that differ only in case as one player.
+        exact_case: match the filter's players and opponents with their case
+            (by default names that differ only in case are one player when
+            the filter names players or opponents).
         aliases: ``alias -> player`` names merged before anything else.
         keep_duplicates: count every copy of a match (by default a match read
             twice, in any format, counts once).
@@ -62,6 +65,7 @@ class ReportOptions:
 
     filter: ReportFilter = field(default_factory=ReportFilter)
     ignore_case: bool = False
+    exact_case: bool = False
     aliases: Mapping[str, str] = field(default_factory=dict)
     keep_duplicates: bool = False
     plays: bool = False
@@ -81,12 +85,15 @@ class Report:
         chosen: the frames of the matches the filter kept, with counts.
         filter: the filter that chose them.
         duplicates: copies of matches read before, left out.
+        unknown: the filter's players and opponents that no match has, each
+            with the nearest names (:func:`~tabla_cli.reports.filters.unknown_names`).
     """
 
     everything: Frames
     chosen: FilterResult
     filter: ReportFilter
     duplicates: int
+    unknown: list[tuple[str, list[str]]] = field(default_factory=list)
 
     @property
     def frames(self) -> Frames:
@@ -98,8 +105,11 @@ class Report:
         if not self.filter.selects:
             return ""
         text = f"{self.filter.describe()}: {self.chosen.kept} of {self.chosen.matches} matches"
-        if self.filter.dated:
-            text += f" ({self.chosen.undated} undated, kept)"
+        undated = self.chosen.undated
+        if self.filter.dated and self.filter.keep_undated:
+            text += f" ({undated} undated, kept)"
+        elif undated:
+            text += f"; {undated} undated {'match' if undated == 1 else 'matches'} left out (--keep-undated keeps them)"
         return text
 
 
@@ -110,7 +120,8 @@ def read_failures(frames: Frames) -> pd.DataFrame:
 
 def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptions(), *,
                  stdin: Source | None = None, sink: str | Path | None = None,
-                 progress: Callable[[], None] | None = None) -> Report:
+                 progress: Callable[[], None] | None = None,
+                 each: Callable[[FileRows], None] | None = None) -> Report:
     """Read, replay (and analyse) ``sources`` into the frames of the matches ``options`` keeps.
 
     Args:
@@ -121,23 +132,30 @@ def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptio
             :data:`FRAME_NAMES`, of the matches kept); without a filter they
             stream there as the files are read.
         progress: called once per source read.
+        each: called with each source's rows as they arrive, before they are merged.
 
     Raises:
         OSError: writing to ``sink`` failed.
     """
     memory = IN_MEMORY + (("plays",) if options.plays else ())
     include = FRAME_NAMES if sink is not None else memory
-    streaming = not (options.filter.selects or options.ignore_case)
+    flt = options.filter
+    named = (*flt.players, *flt.opponents)
+    fold = options.ignore_case or (bool(named) and not options.exact_case)
+    streaming = not (flt.selects or fold)
     builder = FrameBuilder(include, keep=memory if streaming else include, aliases=options.aliases,
                            sink=sink if streaming else None, keep_duplicates=options.keep_duplicates)
     if stdin is not None:
         builder.add(file_rows(stdin, include=include, options=options.read, analyse=options.analyse))
     for rows in iter_file_rows(sources, jobs=options.jobs, include=include, options=options.read,
                                scheduler=options.scheduler, progress=progress, analyse=options.analyse):
+        if each is not None:
+            each(rows)
         builder.add(rows)
     everything = builder.frames()
-    folded = fold_case(everything, options.filter.players) if options.ignore_case else everything
-    chosen = filter_frames(folded, options.filter)
-    if sink is not None and not streaming:
+    folded = fold_case(everything, named) if fold else everything
+    unknown = unknown_names(folded, named)
+    chosen = filter_frames(folded, flt)
+    if sink is not None and not streaming and not unknown:
         write_frames(chosen.frames, sink)
-    return Report(everything, chosen, options.filter, builder.duplicates)
+    return Report(everything, chosen, flt, builder.duplicates, unknown)

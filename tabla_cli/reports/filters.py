@@ -3,7 +3,9 @@
 :func:`filter_frames` keeps the matches a :class:`ReportFilter` selects in
 every frame (file-level findings, which belong to no match, are kept), so
 every table, frame and plot made afterwards counts only those matches.
-:func:`fold_case` first merges names that differ only in case.
+:func:`fold_case` first merges names that differ only in case;
+:func:`unknown_names` tells the names asked for that no match has, with the
+names nearest to each.
 
 >>> flt = ReportFilter(players=("Ann",), since="2025-01-01")
 >>> flt.selects, flt.describe()
@@ -12,6 +14,7 @@ every table, frame and plot made afterwards counts only those matches.
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,7 +24,7 @@ import pandas as pd
 from tabla_cli.reports.frames import FRAME_NAMES, Frames
 from tabla_cli.reports.summaries import apply_aliases
 
-__all__ = ["FilterResult", "ReportFilter", "filter_frames", "fold_case"]
+__all__ = ["FilterResult", "ReportFilter", "filter_frames", "fold_case", "unknown_names"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +36,10 @@ class ReportFilter:
         opponents: matches against one of these (with ``players``: the
             other side of the player; else either side).
         since: first date kept (``YYYY-MM-DD``, inclusive).
-        until: last date kept (inclusive). Undated matches are kept by
-            both and counted in :attr:`FilterResult.undated`.
+        until: last date kept (inclusive). Undated matches are left out by
+            both (a date filter cannot say they belong) and counted in
+            :attr:`FilterResult.undated`.
+        keep_undated: keep the undated matches a date filter meets (still counted).
         site: the Site header, compared without case.
         length: match length in points.
         money: money sessions only.
@@ -47,6 +52,7 @@ class ReportFilter:
     site: str | None = None
     length: int | None = None
     money: bool = False
+    keep_undated: bool = False
 
     @property
     def selects(self) -> bool:
@@ -85,8 +91,9 @@ class FilterResult:
         frames: the frames of the selected matches.
         matches: matches before the filter.
         kept: matches selected.
-        undated: selected matches without a date (kept by a date filter
-            that could not judge them).
+        undated: matches without a date that a date filter met (left
+            out, or kept with :attr:`ReportFilter.keep_undated`); 0 without
+            a date filter.
     """
 
     frames: Frames
@@ -125,9 +132,9 @@ def _selected(matches: pd.DataFrame, flt: ReportFilter) -> pd.Series:
         keep &= p0.isin(list(flt.opponents)) | p1.isin(list(flt.opponents))
     dates = matches["date"]
     if flt.since is not None:
-        keep &= dates.isna() | (dates >= flt.since).fillna(True)
+        keep &= (dates >= flt.since).fillna(flt.keep_undated)
     if flt.until is not None:
-        keep &= dates.isna() | (dates <= flt.until).fillna(True)
+        keep &= (dates <= flt.until).fillna(flt.keep_undated)
     if flt.site is not None:
         keep &= matches["site"].str.casefold().eq(flt.site.casefold()).fillna(False)
     if flt.length is not None:
@@ -137,12 +144,37 @@ def _selected(matches: pd.DataFrame, flt: ReportFilter) -> pd.Series:
     return keep.astype(bool)
 
 
+def _undated(flt: ReportFilter) -> ReportFilter:
+    """``flt`` keeping undated matches."""
+    return ReportFilter(flt.players, flt.opponents, flt.since, flt.until, flt.site, flt.length, flt.money, True)
+
+
+def unknown_names(frames: Frames, names: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """Each of ``names`` that no match has on either side, with up to three names near it (by :mod:`difflib`).
+
+    Names are compared as given: fold case first (:func:`fold_case`) to compare them without it.
+    """
+    matches = frames.matches
+    known = sorted(set(matches["player0"].dropna().tolist()) | set(matches["player1"].dropna().tolist()))
+    spellings: dict[str, list[str]] = {}
+    for known_name in known:
+        spellings.setdefault(known_name.casefold(), []).append(known_name)
+    out = []
+    for name in names:
+        if name in known:
+            continue
+        near = difflib.get_close_matches(name.casefold(), list(spellings), n=3, cutoff=0.6)
+        out.append((name, [spelling for n in near for spelling in spellings[n]]))
+    return out
+
+
 def filter_frames(frames: Frames, flt: ReportFilter) -> FilterResult:
     """Keep the matches ``flt`` selects in every frame."""
     matches = frames.matches
     keep = _selected(matches, flt)
     chosen = matches.loc[keep, "match"]
-    undated = int(matches.loc[keep, "date"].isna().sum()) if flt.dated else 0
+    # The undated matches the other filters keep: the ones a date filter cannot judge.
+    undated = int(matches.loc[_selected(matches, _undated(flt)), "date"].isna().sum()) if flt.dated else 0
     if not flt.selects:
         return FilterResult(frames, len(matches), len(matches), undated)
     wanted = set(chosen.tolist())

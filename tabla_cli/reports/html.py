@@ -1,8 +1,8 @@
 """The HTML report: one self-contained page of sections (tables, inline PNG plots, SVG boards).
 
 :func:`render_page` lays out :class:`Section` objects; :func:`render_html`
-makes the page of ``tabla report --format html``; :func:`player_page` the
-personal page of ``--player``.
+makes the page of ``tabla report --format html``; the personal page of
+``--player`` is :mod:`tabla_cli.reports.personal`'s.
 """
 
 from __future__ import annotations
@@ -15,20 +15,10 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from tabla_cli.reports.cells import _numeric, _text_rows
-from tabla_cli.reports.dice import dice_summary
 from tabla_cli.reports.frames import Frames
-from tabla_cli.reports.plots import (
-    PLOTS,
-    plot_cube_values,
-    plot_dice,
-    plot_error_rates,
-    plot_gammon_rates,
-    plot_result_types,
-    plot_take_drop_by_score,
-    plot_trend,
-)
+from tabla_cli.reports.plots import PLOTS, plot_error_rates
 from tabla_cli.reports.skill import decisions_of, player_skill
-from tabla_cli.reports.summaries import findings_by_code, opponent_summary, period_summary, player_summary
+from tabla_cli.reports.summaries import findings_by_code
 
 TITLES: dict[str, str] = {
     "player": "Players",
@@ -122,14 +112,15 @@ def _figure_html(name: str, png: bytes) -> str:
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
-def render_page(sections: Sequence[Section], *, title: str = "tabla report", summary: str = "") -> str:
-    """One self-contained page of ``sections`` (plots inline as base64 PNG)."""
+def render_page(sections: Sequence[Section], *, title: str = "tabla report", summary: str = "",
+                css: str = "") -> str:
+    """One self-contained page of ``sections`` (plots inline as base64 PNG); ``css`` adds to the style sheet."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         '<head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title>",
-        f"<style>{_CSS}</style>",
+        f"<style>{_CSS}{css}</style>",
         "</head>",
         "<body>",
         f"<h1>{html.escape(title)}</h1>",
@@ -170,69 +161,6 @@ def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[st
     if plots:
         sections.append(Section("Plots", plots=plots))
     return render_page(sections, title=title, summary=summary)
-
-
-HEADLINE = ("player", "matches", "matches_completed", "match_wins", "match_win_rate", "matches_unfinished",
-            "one_game_sessions", "money_sessions", "games", "game_wins", "game_losses", "points_won",
-            "points_lost", "money_points_won", "money_points_lost", "decisions", "error_rate", "pr")
-"""The columns of the player table in a personal page's headline (the skill ones with analysis)."""
-
-GAMMON_CUBE = ("player", "gammons_won", "backgammons_won", "gammons_lost", "backgammons_lost", "gammon_rate_won",
-               "gammon_rate_lost", "backgammon_rate_won", "backgammon_rate_lost", "doubles", "redoubles",
-               "doubles_received", "takes", "drops", "beavers", "raccoons", "take_rate", "drop_rate",
-               "doubles_dropped", "max_cube", "gammons_won_taken_cube")
-"""The columns of the player table in a personal page's gammon and cube section."""
-
-
-def player_page(frames: Frames, players: Sequence[str], *, every: str = "month", top: int = TOP,
-                summary: str = "", extra: Sequence[tuple[str, pd.DataFrame]] = ()) -> tuple[str, dict[str, bytes]]:
-    """The personal HTML page of ``players`` and its plots.
-
-    Sections: the headline numbers, the opponents, the trend over
-    ``every`` period, the dice, gammons and cube, the skill numbers when
-    the frames hold decisions, then ``extra`` tables and the findings.
-
-    Returns:
-        The page and its plots (name -> PNG).
-    """
-    names = tuple(players)
-    table = player_summary(frames, names)
-    opponents, opponents_note = limit_rows(opponent_summary(frames, names), top, "opponents")
-    periods = period_summary(frames, names, every)
-    cube = frames.cube[frames.cube["player"].isin(list(names))]
-    plots = {
-        "trend": plot_trend(periods),
-        "dice": plot_dice(frames.plays, names),
-        "gammon_rates": plot_gammon_rates(table),
-        "cube_values": plot_cube_values(frames.games),
-        "result_types": plot_result_types(frames.games),
-        "take_drop_by_score": plot_take_drop_by_score(cube),
-    }
-    sections = [
-        Section("Headline", table[[c for c in HEADLINE if c in table.columns]],
-                "completed matches only in match_win_rate; unfinished matches, one-game sessions and money "
-                "sessions apart; money points apart from match points"),
-        Section("Opponents", opponents, opponents_note),
-        Section("Over time", periods, f"per {every}", {"trend": plots["trend"]}),
-        Section("Dice", dice_summary(frames, names),
-                "opening rolls left out of the tests; a p-value measures how unusual the counts are for "
-                "fair dice, it is no verdict", {"dice": plots["dice"]}),
-        Section("Gammons and cube", table[list(GAMMON_CUBE)],
-                plots={name: plots[name] for name in ("gammon_rates", "cube_values", "result_types",
-                                                       "take_drop_by_score")}),
-    ]
-    decisions = decisions_of(frames)
-    if decisions is not None:
-        chosen = decisions[decisions["player"].isin(list(names))]
-        skill = skill_sections(chosen)
-        plots["error_rates"] = skill[0].plots["error_rates"]
-        sections += [Section("Skill", player_skill(chosen)), *skill]
-    for heading, df in extra:
-        rows, note = limit_rows(df, top)
-        sections.append(Section(heading, rows, note))
-    sections.append(Section(TITLES["findings"], findings_by_code(frames)))
-    title = f"tabla report: {', '.join(names)}"
-    return render_page(sections, title=title, summary=summary), plots
 
 
 def skill_sections(decisions: pd.DataFrame) -> list[Section]:

@@ -19,9 +19,10 @@ PLOTS: dict[str, str] = {
     "trend": "Over time",
     "dice": "Rolls observed and expected with fair dice",
     "error_rates": "Error rate per player (mEMG)",
+    "endings": "How the games won and lost ended",
 }
 """The plots (file stem -> title) that ``--plots`` writes and HTML embeds
-(``trend`` and ``dice`` only in a report with ``--player``, ``error_rates`` only with analysis)."""
+(``trend``, ``dice`` and ``endings`` only in a report with ``--player``, ``error_rates`` only with analysis)."""
 
 
 _TOP_PLAYERS = 20
@@ -108,6 +109,49 @@ def plot_result_types(games: pd.DataFrame) -> bytes:
     return _png(fig)
 
 
+_ENDINGS = (("single", "#2a7ab9", "bear-off, single"), ("gammon", "#174a73", "gammon (any level above single)"),
+            ("drop", "#d9653b", "double dropped"), ("resign", "#8a8a8a", "resignation"),
+            ("forfeit", "#c2185b", "forfeit (given up, no final position)"))
+"""How a game ended, in the order the bars stack them, with colour and label."""
+
+
+def _ending(games: pd.DataFrame) -> pd.Series:
+    """Each game's ending for :func:`plot_endings`: single or gammon (by bear-off), drop, resign, forfeit."""
+    ended = games["ended_by"].astype("string")
+    above = games["result"].astype("string").isin(("gammon", "backgammon", "gammon-outside", "gammon-bar"))
+    out = ended.where(~ended.eq("bearoff").fillna(False), "single")
+    return out.where(~(ended.eq("bearoff").fillna(False) & above.fillna(False)), "gammon")
+
+
+def plot_endings(games: pd.DataFrame, players: Sequence[str]) -> bytes:
+    """Two stacked bars, games won and games lost by ``players``, split by how each game ended.
+
+    ``games`` has the games frame's columns and ``player0``/``player1``;
+    forfeits get a bar segment and a colour of their own.
+    """
+    fig = _figure(3.2)
+    ax = fig.add_subplot()
+    names = list(players)
+    side = games["player1"].isin(names).astype("int64")
+    won = games["winner_side"].eq(side).fillna(False).astype(bool)
+    lost = games["winner_side"].eq(1 - side).fillna(False).astype(bool)
+    ending = _ending(games)
+    if not (won.any() or lost.any()):
+        _empty(ax, "no finished games")
+    else:
+        left = [0.0, 0.0]
+        for key, colour, label in _ENDINGS:
+            counts = [float((ending.eq(key).fillna(False) & mask).sum()) for mask in (won, lost)]
+            if any(counts):
+                ax.barh(["won", "lost"], counts, left=left, color=colour, label=label)
+                left = [a + b for a, b in zip(left, counts)]
+        ax.invert_yaxis()
+        ax.set_xlabel("games")
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title(PLOTS["endings"])
+    return _png(fig)
+
+
 def plot_take_drop_by_score(cube: pd.DataFrame) -> bytes:
     """Stacked bars: answers to doubles at the most frequent away-scores (match play)."""
     fig = _figure(4.5)
@@ -146,11 +190,13 @@ def plot_trend(periods: pd.DataFrame) -> bytes:
     """Lines per player over the dated periods: match win rate and gammon rates, points per game,
     and the rating and error rate where the frames give them."""
     dated = periods[periods["period"] != "undated"]
-    panels = [("rate", ["match_win_rate", "gammon_rate_won", "gammon_rate_lost"]),
+    panels = [("%", ["match_win_rate", "gammon_rate_won", "gammon_rate_lost"]),
               ("points per game", ["points_per_game"])]
     for column, label in (("rating", "rating"), ("error_rate", "error rate (mEMG)")):
         if column in dated.columns and dated[column].notna().any():
             panels.append((label, [column]))
+    words = {"match_win_rate": "matches won", "gammon_rate_won": "gammons won", "gammon_rate_lost": "gammons lost",
+             "points_per_game": "points per game", "rating": "rating", "error_rate": "error rate"}
     fig = _figure(1.0 + 2.2 * len(panels))
     axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
     if dated.empty:
@@ -164,8 +210,8 @@ def plot_trend(periods: pd.DataFrame) -> bytes:
             for player, own in dated.groupby("player", sort=True):
                 x = [position[p] for p in own["period"]]
                 for column in columns:
-                    y = own[column].astype("float64").to_numpy()
-                    name = f"{player}: {column}" if several else column
+                    y = own[column].astype("float64").to_numpy() * (100 if ylabel == "%" else 1)
+                    name = f"{player}: {words[column]}" if several else words[column]
                     ax.plot(x, y, marker="o", markersize=3, label=name)
             ax.set_ylabel(ylabel)
             ax.legend(fontsize="small", loc="best")

@@ -101,11 +101,25 @@ def parse_rating(text: str | None) -> float | None:
     return None if found is None else float(found.group().replace(",", "."))
 
 
+_ELO_IS_SCORE = frozenset({"backgammongalaxy"})
+"""Sites (``Site`` header, lower case, no blanks) whose ``Player N Elo`` header holds no rating.
+
+Backgammon Galaxy writes the player's final match score there (``3,00/0``
+in a 3-point match won), or that score capped at the match length.
+"""
+
+
 def match_ratings(match: Match) -> tuple[float | None, float | None]:
-    """Each player's rating: the ``Player N Elo`` header (Backgammon Galaxy), else the score line's."""
+    """Each player's rating: the ``Player N Elo`` header, else the score line's (``Name,1780``).
+
+    The header is read where a site writes a rating there; Backgammon
+    Galaxy writes the final match score (see :data:`_ELO_IS_SCORE`).
+    """
+    site = "".join((match.header("Site") or "").split()).casefold()
+    header = site not in _ELO_IS_SCORE
     out = []
     for side in (0, 1):
-        rating = parse_rating(match.header(f"Player {side + 1} Elo"))
+        rating = parse_rating(match.header(f"Player {side + 1} Elo")) if header else None
         out.append(rating if rating is not None else parse_rating(match.ratings[side]))
     return out[0], out[1]
 
@@ -127,6 +141,10 @@ class FileRows:
     keys: list[tuple[MatchKey, Location]] = field(default_factory=list)
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
     batches: dict[str, list[pa.RecordBatch]] = field(default_factory=lambda: {n: [] for n in FRAME_NAMES})
+
+    def count(self, name: str) -> int:
+        """How many rows of frame ``name`` the file gave (packed or not)."""
+        return len(self.rows[name]) + sum(int(batch.num_rows) for batch in self.batches[name])
 
     def pack(self) -> None:
         """Pack each frame's rows into a record batch once there are :data:`BATCH_ROWS` of them."""

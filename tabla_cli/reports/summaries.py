@@ -10,10 +10,13 @@ Definitions (also in docs/report.md):
 * ``gammons_won`` counts gammons only, ``backgammons_won`` backgammons only
   (likewise ``_lost``);
 * ``gammon_rate_won`` = games won at any level above single (gammons,
-  backgammons and 1-2-4-8's ``gammon-outside`` and ``gammon-bar``) /
-  game_wins, and ``gammon_rate_lost`` the same over game_losses;
-  ``backgammon_rate_*``, ``gammon_outside_rate_*`` and ``gammon_bar_rate_*``
-  = that level's games / game wins or losses; a rate over zero games is NaN;
+  backgammons and 1-2-4-8's ``gammon-outside`` and ``gammon-bar``) / the
+  games won with a final position (game_wins - forfeits_won: a forfeit,
+  a game given up before it was over, has none), and ``gammon_rate_lost``
+  the same over game losses; ``backgammon_rate_*``,
+  ``gammon_outside_rate_*`` and ``gammon_bar_rate_*`` = that level's games
+  over the same games; a rate over zero games is NaN; ``forfeits_*`` and
+  ``resignations_*`` count the games that ended so;
 * ``doubles`` are initial doubles (centred cube) offered, ``redoubles``
   doubles of an owned cube; ``take_rate`` and ``drop_rate`` are takes and
   drops over ``doubles_received`` (the opponent's doubles and redoubles);
@@ -45,6 +48,7 @@ from tabla_cli.reports.skill import (
     match_skill,
     player_skill,
 )
+from tabla_cli.source import read_source
 
 _ENDS = (("won", "game_wins"), ("lost", "game_losses"))
 """The two ends of a player's games, each with the games its rates are over."""
@@ -109,7 +113,7 @@ def read_aliases(path: str | Path) -> dict[str, str]:
     """
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_source(path).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read the alias file: {getattr(exc, 'strerror', None) or exc}",
                          Location(name)) from exc
@@ -223,6 +227,9 @@ def _game_sides(frames: Frames) -> pd.DataFrame:
             "money_points_lost": points.where(lost & in_money, 0),
             **{f"{stem}_{end}": ended & at for stem, at in levels.items()
                for end, ended in (("won", won), ("lost", lost))},
+            **{f"{name}_{end}": ended & games["ended_by"].eq(how).fillna(False).astype(bool)
+               for name, how in (("forfeits", "forfeit"), ("resignations", "resign"))
+               for end, ended in (("won", won), ("lost", lost))},
             "cube": games["cube"],
             "gammons_won_taken_cube": won & above & taken,
         }))
@@ -236,7 +243,7 @@ def _cube_counts(cube: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
 
 
 _GAME_SUMS = ("points_won", "points_lost", "money_points_won", "money_points_lost", "gammons_won_taken_cube",
-              *(f"{stem}_{end}" for stem in _LEVELS for end, _ in _ENDS))
+              *(f"{stem}_{end}" for stem in (*_LEVELS, "forfeits", "resignations") for end, _ in _ENDS))
 
 
 def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -273,9 +280,10 @@ def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.Data
     out["match_win_rate"] = rate(out["match_wins"], out["matches_completed"])
     for end, games_of in _ENDS:
         above = out[[f"{stem}_{end}" for stem in _LEVELS]].sum(axis=1)
-        out[f"gammon_rate_{end}"] = rate(above, out[games_of])
+        played_out = out[games_of] - out[f"forfeits_{end}"]
+        out[f"gammon_rate_{end}"] = rate(above, played_out)
         for level, counted in _LEVEL_RATES:
-            out[f"{level}_rate_{end}"] = rate(out[f"{counted}_{end}"], out[games_of])
+            out[f"{level}_rate_{end}"] = rate(out[f"{counted}_{end}"], played_out)
     out["take_rate"] = rate(out["takes"], out["doubles_received"])
     out["drop_rate"] = rate(out["drops"], out["doubles_received"])
     net = out["points_won"] + out["money_points_won"] - out["points_lost"] - out["money_points_lost"]

@@ -1,0 +1,97 @@
+"""``tabla cube``: the engine's verdict on the cube decision before the roll, in GNU Backgammon's words."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from tabla_cli.cli.options import format_option, reports_errors
+from tabla_cli.errors import TablaError
+
+
+def _cube_data(text: str, position: Any, state: Any, level: str) -> dict[str, Any]:
+    """The engine's verdict on the cube decision before the roll in ``position``, as data."""
+    from tabla_cli.analysis.cube import cube_verdict
+    from tabla_cli.evaluation.types import DecisionInput, DecisionKind
+    from tabla_cli.ids import encode_match_id
+
+    length, score = state.length, state.score
+    decision = DecisionInput(
+        DecisionKind.DOUBLE, position, state.dice_owner, state.dice_owner, state.cube, state.cube_owner,
+        (length - score[0], length - score[1]) if length else (0, 0), crawford=state.crawford,
+        jacoby=state.jacoby and not length, beavers=state.beaver and not length,
+    )
+    verdict = cube_verdict(decision, level)
+    return {
+        "position_id": position.position_id(), "match_id": encode_match_id(state), "level": level,
+        "no_double": round(verdict.no_double, 6), "double_take": round(verdict.double_take, 6),
+        "double_pass": round(verdict.double_pass, 6), "proper": verdict.proper,
+        "double": verdict.double, "take": verdict.take,
+        "costs": {action: round(cost, 6) for action, cost in verdict.costs.items()},
+    }
+
+
+def _cube_text(data: dict[str, Any]) -> list[str]:
+    """The verdict as GNU Backgammon prints its cube analysis: best first, each with its loss."""
+    redouble = data["proper"].split(",")[0].lower().endswith("redouble")
+    verb = "Redouble" if redouble else "Double"
+    nd, dt, dp = data["no_double"], data["double_take"], data["double_pass"]
+    rows = [(f"No {verb.lower()}", nd), (f"{verb}, take", dt), (f"{verb}, pass", dp)]
+    proper = rows[0] if not data["double"] else rows[1] if data["take"] else rows[2]
+    optimal = proper[1]
+    rows = [proper] + sorted((row for row in rows if row != proper), key=lambda row: -row[1])
+    lines = [f"Position ID: {data['position_id']}   Match ID: {data['match_id']}",
+             f"Cube analysis at {data['level']} ({LEVEL_NAMES[data['level']]})", "Cubeful equities:"]
+    for rank, (name, equity) in enumerate(rows, 1):
+        loss = f"  ({equity - optimal:+.3f})" if rank > 1 else ""
+        lines.append(f"{rank}. {name:<20}{equity:+.3f}{loss}")
+    lines.append(f"Proper cube action: {data['proper']}")
+    wrong = [f"{action} {cost:.3f}" for action, cost in data["costs"].items() if cost > 0]
+    lines.append(f"Cost of each wrong action: {', '.join(wrong) or 'none'}")
+    return lines
+
+
+LEVEL_NAMES = {"1ply": "gnubg's 0-ply", "2ply": "gnubg's 1-ply", "3ply": "gnubg's 2-ply"}
+
+
+@click.command(short_help="The cube decision before the roll: no double, double/take, double/pass.")
+@click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
+@format_option("text", "json", default="text")
+@click.option("--level", type=click.Choice(["1ply", "2ply", "3ply"]), default="2ply", show_default=True,
+              help="The bgsage engine's depth (2ply looks one roll ahead, as gnubg's 1-ply).")
+@reports_errors
+def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
+    """Judge the cube decision of the side on roll, before it rolls, in each POSITION.
+
+    POSITION is a 'POSITION:MATCH' ID, a Position ID (money, cube centred) or
+    an XGID, as 'tabla show' reads them. Prints the no double, double/take and
+    double/pass equities (cubeful, normalised to the cube, from the side that
+    may double), the proper action in GNU Backgammon's words ("Redouble,
+    pass", "Too good to double, take", "No double, take (28.9%)", ...) and
+    what each wrong action costs. A position where the side on roll may not
+    double (Crawford game, a cube the other side owns or that already wins
+    the match) is an error (exit 1); the other positions are still judged.
+    """
+    from tabla_cli.show import read_position
+
+    judged: list[dict[str, Any]] = []
+    failed = False
+    for text in ids:
+        try:
+            given = read_position(text)
+            data = _cube_data(text, given.position, given.state, level)
+        except TablaError as exc:
+            click.echo(f"tabla: {text.strip()}: {exc}", err=True)
+            failed = True
+            continue
+        judged.append(data)
+        if fmt == "text":
+            click.echo("\n".join(_cube_text(data)) + ("\n" if len(ids) > 1 else ""))
+    if fmt == "json" and judged:
+        click.echo(json.dumps(judged if len(ids) > 1 else judged[0], indent=2))
+    if failed:
+        sys.exit(1)
+
