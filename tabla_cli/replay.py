@@ -578,6 +578,7 @@ def replay_match(match: Match, *, collect: bool = False) -> MatchResult:
 
     Args:
         match: the match as read from a transcript.
-        collect: keep every roll's decision (position, cube, play) for converters; off for a plain check (faster).
+        collect: keep every roll's decision (position, cube, play) for
+            converters; off for a plain check, which is faster.
     """
     return replay(match, _Decisions() if collect else _Results())

@@ -174,6 +174,12 @@ class Wants(Flag):
     FINDING = auto()
 
 
+_METHODS = {Wants.ROLL: "visit_roll", Wants.MOVE: "visit_move", Wants.CUBE: "visit_cube",
+            Wants.RESIGN: "visit_resign", Wants.RESULT: "visit_result", Wants.UNCHECKED: "visit_unchecked",
+            Wants.FINDING: "visit_finding"}
+"""Each step and the method the replay calls for it."""
+
+
 class BaseVisitor(Generic[T]):
     """Receives the steps of a replay; every method but :meth:`result` does nothing by default.
 
@@ -188,13 +194,20 @@ class BaseVisitor(Generic[T]):
     """
 
     wants: Wants = Wants.NOTHING
-    """The ``visit_`` methods this visitor overrides (set on the class, or on an instance in ``__init__``)."""
+    """The ``visit_`` methods this visitor overrides: set on the class (a subclass that overrides one
+    without wanting it is refused when it is defined); an instance may want fewer."""
 
     lazy_games: bool = False
     """The visitor never looks at ``match.games``: the matches it gets may be read game by game (``games``
     empty, :meth:`~tabla_cli.model.Match.iter_games` reads them), where the format allows, so that one
     long money session never sits in memory whole. Set it on the class or the instance; a subclass that
     reads the games must not inherit it."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for step, name in _METHODS.items():
+            if getattr(cls, name) is not getattr(BaseVisitor, name) and step not in cls.wants:
+                raise TypeError(f"{cls.__qualname__} overrides {name} but its 'wants' lacks Wants.{step.name}")
 
     def begin_match(self, match: Match) -> None:
         """A match starts."""
@@ -273,7 +286,7 @@ class BaseVisitor(Generic[T]):
         raise NotImplementedError
 
 
-_STEPS = (Wants.ROLL, Wants.MOVE, Wants.CUBE, Wants.RESIGN, Wants.RESULT, Wants.UNCHECKED, Wants.FINDING)
+_STEPS = tuple(_METHODS)
 
 
 class Tee(BaseVisitor[T]):
@@ -289,6 +302,8 @@ class Tee(BaseVisitor[T]):
         main: the first child, whose result is the Tee's.
         others: the other children, called after it in this order.
     """
+
+    wants = functools.reduce(operator.or_, _METHODS)  # on the class; an instance wants what its children want
 
     def __init__(self, main: BaseVisitor[T], *others: BaseVisitor[Any]) -> None:
         self.main = main

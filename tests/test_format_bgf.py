@@ -62,6 +62,8 @@ class Decisions(BaseVisitor[list[tuple[Any, ...]]]):
 
     wants = Wants.ROLL | Wants.CUBE
 
+    wants = Wants.ROLL | Wants.CUBE
+
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
 
