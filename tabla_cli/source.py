@@ -288,7 +288,7 @@ _MAGIC: tuple[tuple[bytes, str, str], ...] = (
 )
 """Binary formats met in folders of transcripts: magic bytes at the start, what the file is, what was meant."""
 
-_CONTROL = frozenset(range(9)) | frozenset(range(14, 27)) | frozenset(range(28, 32))
+_CONTROL = bytes([*range(9), *range(14, 27), *range(28, 32)])
 """Bytes no text holds (tabs, line ends, form feeds and ESC aside)."""
 
 
@@ -309,7 +309,8 @@ def binary_kind(data: bytes) -> str | None:
     sample = data[:4096]
     if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(data):
         return None
-    if sum(1 for byte in sample if byte in _CONTROL) * 10 > len(sample):
+    controls = len(sample) - len(sample.translate(None, _CONTROL))  # the bytes that deleting them removes
+    if controls * 10 > len(sample):
         return "binary file, not a transcript"
     return None
 
