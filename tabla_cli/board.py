@@ -17,6 +17,7 @@ borne off, 1..24 the points and 25 (:data:`BAR`) the bar. The mover's point
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -422,14 +423,17 @@ def _assignments(pool: list[int], segments: tuple[Segment, ...]) -> list[list[tu
     return out
 
 
-def _orders(steps: list[tuple[int, int, int]]) -> list[list[tuple[int, int, int]]]:
-    orders = [steps]
+def _orders(steps: list[tuple[int, int, int]]) -> Iterator[list[tuple[int, int, int]]]:
+    """The orders to try ``steps`` in: as written, then from the highest point down, then (two steps) reversed.
+
+    A generator: the written order is most often legal, and the others are not worked out then.
+    """
+    yield steps
     ranked = sorted(steps, key=lambda s: -s[0])
     if ranked != steps:
-        orders.append(ranked)
-    if len(steps) == 2 and steps[::-1] not in orders:
-        orders.append(steps[::-1])
-    return orders
+        yield ranked
+    if len(steps) == 2 and steps[::-1] not in (steps, ranked):
+        yield steps[::-1]
 
 
 def _walk(me: list[int], opp: list[int], steps: list[tuple[int, int, int]]) -> tuple[Play, list[int], list[int]] | str:
