@@ -177,15 +177,13 @@ def _step_result(me: list[int], opp: list[int], src: int, die: int) -> tuple[int
     return OFF, False
 
 
-def _move(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> tuple[list[int], list[int]]:
-    me = me.copy()
+def _move(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
+    """Move a checker of ``me`` from ``src`` to ``dst`` (in place), hitting ``opp``'s blot there if ``hit``."""
     me[src] -= 1
     me[dst] += 1
     if hit:
-        opp = opp.copy()
         opp[25 - dst] = 0
         opp[BAR] += 1
-    return me, opp
 
 
 # --- generation -------------------------------------------------------------
@@ -436,13 +434,15 @@ def _orders(steps: list[tuple[int, int, int]]) -> Iterator[list[tuple[int, int, 
         yield steps[::-1]
 
 
-def _walk(me: list[int], opp: list[int], steps: list[tuple[int, int, int]]) -> tuple[Play, list[int], list[int]] | str:
+def _walk(position: Position, steps: list[tuple[int, int, int]]) -> tuple[Play, list[int], list[int]] | str:
+    """Play ``steps`` in order from ``position``: the play and both sides after it, or why a step fails."""
+    me, opp = list(position.mover), list(position.opponent)
     played: list[Step] = []
     for src, dst, die in steps:
         got = _step_result(me, opp, src, die)
         if got is None or got[0] != dst:
             return _explain(me, opp, Step(src, dst), die)
-        me, opp = _move(me, opp, src, dst, got[1])
+        _move(me, opp, src, dst, got[1])
         played.append(_STEPS[src, dst, got[1]])
     return tuple(played), me, opp
 
@@ -474,14 +474,12 @@ def resolve_play(position: Position, dice: Dice, segments: tuple[Segment, ...]) 
     candidates = _assignments(pool, segments)
     if not candidates:
         return Resolution(None, None, _no_dice(pool, segments, dice))
-    me0 = list(position.mover)
-    opp0 = list(position.opponent)
     found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, Play]] = {}
     first_error: str | None = None
     marked = {dst for _, dst, hit in segments if hit}
     for steps in candidates:
         for order in _orders(steps):
-            walked = _walk(me0, opp0, order)
+            walked = _walk(position, order)
             if isinstance(walked, str):
                 first_error = first_error or walked
                 continue
@@ -506,6 +504,7 @@ def resolve_play(position: Position, dice: Dice, segments: tuple[Segment, ...]) 
             return Resolution(play, result, error, len(found))
         if a != b and used == 1:
             high = max(a, b)
+            me0, opp0 = list(position.mover), list(position.opponent)
             if not _uses(play[0], high, me0) and _step_list(me0, opp0, high, BAR):
                 return Resolution(play, result, f"plays the smaller die but the {high} can be played", len(found))
     return Resolution(play, result, None, len(found))
@@ -516,10 +515,8 @@ def _exact(position: Position, pool: list[int], segments: tuple[Segment, ...]) -
     steps = [(src, dst, src - dst) for src, dst, _ in segments]
     if sorted(s[2] for s in steps) != sorted(pool):
         return None
-    me = list(position.mover)
-    opp = list(position.opponent)
     for order in _orders(steps):
-        walked = _walk(me, opp, order)
+        walked = _walk(position, order)
         if not isinstance(walked, str):
             play, mine, theirs = walked
             return Resolution(play, Position(tuple(mine), tuple(theirs)), None)
