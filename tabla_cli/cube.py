@@ -30,6 +30,15 @@ __all__ = ["Cube", "Refusal"]
 Refusal = Literal["crawford", "owned", "no-cube"]
 """Why a double is not allowed: the Crawford game, the cube is the opponent's, the match has no cube."""
 
+CEILING = 1 << 62
+"""The cube never goes above this (a transcript doubling thousands of times, each double a finding already,
+would make numbers of thousands of digits, slow to multiply and past what ``str`` converts); far above any
+cube limit (a header's limit has at most nine digits)."""
+
+
+def _times(value: int, factor: int) -> int:
+    return min(value * factor, CEILING)
+
 
 class Cube:
     """The cube of one game, from its start (centred at 1, or a set-up position's cube).
@@ -77,7 +86,7 @@ class Cube:
 
     def value_problem(self, written: int | None) -> str | None:
         """What is wrong with a double written as offering ``written`` (None: the value is implied)."""
-        want = self.value * 2
+        want = _times(self.value, 2)
         value = written or want
         if value != want:
             return f"the cube is at {self.value}, so a double offers {want}, not {value}"
@@ -89,7 +98,7 @@ class Cube:
         """``player`` doubles; the value offered."""
         self.pending = self.doubler = player
         self.last = (ActionKind.DOUBLE, player)
-        self.offered = self.value * 2
+        self.offered = _times(self.value, 2)
         return self.offered
 
     def answers(self, player: Player) -> bool:
@@ -102,7 +111,7 @@ class Cube:
 
     def take(self, taker: Player) -> None:
         """``taker`` takes the double waiting (or one that was never answered: the game went on)."""
-        self.value = self.offered or self.value * 2
+        self.value = self.offered or _times(self.value, 2)
         self.owner = taker
         self.turned = True
         self.pending = self.doubler = None
@@ -126,7 +135,7 @@ class Cube:
         is ``written`` when given, else twice the cube.
         """
         assert self.last is not None  # beaver_answers
-        value = written or self.value * (4 if self.pending is not None else 2)
+        value = written or _times(self.value, 4 if self.pending is not None else 2)
         doubler = self.doubler
         if self.pending is not None:
             self.take(player)

@@ -31,10 +31,10 @@ from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import (
     MAX_SIZE,
-    BinaryFileError,
     NotRegularFileError,
     Source,
     TooLargeError,
+    binary_kind,
     decode_bytes,
     open_stream,
     read_source,
@@ -206,13 +206,15 @@ def _bytes(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> byt
 
 
 def _decode(data: bytes, path: str, visitor: FileVisitor[T], options: ReadOptions) -> str | None:
-    """``data`` decoded as text; None (and a finding) when it cannot be."""
+    """``data`` decoded as text; None (and a finding) when it cannot be, or is binary data (an image,
+    a PDF, an archive: :func:`~tabla_cli.source.binary_kind`)."""
     where = Location(path)
+    binary = binary_kind(data)
+    if binary is not None:
+        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, binary, where))
+        return None
     try:
         decoded = decode_bytes(data, options.encoding)
-    except BinaryFileError as exc:
-        visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, exc.message, where))
-        return None
     except UnicodeDecodeError as exc:
         visitor.visit_file_finding(Finding(
             Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))
@@ -240,12 +242,13 @@ def _replay(text: str | TextIO | _BinaryInput, path: str, visitor: FileVisitor[T
     try:
         handler = on_error if options.lenient else None
         lazy = visitor.lazy_games and not isinstance(text, str)  # game by game only for a streamed large file
+        analysis = visitor.reads_analysis
         if isinstance(text, _BinaryInput):
             matches = text.fmt.read_bytes(text.data, path, handler, max_size=options.max_size)
         elif isinstance(text, str):
-            matches = read_text_matches(text, path, handler, lazy=lazy)
+            matches = read_text_matches(text, path, handler, lazy=lazy, analysis=analysis)
         else:
-            matches = read_handle_matches(text, path, handler, lazy=lazy)
+            matches = read_handle_matches(text, path, handler, lazy=lazy, analysis=analysis)
         for match in matches:
             replay(apply_scoring(match, options.scoring), visitor)
     except InflatesTooLargeError as exc:

@@ -254,7 +254,8 @@ class _GameReplay:
             self.v.visit_move(action, after)
 
     def _resigns_after(self, actions: list[Action], i: int) -> bool:
-        for nxt in actions[i + 1:]:
+        for j in range(i + 1, len(actions)):  # no slice: a copy of the rest at every roll is quadratic
+            nxt = actions[j]
             if nxt.kind is ActionKind.LOSS:
                 continue
             return nxt.kind is ActionKind.WIN and nxt.player != actions[i].player
@@ -577,6 +578,7 @@ def replay_match(match: Match, *, collect: bool = False) -> MatchResult:
 
     Args:
         match: the match as read from a transcript.
-        collect: keep every roll's decision (position, cube, play) for converters; off for a plain check (faster).
+        collect: keep every roll's decision (position, cube, play) for
+            converters; off for a plain check, which is faster.
     """
     return replay(match, _Decisions() if collect else _Results())

@@ -32,11 +32,10 @@ from pathlib import Path
 from typing import BinaryIO, TextIO, TypeVar
 
 from tabla_cli.cluster import map_on_cluster, read_url, worker_url
-from tabla_cli.errors import InputError
 
 __all__ = [
-    "MAX_SIZE", "BinaryFileError", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError",
-    "binary_kind", "check_encoding", "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript",
+    "MAX_SIZE", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError", "binary_kind",
+    "check_encoding", "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript",
     "map_in_order", "open_regular", "open_stream", "read_path_text", "read_source",
 ]
 
@@ -268,10 +267,6 @@ def check_encoding(name: str) -> str:
     return codecs.lookup(name).name
 
 
-class BinaryFileError(InputError):
-    """A file of binary data (an image, a PDF, an archive), not a transcript: the message says which."""
-
-
 _TRANSCRIPT = "the match's transcript (a .mat, .sgf or .txt export)"
 _UNPACK = "the transcripts inside it (unpack it and give tabla the folder)"
 _MAGIC: tuple[tuple[bytes, str, str], ...] = (
@@ -414,13 +409,9 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> Decoded:
             (a BOM of it is dropped).
 
     Raises:
-        BinaryFileError: ``data`` is binary (:func:`binary_kind`), whatever the encoding.
         UnicodeDecodeError: ``data`` is not text in the ``encoding`` given.
         LookupError: ``encoding`` is not an encoding.
     """
-    problem = binary_kind(data)
-    if problem is not None:
-        raise BinaryFileError(problem)
     if encoding is not None:
         return Decoded(data.decode(encoding).removeprefix("\ufeff"), check_encoding(encoding))
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

@@ -174,6 +174,12 @@ class Wants(Flag):
     FINDING = auto()
 
 
+_METHODS = {Wants.ROLL: "visit_roll", Wants.MOVE: "visit_move", Wants.CUBE: "visit_cube",
+            Wants.RESIGN: "visit_resign", Wants.RESULT: "visit_result", Wants.UNCHECKED: "visit_unchecked",
+            Wants.FINDING: "visit_finding"}
+"""Each step and the method the replay calls for it."""
+
+
 class BaseVisitor(Generic[T]):
     """Receives the steps of a replay; every method but :meth:`result` does nothing by default.
 
@@ -188,13 +194,25 @@ class BaseVisitor(Generic[T]):
     """
 
     wants: Wants = Wants.NOTHING
-    """The ``visit_`` methods this visitor overrides (set on the class, or on an instance in ``__init__``)."""
+    """The ``visit_`` methods this visitor overrides: set on the class (a subclass that overrides one
+    without wanting it is refused when it is defined); an instance may want fewer."""
 
     lazy_games: bool = False
     """The visitor never looks at ``match.games``: the matches it gets may be read game by game (``games``
     empty, :meth:`~tabla_cli.model.Match.iter_games` reads them), where the format allows, so that one
     long money session never sits in memory whole. Set it on the class or the instance; a subclass that
     reads the games must not inherit it."""
+
+    reads_analysis: bool = True
+    """The visitor may look at the analysis a file records (:attr:`~tabla_cli.model.Action.analysis`).
+    When no visitor of a replay does, a reader that can leaves it unread (on an analysed SGF file that is
+    most of the reading). Set it on the class or the instance."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for step, name in _METHODS.items():
+            if getattr(cls, name) is not getattr(BaseVisitor, name) and step not in cls.wants:
+                raise TypeError(f"{cls.__qualname__} overrides {name} but its 'wants' lacks Wants.{step.name}")
 
     def begin_match(self, match: Match) -> None:
         """A match starts."""
@@ -273,7 +291,7 @@ class BaseVisitor(Generic[T]):
         raise NotImplementedError
 
 
-_STEPS = (Wants.ROLL, Wants.MOVE, Wants.CUBE, Wants.RESIGN, Wants.RESULT, Wants.UNCHECKED, Wants.FINDING)
+_STEPS = tuple(_METHODS)
 
 
 class Tee(BaseVisitor[T]):
@@ -283,18 +301,22 @@ class Tee(BaseVisitor[T]):
     skips (:data:`SKIP` from :meth:`begin_game`) sends that child nothing until
     its :meth:`end_game`; the Tee skips a game only when every child does. It
     reads the games of a match one by one (:attr:`~BaseVisitor.lazy_games`)
-    only when every child may. :meth:`result` is the first child's.
+    only when every child may, and the recorded analysis
+    (:attr:`~BaseVisitor.reads_analysis`) when any child looks at it. :meth:`result` is the first child's.
 
     Args:
         main: the first child, whose result is the Tee's.
         others: the other children, called after it in this order.
     """
 
+    wants = functools.reduce(operator.or_, _METHODS)  # on the class; an instance wants what its children want
+
     def __init__(self, main: BaseVisitor[T], *others: BaseVisitor[Any]) -> None:
         self.main = main
         children: tuple[BaseVisitor[Any], ...] = (main, *others)
         self.children = children
         self.lazy_games = all(c.lazy_games for c in children)
+        self.reads_analysis = any(c.reads_analysis for c in children)
         self.wants = functools.reduce(operator.or_, (c.wants for c in children), Wants.NOTHING)
         self._by_step = {step: tuple(c for c in children if step in c.wants) for step in _STEPS}
         self._playing = self._by_step

@@ -83,6 +83,26 @@ def test_luck_is_scored_at_1ply_whatever_the_level() -> None:
     assert all(e.luck is not None for e in two)
 
 
+def test_luck_costs_the_same_engine_work_at_every_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Luck is scored once, at 1ply: above 1ply no roll is scored for luck a second time."""
+    from tabla_cli.analysis import bgsage_batch
+
+    positions: dict[str, int] = {}
+    real = bgsage_batch.bgbot_cpp.batch_checker_play
+    level = ["1ply"]
+
+    def counting(items: list[Any], *args: Any, **kw: Any) -> Any:
+        positions[level[0]] = positions.get(level[0], 0) + len(items)
+        return real(items, *args, **kw)
+
+    monkeypatch.setattr(bgsage_batch.bgbot_cpp, "batch_checker_play", counting)
+    decisions = [checker(FIVE_POINT, (6, 5), play(FIVE_POINT, (13, 7), (8, 3))), checker(START, (3, 1), None)]
+    for level[0] in ("1ply", "2ply"):
+        analyse(decisions, level[0])
+    # the two rolls made; the 20 other rolls of each position; the opening's 15 non-doubles for the other side
+    assert positions["1ply"] == positions["2ply"] == 2 + 20 + 20 + 15
+
+
 def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[int] = []
     real = engine.checker_batch

@@ -224,6 +224,14 @@ def test_out_dir_documents_do_not_depend_on_jobs(tmp_path: Path) -> None:
     assert texts[0] == texts[1] and [name for name, _ in texts[0]] == ["a.json", "b.json"]
 
 
+def test_the_cli_offers_the_engine_levels() -> None:
+    """The CLI names the levels without loading the engine; they are the engine's."""
+    from tabla_cli.analysis.engine import LEVELS as ENGINE_LEVELS
+    from tabla_cli.cli.options import LEVELS
+
+    assert LEVELS == ENGINE_LEVELS
+
+
 def _two_matches(tmp_path: Path) -> Path:
     """A folder with the three-point match twice: Petar v Maria, and the same played by Ivan v Maria."""
     folder = tmp_path / "archive"
@@ -258,6 +266,10 @@ def test_filters_choose_the_files_before_the_engine(tmp_path: Path, monkeypatch:
     assert len(batches) == 1
     code, _, err = run(str(folder), "--player", "Nobody", "--level", "1ply", "-j", "1")
     assert code == 0 and "0 of 2 files" in err and len(batches) == 1
+    code, out, err = run(str(folder), "--player", "ivan", "--level", "1ply", "--format", "json", "-j", "1")
+    assert "1 of 2 files" in err and {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    _, _, err = run(str(folder), "--player", "Ivna", "--level", "1ply", "-j", "1")
+    assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in err and len(batches) == 2
 
 
 def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -270,6 +282,9 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
     assert re.search(r"analysing: 1/1 files, 1 matches, [\d.]+ matches/s", result.stderr)
     assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
+    result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivna", "-j", "1"])
+    assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in result.stderr
+    assert len(batches) == 1
 
 
 def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:

@@ -168,7 +168,7 @@ def test_html() -> None:
     assert "Annie" in page.cells and "illegal-play" in page.cells
     assert "script" not in page.tags and "link" not in page.tags  # self-contained
     assert [img["alt"] for img in page.images] == [t for n, t in PLOTS.items()
-                                                   if n not in ("trend", "dice", "error_rates")]
+                                                   if n not in ("trend", "dice", "endings", "error_rates")]
     for img in page.images:
         src = img["src"] or ""
         prefix = "data:image/png;base64,"
@@ -246,7 +246,7 @@ def test_plots_and_frames(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("player,")
     assert_summary_only(result)
-    for name in PLOTS.keys() - {"trend", "dice", "error_rates"}:
+    for name in PLOTS.keys() - {"trend", "dice", "endings", "error_rates"}:
         decode_png((tmp_path / "plots" / f"{name}.png").read_bytes())
     assert not (tmp_path / "plots" / "trend.png").exists()
     assert not (tmp_path / "plots" / "error_rates.png").exists()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from helpers import DATA
+from helpers import DATA, corpus_files
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
 from tabla_cli.formats.mat import parse_matches
@@ -103,3 +104,35 @@ def test_a_glued_forfeit_line_counts_its_columns_from_its_move_number() -> None:
         (ActionKind.ROLL, 0), (ActionKind.LOSS, 0), (ActionKind.WIN, 1)]
     assert last[2].match_won
     assert [f.code for f in match.findings] == ["glued-line"]
+
+
+def _game_results(path: Path) -> dict[str, list[tuple[str | None, int | None]]]:
+    """Every game's (winner, points) by the library calls behind check, convert (JSON, then read back) and report."""
+    from tabla_cli.convert import convert_source
+    from tabla_cli.reader import read_path_matches
+    from tabla_cli.replay import replay_match
+    from tabla_cli.reports import build_frames
+
+    checked = []
+    for match in read_path_matches(path):
+        result = replay_match(match)
+        assert "wrong-winner" not in [f.code for f in result.findings], path
+        checked += [(None if g.winner is None else match.players[g.winner], g.points) for g in result.games]
+    conversion = convert_source(str(path), "json")
+    assert conversion.output is not None, [f.render() for f in conversion.findings]
+    converted = []
+    for match in json.loads(conversion.output)["matches"]:
+        converted += [(None if g["outcome"]["winner"] is None else match["players"][g["outcome"]["winner"]],
+                       g["outcome"]["points"]) for g in match["games"]]
+    games = build_frames([path]).games
+    reported = [(None if w is pd.NA or w is None else str(w), None if p is pd.NA else int(p))
+                for w, p in zip(games["winner"], games["points_written"])]
+    return {"check": checked, "convert": converted, "report": reported}
+
+
+def test_every_corpus_forfeit_has_one_winner_in_every_command() -> None:
+    files = [p for p in corpus_files("mat") if "Losses" in p.read_text(encoding="utf-8", errors="replace")]
+    assert len(files) >= 30
+    for path in files:
+        seen = _game_results(path)
+        assert seen["check"] == seen["convert"] == seen["report"], path

@@ -39,7 +39,7 @@ from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import replay
 from tabla_cli.source import Source
-from tabla_cli.visitor import BaseVisitor, DecisionState
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 BGF = sorted((DATA / "bgf").glob("*.bgf"))
 LIMIT = 1 << 28
@@ -58,7 +58,11 @@ def read(data: bytes, path: str = "m.bgf") -> list[Match]:
 
 
 class Decisions(BaseVisitor[list[tuple[Any, ...]]]):
-    """(game, move, kind, Position ID, Match ID, dice, position after) of every roll and cube action."""
+    """(game, kind, Position ID, Match ID, dice, position after) of every roll and cube action."""
+
+    wants = Wants.ROLL | Wants.CUBE
+
+    wants = Wants.ROLL | Wants.CUBE
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
@@ -163,6 +167,13 @@ def _decodes_or_refuses(data: bytes) -> None:
 @settings(max_examples=400, deadline=None)
 @given(flags=st.integers(0, 15), tokens=st.lists(_TOKENS, max_size=40))
 def test_any_token_soup_decodes_or_is_refused(flags: int, tokens: list[bytes]) -> None:
+    _decodes_or_refuses(b":)\n" + bytes([flags]) + b"".join(tokens))
+
+
+@pytest.mark.slow
+@settings(max_examples=50_000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 4_000, deadline=None)
+@given(flags=st.integers(0, 15), tokens=st.lists(_TOKENS, max_size=80))
+def test_any_token_soup_decodes_or_is_refused_long(flags: int, tokens: list[bytes]) -> None:
     _decodes_or_refuses(b":)\n" + bytes([flags]) + b"".join(tokens))
 
 
@@ -331,6 +342,14 @@ def test_report_and_show_on_a_decisions_position(tmp_path: Path) -> None:
     plays = CliRunner().invoke(main, ["plays", "--format", "json", position_id, f"{dice[0]}{dice[1]}"])
     assert plays.exit_code == 0, plays.stderr
     assert after in plays.stdout  # the play made is one of the legal plays listed
+
+
+def test_check_reads_standard_input() -> None:
+    data = (DATA / "bgf" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.bgf").read_bytes()
+    result = CliRunner().invoke(main, ["check", "-"], input=data)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert "checked 1 files, 1 matches, 3 games" in result.stderr
 
 
 def test_a_directory_mixing_formats(tmp_path: Path) -> None:

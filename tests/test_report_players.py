@@ -454,3 +454,24 @@ def test_gammon_rates_count_only_games_with_a_final_position() -> None:
     assert row["gammon_rate_won"] == 1.0 and row["backgammon_rate_won"] == 0.0
     other = player_summary(frames).set_index("player").drop("lasse").iloc[0]
     assert (other["game_losses"], other["forfeits_lost"], other["gammon_rate_lost"]) == (2, 1, 1.0)
+
+
+def test_answers_by_score_leave_one_game_sessions_out(frames: Frames) -> None:
+    from tabla_cli.reports.plots import match_play
+
+    one_game = frames.matches.loc[frames.matches["length"].eq(16) & frames.matches["games"].eq(1), "match"]
+    assert len(one_game) == 1 and frames.cube["match"].isin(one_game).any()
+    kept = match_play(frames.cube, frames)
+    assert not kept["match"].isin(one_game).any() and len(kept) > 0
+    assert not kept["away_player"].eq(16).any()
+
+
+def test_result_types_give_forfeits_a_bar_and_colour_of_their_own() -> None:
+    from matplotlib import image
+
+    from tabla_cli.reports.plots import plot_result_types
+
+    games = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"]).games
+    pixels = image.imread(io.BytesIO(plot_result_types(games)))
+    magenta = (abs(pixels[..., 0] - 0xC2 / 255) < 0.02) & (abs(pixels[..., 1] - 0x18 / 255) < 0.02)
+    assert magenta.sum() > 500  # the forfeit bar (and its legend patch)

@@ -19,9 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tabla_cli.cli.options import input_options, read_options, reports_errors, table_options
+from tabla_cli.cli.options import (
+    LEVELS,
+    input_options,
+    iso_date,
+    read_options,
+    reports_errors,
+    table_format,
+    table_options,
+    write_output,
+)
 from tabla_cli.cli.progress import analysis_progress
-from tabla_cli.cli.report import _day, _resolve_format, _write_atomic
 from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
@@ -32,7 +40,6 @@ if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
 
-LEVELS = ("1ply", "2ply", "3ply")
 
 
 def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
@@ -110,22 +117,26 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
-    fmt = _resolve_format(fmt, output)
+    fmt = table_format(fmt, output)
     names = collect_sources(paths, outputs=[out_dir] if out_dir is not None else [])
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
     options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
                               luck=not no_luck, document=out_dir is not None)
-    flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
+    flt = ReportFilter(players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site,
                        length=length)
     if flt.selects:
+        from tabla_cli.reports.build import ReportOptions
         from tabla_cli.reports.select import files_to_analyse
 
-        kept = {source.path for source in files_to_analyse(
-            names, flt, options=read_options(encoding, max_size), jobs=jobs or os.cpu_count() or 1,
-            scheduler=scheduler)}
-        chosen = [i for i, source in enumerate(names) if source.path in kept]
+        kept, quick = files_to_analyse(names, ReportOptions(filter=flt, read=read_options(encoding, max_size),
+                                                            jobs=jobs or os.cpu_count() or 1, scheduler=scheduler))
+        for name, near in quick.unknown:
+            hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+            click.echo(f"analyze: no match has a player named {name!r}{hint}", err=True)
+        paths_kept = {source.path for source in kept}
+        chosen = [i for i, source in enumerate(names) if source.path in paths_kept]
         if not quiet:
             click.echo(f"analyze: {flt.describe()}: {len(chosen)} of {len(names)} files", err=True)
         names = [names[i] for i in chosen]
@@ -141,7 +152,7 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
             rows += result.rows
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
-                _write_atomic(targets[index], result.document, force, inputs)
+                write_output(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
                 unread = unread or finding.code in READ_FAILURES
@@ -228,7 +239,7 @@ def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force:
     else:
         data = render(table, fmt)
     if output is not None:
-        _write_atomic(Path(output), data, force, inputs)
+        write_output(Path(output), data, force, inputs)
     elif data:
         if isinstance(data, bytes):
             raise click.UsageError("this format writes a binary file: give -o FILE")

@@ -9,7 +9,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +22,9 @@ from tabla_cli.cli.options import (
     scoring_option,
     stdin_source,
 )
+
+if TYPE_CHECKING:
+    from tabla_cli.check import FileReport
 
 
 @click.command("check")
@@ -44,7 +47,7 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show
     are skipped and counted. Exit 0 when no errors, 1 when any error (or
     warning with --strict) or no transcript at all, 2 on usage errors.
     """
-    from tabla_cli.check import FileReport, check_file, check_paths, mark_duplicates
+    from tabla_cli.check import check_file, check_paths, mark_duplicates
     from tabla_cli.findings import Severity
     from tabla_cli.source import LeftOut, collect_sources
 
@@ -86,7 +89,7 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show
         sys.exit(1)
 
 
-def _summary(reports: list[Any], counts: Counter[str], seconds: float) -> None:
+def _summary(reports: list[FileReport], counts: Counter[str], seconds: float) -> None:
     from tabla_cli.findings import CODES
 
     matches = sum(r.matches for r in reports)

@@ -2,7 +2,6 @@
 
 A thin layer like the rest of the CLI: it parses options, finds the inputs
 and outputs, calls :mod:`tabla_cli.convert` and writes what it returns.
-Register it on the ``tabla`` group with ``main.add_command(convert)``.
 """
 
 from __future__ import annotations

@@ -5,12 +5,14 @@ Every command module of :mod:`tabla_cli.cli` imports this module; it imports non
 
 from __future__ import annotations
 
+import datetime
 import functools
 import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -19,15 +21,20 @@ from tabla_cli.cluster import SCHEDULER_HELP, SchedulerAddressError, check_sched
 from tabla_cli.errors import TablaError
 
 if TYPE_CHECKING:
+    from tabla_cli.output import Inputs
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
 
-__all__ = ["TRACEBACK", "encoding_option", "format_option", "input_options", "max_size_option", "option_callback",
-           "parse_size", "progress", "read_options", "reports_errors", "scheduler_option", "scoring_option",
-           "stdin_source", "table_options"]
+__all__ = ["LEVELS", "TRACEBACK", "encoding_option", "format_option", "input_options", "iso_date", "max_size_option",
+           "option_callback", "parse_size", "progress", "read_options", "reports_errors", "scheduler_option",
+           "scoring_option", "stdin_source", "table_format", "table_options", "write_output"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
+
+LEVELS = ("1ply", "2ply", "3ply")
+"""The engine levels of ``--level`` and ``report --analyze``: :data:`tabla_cli.analysis.engine.LEVELS`, named
+here because that module loads the engine."""
 
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)(?:i?B)?", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
@@ -224,3 +231,37 @@ def table_options(formats: Sequence[str]) -> Callable[[F], F]:
         click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
                      help="Write the table to FILE (through a temporary file) instead of stdout."),
     )
+
+
+def table_format(fmt: str | None, output: str | None) -> str:
+    """The format of a table: ``--format``, else ``-o``'s suffix, else ``table``; usage errors exit 2."""
+    from tabla_cli.reports.options import SUFFIXES, format_for_path
+
+    if fmt is None:
+        if output is None:
+            return "table"
+        found = format_for_path(output)
+        if found is None:
+            suffix = Path(output).suffix or "(none)"
+            known = ", ".join(sorted(SUFFIXES))
+            raise click.UsageError(f"cannot tell the format of -o {output!r} from its suffix {suffix}; "
+                                   f"give --format or use one of {known}")
+        fmt = found
+    if fmt == "parquet" and output is None:
+        raise click.UsageError("--format parquet writes a binary file: give -o FILE")
+    return fmt
+
+
+def write_output(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then publish it (see :mod:`tabla_cli.output`)."""
+    from tabla_cli.output import write_atomic
+
+    try:
+        write_atomic(path, data, force=force, inputs=inputs)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def iso_date(value: datetime.datetime | None) -> str | None:
+    """The ``YYYY-MM-DD`` of a ``--since``/``--until`` value (None stays None)."""
+    return None if value is None else value.date().isoformat()

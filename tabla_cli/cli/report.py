@@ -1,8 +1,7 @@
 """``tabla report``: match statistics as tables, files and plots.
 
 A thin layer like the rest of the CLI: it parses options, calls
-:mod:`tabla_cli.reports` and writes what they return. Register it on the
-``tabla`` group with ``main.add_command(report)``.
+:mod:`tabla_cli.reports` and writes what they return.
 """
 
 from __future__ import annotations
@@ -20,12 +19,17 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli.options import (
+    LEVELS,
     input_options,
+    iso_date,
     progress,
     read_options,
     reports_errors,
     scoring_option,
     stdin_source,
+    table_format,
+    table_options,
+    write_output,
 )
 from tabla_cli.cli.progress import analysis_progress
 from tabla_cli.output import Inputs, check_targets, staged_folder, write_atomic
@@ -34,25 +38,14 @@ from tabla_cli.reports.options import (
     FORMATS,
     PERIODS,
     PLAYER_TABLES,
-    SUFFIXES,
     TABLE_NAMES,
-    format_for_path,
 )
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
 
-LEVELS = ("1ply", "2ply", "3ply")
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
-
-
-def _write_atomic(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then publish it (see :mod:`tabla_cli.output`)."""
-    try:
-        write_atomic(path, data, force=force, inputs=inputs)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 @contextmanager
@@ -76,22 +69,6 @@ def _staged(folder: str, names: list[str], force: bool, inputs: Inputs) -> Itera
         raise click.ClickException(f"cannot write {folder}: {exc.strerror or exc}") from exc
 
 
-def _resolve_format(fmt: str | None, output: str | None) -> str:
-    if fmt is None:
-        if output is None:
-            return "table"
-        found = format_for_path(output)
-        if found is None:
-            suffix = Path(output).suffix or "(none)"
-            known = ", ".join(sorted(SUFFIXES))
-            raise click.UsageError(f"cannot tell the format of -o {output!r} from its suffix {suffix}; "
-                                   f"give --format or use one of {known}")
-        fmt = found
-    if fmt == "parquet" and output is None:
-        raise click.UsageError("--format parquet writes a binary file: give -o FILE")
-    return fmt
-
-
 def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) -> list[Path]:
     from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.plots import PLOTS
@@ -112,10 +89,7 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
               show_default=True,
               help="The table: per player, per match, every game, every cube action, findings by code, or "
                    "every analysed decision ('errors': the old name of 'findings').")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format.  [default: from -o's suffix, else table]")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the table to FILE (through a temporary file) instead of stdout.")
+@table_options(FORMATS)
 @click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as "
                    "DIR/<name>.parquet.")
@@ -184,7 +158,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     from tabla_cli.source import LeftOut, collect_sources
 
     start = time.perf_counter()
-    fmt = _resolve_format(fmt, output)
+    fmt = table_format(fmt, output)
     if by in DEPRECATED_TABLES:
         click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_TABLES[by]}", err=True)
         by = DEPRECATED_TABLES[by]
@@ -201,7 +175,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError("--length and --money exclude each other")
     if keep_undated and since is None and until is None:
         raise click.UsageError("--keep-undated needs --since or --until")
-    flt = ReportFilter(players=players, opponents=opponents, since=_day(since), until=_day(until), site=site,
+    flt = ReportFilter(players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site,
                        length=length, money=money, keep_undated=keep_undated)
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
@@ -221,19 +195,20 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
         stdin = stdin_source(max_size) if "-" in paths else None
         if analyse is not None:
+            quick = None
             if flt.selects:
                 from tabla_cli.reports.select import files_to_analyse
 
-                chosen_files = files_to_analyse(names, flt, options=options.read, jobs=options.jobs,
-                                                scheduler=scheduler, aliases=aliases, ignore_case=ignore_case,
-                                                prefer=players)
-                if not quiet:
-                    click.echo(f"report: {flt.describe()}: {len(chosen_files)} of {len(names)} files hold a chosen "
-                               "match; analysing those", err=True)
-                names = chosen_files
-            with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
-                built = build_report(names, options, stdin=stdin, sink=sink,
-                                     each=lambda rows: analysed(rows.matches, rows.count("decisions")))
+                names, quick = files_to_analyse(names, options)
+                if not quiet and not quick.unknown:
+                    click.echo(f"report: {flt.describe()}: {len(names)} of {quick.everything.files} files hold a chosen match; "
+                               "analysing those", err=True)
+            if quick is not None and quick.unknown:
+                built = quick  # a player no match has: nothing to analyse, and the names to suggest are all here
+            else:
+                with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
+                    built = build_report(names, options, stdin=stdin, sink=sink,
+                                         each=lambda rows: analysed(rows.matches, rows.count("decisions")))
         else:
             with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
                 built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
@@ -264,10 +239,6 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             click.echo(f"report: {built.describe()}", err=True)
     if failed or left_out.unreadable or built.unknown:
         sys.exit(1)
-
-
-def _day(value: datetime.datetime | None) -> str | None:
-    return None if value is None else value.date().isoformat()
 
 
 def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, force: bool,
@@ -308,7 +279,7 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
     else:
         data = render(table, fmt)
     if output is not None:
-        _write_atomic(Path(output), data, force, inputs)
+        write_output(Path(output), data, force, inputs)
     elif data:
         assert isinstance(data, str)
         click.echo(data, nl=False)

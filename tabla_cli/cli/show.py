@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli.options import format_option, option_callback, reports_errors
+from tabla_cli.cli.options import LEVELS, format_option, option_callback, reports_errors
 from tabla_cli.errors import TablaError
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
 @click.argument("dice", nargs=-1, required=True)
 @variant_option
 @format_option("text", "json", default="text")
-@click.option("--level", type=click.Choice(["1ply", "2ply", "3ply"]), default=None,
+@click.option("--level", type=click.Choice(LEVELS), default=None,
               help="Rank the plays with the bgsage engine at this depth (1ply = gnubg's 0-ply).")
 @reports_errors
 def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt: str,

@@ -298,7 +298,7 @@ def decode(data: bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     Raises:
         SmileError: ``data`` is not a well-formed Smile document.
 
-    >>> decode(b':)\\n\\x00\\x24\\x80\\x81')
+    >>> decode(b':)\\n\\x00\\xf8\\x24')
     Traceback (most recent call last):
     ...
     tabla_cli.formats._smile.SmileError: byte 6: the document ends early

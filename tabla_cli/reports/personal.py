@@ -20,7 +20,14 @@ import pandas as pd
 from tabla_cli.reports.dice import dice_summary
 from tabla_cli.reports.frames import Frames
 from tabla_cli.reports.html import TITLES, TOP, Section, html_table, limit_rows, render_page, skill_sections
-from tabla_cli.reports.plots import plot_cube_values, plot_dice, plot_endings, plot_take_drop_by_score, plot_trend
+from tabla_cli.reports.plots import (
+    match_play,
+    plot_cube_values,
+    plot_dice,
+    plot_endings,
+    plot_take_drop_by_score,
+    plot_trend,
+)
 from tabla_cli.reports.skill import decisions_of, player_skill
 from tabla_cli.reports.summaries import (
     findings_by_code,
@@ -262,7 +269,7 @@ def player_page(frames: Frames, players: Sequence[str], *, every: str = "month",
         "dice": (plot_dice(frames.plays, names), True),
         "endings": (plot_endings(ours_games, names), len(ours_games) > 0),
         "cube_values": (plot_cube_values(ours_games), ours_games["cube"].nunique() >= 2),
-        "take_drop_by_score": (plot_take_drop_by_score(_match_play(cube, frames)), _scores(cube, frames) >= 2),
+        "take_drop_by_score": (plot_take_drop_by_score(match_play(cube, frames)), _scores(cube, frames) >= 2),
     }
     plots = {name: png for name, (png, shown) in candidates.items() if shown}
     lengths = ("<h3>Matches by length</h3>" + html_table(readable(by_length, keep=("won", "lost")))
@@ -292,15 +299,8 @@ def player_page(frames: Frames, players: Sequence[str], *, every: str = "month",
     return render_page(sections, title=title, summary=summary, css=_CSS), plots
 
 
-def _match_play(cube: pd.DataFrame, frames: Frames) -> pd.DataFrame:
-    """The cube actions of ``cube`` in matches (completed or not): no money or one-game sessions."""
-    kinds = session_kinds(frames.matches)
-    played = frames.matches.loc[kinds.isin(("completed", "unfinished")), "match"]
-    return cube[cube["match"].isin(played)]
-
-
 def _scores(cube: pd.DataFrame, frames: Frames) -> int:
     """How many away-scores the answered doubles of ``cube`` in match play were at."""
-    answers = _match_play(cube, frames)
+    answers = match_play(cube, frames)
     answers = answers[answers["action"].isin(("take", "drop", "beaver")) & answers["away_player"].notna()]
     return len(answers[["away_player", "away_opponent"]].drop_duplicates())

@@ -64,7 +64,7 @@ def plot_gammon_rates(players: pd.DataFrame) -> bytes:
         ax.barh([i - 0.2 for i in y], lost, height=0.4, label="gammon rate lost", color="#d9653b")
         ax.set_yticks(list(y), [str(p) for p in shown["player"]])
         ax.set_xlim(0, 1)
-        ax.set_xlabel("(gammons + backgammons) / games won or lost")
+        ax.set_xlabel("(gammons + backgammons) / games won or lost, forfeits left out")
         ax.legend(loc="lower right")
     ax.set_title(PLOTS["gammon_rates"] + (f" (top {_TOP_PLAYERS} by games)" if len(players) > _TOP_PLAYERS
                                           else ""))
@@ -88,17 +88,24 @@ def plot_cube_values(games: pd.DataFrame) -> bytes:
 
 
 def plot_result_types(games: pd.DataFrame) -> bytes:
-    """Stacked bars: single, gammon, backgammon, split by how the game ended."""
+    """Stacked bars: single, gammon, backgammon (the levels that occur), split by how the game ended;
+    forfeits (no level) a bar and a colour of their own."""
     fig = _figure()
     ax = fig.add_subplot()
-    known = games.dropna(subset=["result"])
+    ended = games["ended_by"].astype("string")
+    result = games["result"].astype("string").mask(ended.eq("forfeit").fillna(False), "forfeit")
+    known = pd.DataFrame({"result": result, "ended_by": ended}).dropna()
     if known.empty:
         _empty(ax, "no finished games")
     else:
-        table = pd.crosstab(known["result"], known["ended_by"], dropna=False)
+        table = pd.crosstab(known["result"], known["ended_by"])
+        order = [r for r in ("single", "gammon", "backgammon", "gammon-outside", "gammon-bar", "forfeit")
+                 if r in table.index]
+        table = table.loc[order]
         results = [str(r) for r in table.index]
         bottom = [0.0] * len(results)
-        colours = {"bearoff": "#2a7ab9", "drop": "#d9653b", "resign": "#8a8a8a"}
+        colours = {"bearoff": "#2a7ab9", "drop": "#d9653b", "resign": "#8a8a8a", "forfeit": "#c2185b",
+                   "draw": "#f0a030"}
         for ending in table.columns:
             values = table[ending].to_numpy(dtype=float)
             ax.bar(results, values, bottom=bottom, label=str(ending), color=colours.get(str(ending)))
@@ -271,6 +278,19 @@ def plot_error_rates(stats: pd.DataFrame, top: int = 20) -> bytes:
     return _png(fig)
 
 
+def match_play(cube: pd.DataFrame, frames: Frames) -> pd.DataFrame:
+    """The cube actions of ``cube`` in matches (completed or not), not in money or one-game sessions.
+
+    A one-game session is written as a 16-point match; its score says nothing
+    (it would show as 16-16 away).
+    """
+    from tabla_cli.reports.summaries import session_kinds
+
+    kinds = session_kinds(frames.matches)
+    played = frames.matches.loc[kinds.isin(("completed", "unfinished")), "match"]
+    return cube[cube["match"].isin(played)]
+
+
 def make_plots(frames: Frames, players: pd.DataFrame) -> dict[str, bytes]:
     """The plots of :data:`PLOTS` for every player as PNG bytes (``players``: the per-player summary);
     ``error_rates`` when it has the skill columns (the frames hold decisions)."""
@@ -278,7 +298,7 @@ def make_plots(frames: Frames, players: pd.DataFrame) -> dict[str, bytes]:
         "gammon_rates": plot_gammon_rates(players),
         "cube_values": plot_cube_values(frames.games),
         "result_types": plot_result_types(frames.games),
-        "take_drop_by_score": plot_take_drop_by_score(frames.cube),
+        "take_drop_by_score": plot_take_drop_by_score(match_play(frames.cube, frames)),
     }
     if "error_rate" in players.columns:
         plots["error_rates"] = plot_error_rates(players)

@@ -1,8 +1,15 @@
-"""Run a batch of mutants through ``check_text`` (and optionally the CLI: check, report, convert, analyze).
+"""Run a batch of mutants through the checker (and optionally the CLI: check, report, convert, analyze).
 
 Usage (from the repository root)::
 
-    python tests/fuzz/run_batch.py --per-reader 2000 --cli 100 --out /tmp/fuzz-crashes
+    python tests/fuzz/run_batch.py --per-reader 2000 --cli 100 --channels 5 --jobs 4 --out /tmp/fuzz-crashes
+
+Every reader is fuzzed: the text readers with :mod:`fuzz.mutations`, the
+binary ones (``xg``, ``bgf``) with :mod:`fuzz.binary`. ``--jobs`` spreads
+the in-process mutants over processes (the draw depends on ``--seed`` and
+the reader only, not on the number of jobs). ``--channels N`` runs every
+command on N mutants per reader with each standard stream closed, full or a
+broken pipe (:mod:`fuzz.channels`).
 
 Every mutant that fails :func:`fuzz.harness.assert_checks_cleanly` (an
 exception, a finding without its location) or that takes longer than
@@ -16,6 +23,7 @@ found. Copy a reproducer worth keeping into ``tests/data/fuzz/`` as
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import subprocess
 import sys
@@ -27,8 +35,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from fuzz.binary import BINARY_READERS, binary_mutant  # noqa: E402
+from fuzz.channels import STATES, channel_problem  # noqa: E402
 from fuzz.harness import assert_checks_cleanly  # noqa: E402
 from fuzz.mutations import READERS, random_mutant, seeds, suffix  # noqa: E402
+
+ALL_READERS = READERS + BINARY_READERS
+CHUNK = 250
+"""Mutants per task of a pool: each chunk has its own random seed, so the draw does not depend on ``--jobs``."""
 
 
 def _signature(exc: BaseException) -> str:
@@ -38,15 +52,34 @@ def _signature(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
 
 
-def run_reader(reader: str, count: int, rng: random.Random, out: Path, slow: float) -> tuple[int, dict[str, int], float]:
-    """Check ``count`` mutants of ``reader``'s seeds; returns inputs, problems by kind, seconds."""
-    files = [p.read_bytes() for p in seeds(reader)]
-    lines = [line for data in files for line in data.split(b"\n") if line.strip()]
+class Mutants:
+    """The mutants of one reader, drawn with ``rng``."""
+
+    def __init__(self, reader: str, rng: random.Random) -> None:
+        self.reader, self.rng = reader, rng
+        if reader not in BINARY_READERS:
+            self.files = [p.read_bytes() for p in seeds(reader)]
+            self.lines = [line for data in self.files for line in data.split(b"\n") if line.strip()]
+
+    def draw(self) -> tuple[bytes, str]:
+        """A mutant and what was done to it."""
+        if self.reader in BINARY_READERS:
+            return binary_mutant(self.reader, self.rng), "binary edits"
+        data, edits, encoding = random_mutant(self.rng, self.rng.choice(self.files), self.lines)
+        return data, f"edits: {edits}\nencoding: {encoding}"
+
+
+def _suffix(reader: str) -> str:
+    return f".{reader}" if reader in BINARY_READERS else suffix(reader)
+
+
+def run_chunk(reader: str, seed: int, start: int, count: int, out: Path, slow: float) -> dict[str, int]:
+    """Check mutants ``start`` to ``start + count`` of ``reader``; problems by kind (a few written to ``out``)."""
+    mutants = Mutants(reader, random.Random(f"{seed}-{reader}-{start}"))
     problems: dict[str, int] = {}
-    start = time.perf_counter()
-    for n in range(count):
-        data, edits, encoding = random_mutant(rng, rng.choice(files), lines)
-        path = f"{reader}-{n}{suffix(reader)}"
+    for n in range(start, start + count):
+        data, how = mutants.draw()
+        path = f"{reader}-{n}{_suffix(reader)}"
         began = time.perf_counter()
         problem = ""
         try:
@@ -61,7 +94,24 @@ def run_reader(reader: str, count: int, rng: random.Random, out: Path, slow: flo
             problems[key] = problems.get(key, 0) + 1
             if problems[key] <= 3:
                 (out / path).write_bytes(data)
-                (out / f"{path}.why").write_text(f"{problem}\nedits: {edits}\nencoding: {encoding}\n")
+                (out / f"{path}.why").write_text(f"{problem}\n{how}\n")
+    return problems
+
+
+def run_reader(reader: str, count: int, seed: int, out: Path, slow: float,
+               jobs: int = 1) -> tuple[int, dict[str, int], float]:
+    """Check ``count`` mutants of ``reader`` over ``jobs`` processes; returns inputs, problems by kind, seconds."""
+    start = time.perf_counter()
+    chunks = [(reader, seed, first, min(CHUNK, count - first), out, slow) for first in range(0, count, CHUNK)]
+    problems: dict[str, int] = {}
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            found = pool.starmap(run_chunk, chunks, chunksize=1)
+    else:
+        found = [run_chunk(*chunk) for chunk in chunks]
+    for part in found:
+        for key, n in part.items():
+            problems[key] = problems.get(key, 0) + n
     return count, problems, time.perf_counter() - start
 
 
@@ -77,15 +127,14 @@ COMMANDS = {
 def run_cli(reader: str, count: int, rng: random.Random, out: Path,
             commands: list[str]) -> tuple[int, dict[str, int], float]:
     """Run each of ``commands`` on ``count`` mutants; only exit 0 or 1 without a traceback passes."""
-    files = [p.read_bytes() for p in seeds(reader)]
-    lines = [line for data in files for line in data.split(b"\n") if line.strip()]
+    mutants = Mutants(reader, rng)
     problems: dict[str, int] = {}
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         names = []
         for n in range(count):
-            data, _, _ = random_mutant(rng, rng.choice(files), lines)
-            name = Path(tmp) / f"{reader}-cli-{n}{suffix(reader)}"
+            data, _ = mutants.draw()
+            name = Path(tmp) / f"{reader}-cli-{n}{_suffix(reader)}"
             name.write_bytes(data)
             names.append(name)
         # Several files per run, so that one bad file must not stop the others.
@@ -107,13 +156,41 @@ def run_cli(reader: str, count: int, rng: random.Random, out: Path,
     return count, problems, time.perf_counter() - start
 
 
+def run_channels(reader: str, count: int, rng: random.Random, out: Path,
+                 commands: list[str]) -> tuple[int, dict[str, int], float]:
+    """Run each of ``commands`` on ``count`` mutants with each standard stream closed, full or a broken pipe."""
+    mutants = Mutants(reader, rng)
+    problems: dict[str, int] = {}
+    runs = 0
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(count):
+            data, _ = mutants.draw()
+            name = Path(tmp) / f"{reader}-channel-{n}{_suffix(reader)}"
+            name.write_bytes(data)
+            for command in commands:
+                args = [a.replace("{out}", str(Path(tmp) / "converted")) for a in COMMANDS[command]] + [str(name)]
+                for state in STATES:
+                    runs += 1
+                    problem = channel_problem(args, state, Path(tmp))
+                    if problem:
+                        key = f"{command} with {state}: {problem.splitlines()[0][:200]}"
+                        problems[key] = problems.get(key, 0) + 1
+                        (out / name.name).write_bytes(data)
+                        (out / f"{name.name}.{command}.why").write_text(f"{state}\n{problem}")
+    return runs, problems, time.perf_counter() - start
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-reader", type=int, default=1000, help="mutants per reader through check_text")
     parser.add_argument("--cli", type=int, default=0, help="mutants per reader through the CLI")
     parser.add_argument("--commands", default="check,report,convert,analyze",
                         help=f"the CLI commands run on them, comma-separated (of {', '.join(COMMANDS)})")
-    parser.add_argument("--reader", action="append", choices=READERS, help="only these readers")
+    parser.add_argument("--channels", type=int, default=0,
+                        help="mutants per reader run by every command with each standard stream in a bad state")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the in-process mutants")
+    parser.add_argument("--reader", action="append", choices=ALL_READERS, help="only these readers")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--slow", type=float, default=5.0, help="seconds after which a mutant counts as a hang")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "tabla-fuzz")
@@ -121,9 +198,9 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     found = False
-    for reader in args.reader or READERS:
+    for reader in args.reader or ALL_READERS:
         if args.per_reader:
-            inputs, problems, took = run_reader(reader, args.per_reader, rng, args.out, args.slow)
+            inputs, problems, took = run_reader(reader, args.per_reader, args.seed, args.out, args.slow, args.jobs)
             print(f"{reader}: {inputs} mutants in-process, {sum(problems.values())} problems, {took:.1f} s")
             for key, n in sorted(problems.items(), key=lambda kv: -kv[1]):
                 print(f"    {n:5d}  {key}")
@@ -133,6 +210,13 @@ def main() -> int:
             inputs, problems, took = run_cli(reader, args.cli, rng, args.out, commands)
             print(f"{reader}: {inputs} mutants through `tabla {'/'.join(commands)}`, {sum(problems.values())} bad "
                   f"runs, {took:.1f} s")
+            for key, n in problems.items():
+                print(f"    {n:5d}  {key}")
+            found = found or bool(problems)
+        if args.channels:
+            runs, problems, took = run_channels(reader, args.channels, rng, args.out, args.commands.split(","))
+            print(f"{reader}: {runs} command runs with a closed, full or broken stream, {sum(problems.values())} bad, "
+                  f"{took:.1f} s")
             for key, n in problems.items():
                 print(f"    {n:5d}  {key}")
             found = found or bool(problems)

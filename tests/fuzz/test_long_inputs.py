@@ -208,3 +208,63 @@ def test_a_deeply_nested_sgf_is_read_in_linear_time_without_recursion_error() ->
         return lambda: check_text(text, "deep.sgf")
 
     _assert_linear(make, (2_000, 20_000, 200_000))
+
+
+@pytest.mark.parametrize("unit", [" ", "\t", "Double/Pass: "])
+@pytest.mark.parametrize("where", ["own-line", "after-options"])
+def test_an_xg_cube_export_with_a_long_line_takes_linear_time(unit: str, where: str) -> None:
+    """Issue 25: a line of blanks after the cube options took seconds per 16,000 in the cube pattern."""
+    seed = (SEEDS / "position-text-xg-04_DP_EN.txt").read_text(encoding="utf-8")
+    anchor = "Double/Pass:   +1.000\n"
+
+    def make(n: int) -> Callable[[], object]:
+        run = (unit * (n // len(unit) + 1))[:n]
+        cut = seed.index(anchor) + len(anchor)
+        text = seed[:cut] + run + "\n" + seed[cut:] if where == "own-line" else seed[:cut - 1] + run + seed[cut - 1:]
+        return _check(text, "position-text")
+
+    _assert_linear(make)
+
+
+def _field_starts(line: str, most: int) -> list[int]:
+    """Where the first ``most`` blank-separated fields of ``line`` start (and its end)."""
+    starts = [i for i, c in enumerate(line) if c not in " \t" and (i == 0 or line[i - 1] in " \t")]
+    return starts[:most] + [len(line)]
+
+
+def _kinds_of_line(text: str, most: int) -> list[int]:
+    """The indexes of the first line of each kind (its first word, digits as 9) in ``text``, at most ``most``."""
+    seen: dict[str, int] = {}
+    for index, line in enumerate(text.split("\n")):
+        words = line.split()
+        kind = re.sub(r"[0-9]", "9", words[0]) if words else ""
+        if kind and kind not in seen:
+            seen[kind] = index
+    return sorted(seen.values())[:most]
+
+
+@pytest.mark.parametrize("reader", SEED_FILES)
+def test_runs_in_every_field_of_each_kind_of_line_take_linear_time(reader: str) -> None:
+    """10,000 then 100,000 blanks, tabs or copies of the field itself, at the start of each of the first
+    fields of one line of each kind (its first word), with the line kept or cut off there."""
+    text = (SEEDS / SEED_FILES[reader]).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    for index in _kinds_of_line(text, 8):
+        line = lines[index]
+        for at in _field_starts(line, 4):
+            token = (line[at:].split() or ["x"])[0] + " "
+            for unit in (" ", "\t", token):
+                for keep in (True, False):
+                    _assert_linear(_pumping(reader, lines, index, at, unit, keep), SIZES[:2])
+
+
+def _pumping(reader: str, lines: list[str], index: int, at: int, unit: str,
+             keep: bool) -> Callable[[int], Callable[[], object]]:
+    """The check of ``lines`` with a run of ``n`` x ``unit`` at ``at`` in line ``index`` (its rest kept or not)."""
+    line = lines[index]
+
+    def make(n: int) -> Callable[[], object]:
+        pumped = line[:at] + (unit * (n // len(unit) + 1))[:n] + (line[at:] if keep else "")
+        return _check("\n".join([*lines[:index], pumped, *lines[index + 1:]]), reader)
+
+    return make

@@ -1,0 +1,119 @@
+"""Mutating the binary formats (eXtreme Gammon ``.xg``, BGBlitz ``.bgf``) for the shared fuzz harness.
+
+A binary file is a container (XG: a checksummed zlib archive; BGF: a header
+line and a gzip stream) around the data its reader interprets. A mutant
+changes the *inside* and packs it again, so that it reaches the reader past
+the checksums, or (one in five) changes the file as it is, so that the
+container's own checks are fuzzed too. The edits: a cut at any offset, bit
+flips, a number written over a field (the edges of the ranges readers check,
+as a 4-byte or 1-byte integer: a lying length, count or type), a span
+deleted or repeated. A few mutants are bombs: a container that inflates to
+far more than its size.
+
+The formats' own tests (``tests/fuzz/test_xg.py``, ``tests/test_format_bgf.py``)
+cut every offset of a small file; this module gives the shared runners
+(``run_batch.py``, ``test_fuzz_round.py``) random mutants of every binary reader.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+import struct
+import zlib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+
+BINARY_READERS = ("xg", "bgf")
+SUFFIX = {"xg": ".xg", "bgf": ".bgf"}
+
+LIES = (0, 1, -1, 2, 3, 6, 7, 15, 24, 25, 26, 30, 32, 33, 64, 127, 128, -128, 255, 256, 65535, 99999,
+        2**31 - 1, -(2**31), 2**30)
+"""Numbers written over a field: the edges of the ranges the readers check."""
+
+_XG_SEED = DATA / "xg" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.xg"
+_BGF_SEEDS = (DATA / "bgf" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.bgf", DATA / "bgf" / "gammonview-baR-U643iUDpvzTC.bgf")
+
+
+def _edit(data: bytes, rng: random.Random) -> bytes:
+    """``data`` with one to four random edits."""
+    out = bytearray(data)
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        if not out:
+            break
+        kind = rng.randrange(6)
+        at = rng.randrange(len(out))
+        if kind == 0:
+            del out[at:]
+        elif kind in (1, 2):
+            out[at] ^= 1 << rng.randrange(8)
+        elif kind == 3:
+            value = rng.choice(LIES)
+            if rng.random() < 0.4 or at + 4 > len(out):
+                out[at] = value & 0xFF
+            else:
+                struct.pack_into("<i", out, at, max(-(2**31), min(2**31 - 1, value)))
+        elif kind == 4:
+            del out[at:at + rng.choice((1, 4, 16, 256, 4096))]
+        else:
+            span = bytes(out[at:at + rng.choice((1, 4, 16, 256))])
+            out[at:at] = span * rng.choice((1, 2, 50))
+    return bytes(out)
+
+
+@cache
+def _xg_parts() -> tuple[bytes, bytes]:
+    """The seed .xg file, and its match records (``temp.xg``)."""
+    from tabla_cli.formats.xg_archive import read_game_file
+
+    raw = _XG_SEED.read_bytes()
+    return raw, read_game_file(raw, path=str(_XG_SEED), max_size=1 << 30)
+
+
+def _xg_pack(temp: bytes, size: int | None = None) -> bytes:
+    """An .xg file holding ``temp`` (the seed's header, no thumbnail); ``size`` makes its directory lie."""
+    raw = _xg_parts()[0]
+    head = bytearray(raw[:8232])
+    struct.pack_into("<I", head, 20, 0)
+    blob = zlib.compress(temp)
+    entry = bytearray(532)
+    name = b"temp.xg"
+    entry[0] = len(name)
+    entry[1:1 + len(name)] = name
+    struct.pack_into("<iiiIB", entry, 512, len(temp) if size is None else size, len(blob), 0, zlib.crc32(temp), 0)
+    directory = zlib.compress(bytes(entry))
+    body = blob + directory
+    trailer = struct.pack("<IiiiiB", zlib.crc32(body), 1, 1, len(directory), len(blob), 1)
+    return bytes(head) + body + trailer.ljust(36, b"\0")
+
+
+def _xg_mutant(rng: random.Random) -> bytes:
+    raw, temp = _xg_parts()
+    if rng.random() < 0.2:
+        return _edit(raw, rng)
+    if rng.random() < 0.02:
+        return _xg_pack(b"\0" * (8 << 20), size=rng.choice((100, 2**31 - 1)))  # a bomb, or a lying size
+    return _xg_pack(_edit(temp, rng))
+
+
+def _bgf_mutant(rng: random.Random) -> bytes:
+    raw = rng.choice(_BGF_SEEDS).read_bytes()
+    header, _, packed = raw.partition(b"\n")
+    if rng.random() < 0.2:
+        return _edit(raw, rng)
+    if rng.random() < 0.02:
+        return header + b"\n" + gzip.compress(b":)\n\x00\xe0" + b"a" * (8 << 20), mtime=0)  # a bomb
+    return header + b"\n" + gzip.compress(_edit(gzip.decompress(packed), rng), compresslevel=1, mtime=0)
+
+
+MUTATORS: dict[str, Callable[[random.Random], bytes]] = {"xg": _xg_mutant, "bgf": _bgf_mutant}
+"""A reader's mutant from a random source; a new binary reader adds its own here."""
+
+
+def binary_mutant(reader: str, rng: random.Random) -> bytes:
+    """A mutant of ``reader``'s seed file drawn with ``rng``."""
+    return MUTATORS[reader](rng)
