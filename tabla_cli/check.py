@@ -49,6 +49,7 @@ class CheckVisitor(FileVisitor[FileReport]):
 
     wants = Wants.FINDING
     lazy_games = True
+    reads_analysis = False
 
     def __init__(self, report: FileReport) -> None:
         self.report = report

@@ -75,6 +75,7 @@ class Fingerprint(BaseVisitor[list[tuple[MatchKey, Location]]]):
 
     wants = Wants.MOVE | Wants.CUBE
     lazy_games = True
+    reads_analysis = False
 
     def __init__(self, keys: list[tuple[MatchKey, Location]] | None = None) -> None:
         self.keys = [] if keys is None else keys

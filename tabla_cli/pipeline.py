@@ -242,12 +242,13 @@ def _replay(text: str | TextIO | _BinaryInput, path: str, visitor: FileVisitor[T
     try:
         handler = on_error if options.lenient else None
         lazy = visitor.lazy_games and not isinstance(text, str)  # game by game only for a streamed large file
+        analysis = visitor.reads_analysis
         if isinstance(text, _BinaryInput):
             matches = text.fmt.read_bytes(text.data, path, handler, max_size=options.max_size)
         elif isinstance(text, str):
-            matches = read_text_matches(text, path, handler, lazy=lazy)
+            matches = read_text_matches(text, path, handler, lazy=lazy, analysis=analysis)
         else:
-            matches = read_handle_matches(text, path, handler, lazy=lazy)
+            matches = read_handle_matches(text, path, handler, lazy=lazy, analysis=analysis)
         for match in matches:
             replay(apply_scoring(match, options.scoring), visitor)
     except InflatesTooLargeError as exc:

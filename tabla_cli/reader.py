@@ -33,7 +33,7 @@ def detect_format(text: str) -> str:
 
 
 def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None, *,
-                      lazy: bool = False) -> Iterator[Match]:
+                      lazy: bool = False, analysis: bool = True) -> Iterator[Match]:
     """Every match in ``text``, whatever its format.
 
     Args:
@@ -41,8 +41,9 @@ def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler |
             read up to that line; without it the error is raised.
         lazy: read each match game by game where the format allows
             (:meth:`~tabla_cli.model.Match.iter_games`).
+        analysis: False: the analysis the file records may be left unread.
     """
-    return get(detect_format(text)).read(io.StringIO(text), path, on_error, lazy=lazy)
+    return get(detect_format(text)).read(io.StringIO(text), path, on_error, lazy=lazy, analysis=analysis)
 
 
 def read_bytes_matches(data: bytes, path: str = "<stdin>", on_error: ErrorHandler | None = None, *,
@@ -61,12 +62,13 @@ DETECT_SAMPLE = 65536
 
 
 def read_handle_matches(handle: TextIO, path: str, on_error: ErrorHandler | None = None, *,
-                        lazy: bool = False) -> Iterator[Match]:
+                        lazy: bool = False, analysis: bool = True) -> Iterator[Match]:
     """Every match in the seekable text stream ``handle``, whatever its format, read as they are needed.
 
     The format is detected from the first :data:`DETECT_SAMPLE` characters;
     a reader that streams (``.mat``: match by match) keeps one match of the
-    file in memory at a time, and with ``lazy`` one game of it.
+    file in memory at a time, and with ``lazy`` one game of it. Without
+    ``analysis`` the analysis the file records may be left unread.
 
     Raises:
         UnsupportedFormatError: the format is not recognised.
@@ -79,7 +81,7 @@ def read_handle_matches(handle: TextIO, path: str, on_error: ErrorHandler | None
         raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
     fmt = get(detect_format(sample))
     handle.seek(0)
-    return fmt.read(handle, path, on_error, lazy=lazy)
+    return fmt.read(handle, path, on_error, lazy=lazy, analysis=analysis)
 
 
 def read_path_matches(path: str | Path) -> Iterator[Match]:

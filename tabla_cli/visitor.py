@@ -203,6 +203,11 @@ class BaseVisitor(Generic[T]):
     long money session never sits in memory whole. Set it on the class or the instance; a subclass that
     reads the games must not inherit it."""
 
+    reads_analysis: bool = True
+    """The visitor may look at the analysis a file records (:attr:`~tabla_cli.model.Action.analysis`).
+    When no visitor of a replay does, a reader that can leaves it unread (on an analysed SGF file that is
+    most of the reading). Set it on the class or the instance."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for step, name in _METHODS.items():
@@ -296,7 +301,8 @@ class Tee(BaseVisitor[T]):
     skips (:data:`SKIP` from :meth:`begin_game`) sends that child nothing until
     its :meth:`end_game`; the Tee skips a game only when every child does. It
     reads the games of a match one by one (:attr:`~BaseVisitor.lazy_games`)
-    only when every child may. :meth:`result` is the first child's.
+    only when every child may, and the recorded analysis
+    (:attr:`~BaseVisitor.reads_analysis`) when any child looks at it. :meth:`result` is the first child's.
 
     Args:
         main: the first child, whose result is the Tee's.
@@ -310,6 +316,7 @@ class Tee(BaseVisitor[T]):
         children: tuple[BaseVisitor[Any], ...] = (main, *others)
         self.children = children
         self.lazy_games = all(c.lazy_games for c in children)
+        self.reads_analysis = any(c.reads_analysis for c in children)
         self.wants = functools.reduce(operator.or_, (c.wants for c in children), Wants.NOTHING)
         self._by_step = {step: tuple(c for c in children if step in c.wants) for step in _STEPS}
         self._playing = self._by_step

@@ -6,6 +6,7 @@ Examples are hand-written in GNU Backgammon's dialect; the corpus files
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
@@ -258,6 +259,29 @@ def test_corpus_files_read_and_replay_cleanly() -> None:
         assert result.findings == [], path
         assert max(result.final_score) >= 5
         assert all(a.location.line > 0 for g in match.games for a in g.actions)
+
+
+def test_analysis_left_unread_changes_nothing_else() -> None:
+    for path in corpus_files("sgf", pattern="*.sgf"):
+        text = path.read_text(encoding="utf-8")
+        (read,) = sgf.parse_matches(text, path=str(path))
+        (bare,) = sgf.parse_matches(text, path=str(path), analysis=False)
+        actions = [a for g in read.games for a in g.actions]
+        assert sum(a.analysis is not None for a in actions) > 100, path
+        assert [dataclasses.replace(a, analysis=None) for a in actions] == [a for g in bare.games for a in g.actions]
+        assert replay_match(read).final_score == replay_match(bare).final_score
+
+
+def test_the_check_leaves_the_analysis_unread_and_an_analysing_visitor_does_not() -> None:
+    from tabla_cli.analysis.decisions import DecisionsVisitor
+    from tabla_cli.check import FileReport, check_visitor
+    from tabla_cli.pipeline import FileTee
+    from tabla_cli.visitor import BaseVisitor
+
+    checking = check_visitor(FileReport("x.sgf"))
+    assert not checking.reads_analysis
+    assert FileTee(checking, BaseVisitor()).reads_analysis
+    assert DecisionsVisitor.reads_analysis
 
 
 def test_corpus_files_equal_the_transcripts_gnubg_imported() -> None:

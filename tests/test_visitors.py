@@ -86,6 +86,12 @@ def test_the_corpus_is_there() -> None:
     assert len(MATCHES) >= 30 and {"mat", "fibs"} <= kinds
 
 
+def _all_rows(rows: FileRows, name: str) -> list[tuple[object, ...]]:
+    """Every row of frame ``name``, those packed into Arrow batches during the replay first."""
+    packed = [tuple(row.values()) for batch in rows.batches[name] for row in batch.to_pylist()]
+    return packed + [tuple(row) for row in rows.rows[name]]
+
+
 @pytest.mark.parametrize(("name", "match"), MATCHES, ids=[n for n, _ in MATCHES])
 def test_visitors_agree(name: str, match: Match) -> None:
     steps = replay(match, Recorder())
@@ -115,11 +121,11 @@ def test_visitors_agree(name: str, match: Match) -> None:
             assert row.position_id == step.position.position_id()
         ids = ids and bool(row.position_id)
 
-    # the report rows: cube before/after and the scores, pips of every roll
+    # the report rows: cube before/after and the scores, pips of every roll (packed batches unpacked)
     rows = FileRows(name)
     replay(match, RowsVisitor(rows, []))
-    cube_rows = iter(rows.rows["cube"])
-    play_rows = iter(rows.rows["plays"])
+    cube_rows = iter(_all_rows(rows, "cube"))
+    play_rows = iter(_all_rows(rows, "plays"))
     col = INDEX["cube"]
     for game in match.games:
         for action in game.actions:

@@ -56,6 +56,10 @@ class Format:
             game by game (:meth:`~tabla_cli.model.Match.iter_games`).
         magic: a binary format's file prefixes (empty for a text format):
             its ``read_matches`` takes bytes (see the module's doc).
+        analysis: ``read_matches`` also takes ``analysis=False``: the
+            analysis the file records is left unread (no
+            :attr:`~tabla_cli.model.Action.analysis`), for a reader whose
+            consumers never look at it.
     """
 
     name: str
@@ -64,6 +68,7 @@ class Format:
     read_matches: Callable[..., Iterator[Match]]
     lazy: bool = False
     magic: tuple[bytes, ...] = ()
+    analysis: bool = False
 
     @property
     def binary(self) -> bool:
@@ -81,14 +86,19 @@ class Format:
         return self.read_matches(data, path=path, on_error=on_error, max_size=max_size)
 
     def read(self, handle: TextIO, path: str, on_error: ErrorHandler | None = None, *,
-             lazy: bool = False) -> Iterator[Match]:
+             lazy: bool = False, analysis: bool = True) -> Iterator[Match]:
         """The matches of ``handle`` (syntax errors to ``on_error`` when given).
 
         ``lazy``: read each match game by game where the reader can.
+        ``analysis``: False when nobody looks at the recorded analysis (a
+        reader that can leaves it unread).
         """
+        options: dict[str, bool] = {}
         if lazy and self.lazy:
-            return self.read_matches(handle, path=path, on_error=on_error, lazy=True)
-        return self.read_matches(handle, path=path, on_error=on_error)
+            options["lazy"] = True
+        if not analysis and self.analysis:
+            options["analysis"] = False
+        return self.read_matches(handle, path=path, on_error=on_error, **options)
 
 
 @functools.cache

@@ -189,16 +189,18 @@ def looks_like_sgf(text: str) -> bool:
     return head.startswith("(") and head[1:].lstrip(" \t\r\n").startswith(";")
 
 
-def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None,
+                 analysis: bool = True) -> Iterator[Match]:
     """Every match in an SGF text stream: :func:`parse_matches` of all its text.
 
     Raises:
         InputError: the stream cannot be decoded (besides what :func:`parse_matches` raises).
     """
-    return read_stream(parse_matches, handle, path, on_error)
+    return read_stream(functools.partial(parse_matches, analysis=analysis), handle, path, on_error)
 
 
-def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
+def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None,
+                  analysis: bool = True) -> Iterator[Match]:
     """Every match in an SGF text (normally one per file), parsed whole before the first is yielded.
 
     Game trees whose players or match length differ from the previous tree's
@@ -212,6 +214,9 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
             keeps the actions read before the bad node (and no result) and
             reading goes on with the next game tree. Errors in the tree
             structure are raised either way.
+        analysis: read gnubg's analysis (``A``, ``LU``, ``DA``) into each
+            action's :attr:`~tabla_cli.model.Action.analysis`; without it the
+            actions carry none (reading it is most of the work on an analysed file).
 
     Yields:
         Each match, with ``format='sgf'``.
@@ -226,7 +231,7 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     parser = _parser()
     tree = parse_tree(parser, text, path, "the SGF file", lambda exc: _parse_error(exc, text, path, parser))
     games = [_main_line(child) for child in tree.children if isinstance(child, Tree)]
-    yield from _Reader(text, path, on_error).matches(games)
+    yield from _Reader(text, path, on_error, analysis).matches(games)
 
 
 # --------------------------------------------------------------------------
@@ -338,10 +343,11 @@ class _GameInfo:
 class _Reader:
     """Turns the main lines of the game trees of one text into matches."""
 
-    def __init__(self, text: str, path: str, on_error: ErrorHandler | None = None) -> None:
+    def __init__(self, text: str, path: str, on_error: ErrorHandler | None = None, analysis: bool = True) -> None:
         self.text = text
         self.path = path
         self.on_error = on_error
+        self.analysis = analysis
 
     # -- errors and locations -------------------------------------------------
 
@@ -579,7 +585,7 @@ class _GameReader:
                 before = (self.cube, self.pending)
                 action = self.action(moves[0])
                 if action is not None:
-                    actions.append(self.analysed(action, props, *before))
+                    actions.append(self.analysed(action, props, *before) if self.r.analysis else action)
         if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
             if not self.keep_final_roll(actions[-1]):
                 actions.pop()
@@ -789,5 +795,5 @@ class _GameReader:
         self.game.actions.append(Action(ActionKind.WIN, winner, location, value=points))
 
 
-FORMAT = Format('sgf', ('.sgf',), looks_like_sgf, read_matches)
+FORMAT = Format('sgf', ('.sgf',), looks_like_sgf, read_matches, analysis=True)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""
