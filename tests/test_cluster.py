@@ -26,6 +26,8 @@ from distributed import Client
 from tabla_cli.cli import main
 from tabla_cli.cluster import ClusterError, check_scheduler, map_on_cluster
 
+pytestmark = pytest.mark.slow  # a scheduler and worker processes per module, workers killed and restarted
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "corpus"
 REPORTS = str(ROOT / "tests" / "data" / "report" / "matches")

@@ -190,19 +190,18 @@ def compare(variant: type[TablaVariant], count: int, seed: int, written: int) ->
     rng = random.Random(seed + 1)
     own = other = skipped = 0
     for n, (position, roll) in enumerate(self_play(variant, count, seed)):
-        if long_turn(variant, position, roll):
+        mine = not long_turn(variant, position, roll)
+        if not mine:
             roll = (rng.randint(2, 6), 1)
             if long_turn(variant, position, roll) and variant.some_plays(position, roll, 500)[1] < 0:
                 skipped += 1
                 continue
-            other += 1
-        else:
-            own += 1
         try:
             fast = variant.legal_plays(position, roll)
         except SearchLimitError:  # owed dice and a roll: more than SEARCH_LIMIT states
             skipped += 1
             continue
+        own, other = (own + 1, other) if mine else (own, other + 1)
         assert set(fast) == reference_plays(variant, position, roll), (position.text(), roll)
         if n < written:
             items = list(fast.items())

@@ -38,12 +38,13 @@ class ChannelError(OSError):
         self.fd = fd
 
 
-class _ClosedRaw(io.RawIOBase):
-    """The bytes side of a :class:`ClosedStream`."""
+class _ClosedBuffer(io.BufferedIOBase):
+    """The bytes side of a :class:`ClosedStream`: every read or write raises at once (nothing is held back)."""
 
     def __init__(self, fd: int) -> None:
         super().__init__()
         self.fd = fd
+        self.name = f"<{_NAMES[fd]}>"
 
     def readable(self) -> bool:
         return self.fd == 0
@@ -51,21 +52,25 @@ class _ClosedRaw(io.RawIOBase):
     def writable(self) -> bool:
         return self.fd != 0
 
-    def readinto(self, buffer: object) -> int:
+    def read(self, size: int | None = -1) -> bytes:
+        raise ChannelError(self.fd, _CLOSED)
+
+    def read1(self, size: int = -1) -> bytes:
         raise ChannelError(self.fd, _CLOSED)
 
     def write(self, data: object) -> int:
         raise ChannelError(self.fd, _CLOSED)
 
+    def fileno(self) -> int:
+        raise ChannelError(self.fd, _CLOSED)
+
 
 class ClosedStream(io.TextIOWrapper):
-    """A standard stream that was closed when the process started: reading or writing it raises
-    :class:`ChannelError`."""
+    """A standard stream that was closed when the process started: reading or writing it (or its
+    ``buffer``) raises :class:`ChannelError`."""
 
     def __init__(self, fd: int) -> None:
-        raw = _ClosedRaw(fd)
-        super().__init__(io.BufferedWriter(raw) if fd else io.BufferedReader(raw), encoding="utf-8",
-                         write_through=True)
+        super().__init__(_ClosedBuffer(fd), encoding="utf-8", write_through=True)
         self.fd = fd
 
     def write(self, text: str) -> int:
@@ -79,9 +84,6 @@ class ClosedStream(io.TextIOWrapper):
 
     def fileno(self) -> int:
         raise ChannelError(self.fd, _CLOSED)
-
-    def flush(self) -> None:
-        pass
 
 
 def install() -> None:

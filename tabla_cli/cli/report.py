@@ -217,7 +217,7 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
             click.echo(f"report: no match has a player named {name!r}{hint}", err=True)
         if not built.unknown and (len(frames.matches) or read_failures(frames).empty):
-            _emit(frames, by, fmt, output, plots_dir, force, inputs, players=players, every=every, top=top,
+            _emit(frames, by, fmt, output, plots_dir, force, inputs, players=built.filter.players, every=every, top=top,
                   selection=built.describe())
 
     failed = records(read_failures(built.everything))

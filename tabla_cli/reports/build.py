@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from tabla_cli.pipeline import ReadOptions
-from tabla_cli.reports.filters import FilterResult, ReportFilter, filter_frames, fold_case, unknown_names
+from tabla_cli.reports.filters import FilterResult, ReportFilter, as_spelled, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
 from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows
 
@@ -153,6 +153,9 @@ def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptio
             each(rows)
         builder.add(rows)
     everything = builder.frames()
+    if fold:
+        flt = as_spelled(everything, flt)
+        named = (*flt.players, *flt.opponents)
     folded = fold_case(everything, named) if fold else everything
     unknown = unknown_names(folded, named)
     chosen = filter_frames(folded, flt)

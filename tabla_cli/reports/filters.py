@@ -14,6 +14,7 @@ names nearest to each.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections import Counter
 from collections.abc import Iterable
@@ -100,6 +101,23 @@ class FilterResult:
     matches: int
     kept: int
     undated: int
+
+
+def as_spelled(frames: Frames, flt: ReportFilter) -> ReportFilter:
+    """``flt`` with each player and opponent named as the files spell them most often (case aside),
+    so that ``--player LASSE`` reports on ``lasse`` as the matches write the name; a name no match
+    has stays as given."""
+    counts: Counter[str] = Counter()
+    for column in ("player0", "player1"):
+        counts.update(frames.matches[column].dropna().tolist())
+    spelled: dict[str, str] = {}
+    for spelling, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        spelled.setdefault(spelling.casefold(), spelling)
+
+    def respell(names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(spelled.get(name.casefold(), name) for name in names)
+
+    return dataclasses.replace(flt, players=respell(flt.players), opponents=respell(flt.opponents))
 
 
 def fold_case(frames: Frames, prefer: Iterable[str] = ()) -> Frames:
