@@ -143,7 +143,8 @@ def replayed_with(visitor: ConvertVisitor) -> FileVisitor[Conversion]:
 
 
 def format_matches(to: str, matches: Pairs) -> str:
-    """``matches`` (each with its ``replay_match(...)``, or None) written as ``to``.
+    """``matches`` (each with its ``replay_match(...)``, or None) written as ``to`` (a writer that needs each
+    roll's decision replays the match itself).
 
     Raises:
         ValueError: ``to`` is not one of :data:`FORMATS`.
