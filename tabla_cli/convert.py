@@ -18,16 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from tabla_cli.board import Play, Position
 from tabla_cli.errors import InvalidPlayError, Location
 from tabla_cli.findings import Code, Finding, Severity
-from tabla_cli.model import Action, Match
+from tabla_cli.model import Match
 from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, Source, as_source, internal_error, run
-from tabla_cli.replay import Decision, GameResult, MatchResult, replay
-from tabla_cli.visitor import DecisionState, Wants
+from tabla_cli.replay import MatchResult, replay
+from tabla_cli.visitor import BaseVisitor, Wants
 from tabla_cli.writers import FORMATS, Replayed, Writer, format_for_path, get
 from tabla_cli.writers.positions import PositionsVisitor
+from tabla_cli.writers.rolls import RollsVisitor
 
 __all__ = ["FORMATS", "Conversion", "ConvertVisitor", "convert_matches", "convert_source", "convert_text",
            "convert_visitor", "format_for_path", "format_matches", "replayed_with"]
@@ -70,22 +71,23 @@ class Conversion:
 class ConvertVisitor(FileVisitor[Conversion]):
     """Replays each match of a file once for ``writer`` (use :func:`convert_visitor` to make one).
 
-    It keeps every roll's decision, which every writer needs.
-
     Args:
         writer: the output format.
         positions: the visitor of the positions' rows, replayed beside it
             (see :func:`convert_visitor`), for a writer that needs them.
+        rolls: the visitor of every roll's decision, replayed beside it, for
+            a writer that needs them.
     """
 
-    wants = Wants.FINDING | Wants.ROLL
+    wants = Wants.FINDING
 
-    def __init__(self, writer: Writer, positions: PositionsVisitor | None = None) -> None:
+    def __init__(self, writer: Writer, positions: PositionsVisitor | None = None,
+                 rolls: RollsVisitor | None = None) -> None:
         self.writer = writer
         self.positions = positions
+        self.rolls = rolls
         self.done = Conversion(None)
         self.replayed: list[Replayed] = []
-        self.decisions: list[Decision] = []
 
     def visit_file_finding(self, finding: Finding) -> None:
         self.done.file_findings.append(finding)
@@ -96,17 +98,11 @@ class ConvertVisitor(FileVisitor[Conversion]):
     def visit_finding(self, finding: Finding) -> None:
         self.done.findings.append(finding)
 
-    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
-        self.decisions.append(Decision(action, state.position, state.cube, state.cube_owner, play))
-
-    def end_game(self, game_result: GameResult) -> None:
-        game_result.decisions = self.decisions
-        self.decisions = []
-
     def end_match(self, match_result: MatchResult) -> None:
         match = match_result.match
         rows = None if self.positions is None else self.positions.take()
-        self.replayed.append(Replayed(match, match_result, rows))
+        rolls = None if self.rolls is None else self.rolls.take()
+        self.replayed.append(Replayed(match, match_result, rows, rolls))
         self.done.matches += 1
         self.done.games += len(match.games)
 
@@ -135,17 +131,20 @@ def convert_visitor(to: str | Writer) -> ConvertVisitor:
         ValueError: ``to`` is not one of :data:`FORMATS`.
     """
     writer = get(to) if isinstance(to, str) else to
-    return ConvertVisitor(writer, PositionsVisitor() if writer.positions else None)
+    return ConvertVisitor(writer, PositionsVisitor() if writer.positions else None,
+                          RollsVisitor() if writer.rolls else None)
 
 
 def replayed_with(visitor: ConvertVisitor) -> FileVisitor[Conversion]:
     """What replays the matches for ``visitor``: itself, in a :class:`~tabla_cli.pipeline.FileTee` with its
-    positions' visitor when it has one."""
-    return visitor if visitor.positions is None else FileTee(visitor, visitor.positions)
+    positions' and rolls' visitors when it has them."""
+    others: list[BaseVisitor[Any]] = [v for v in (visitor.positions, visitor.rolls) if v is not None]
+    return FileTee(visitor, *others) if others else visitor
 
 
 def format_matches(to: str, matches: Pairs) -> str:
-    """``matches`` (each with its ``replay_match(..., collect=True)``, or None) written as ``to``.
+    """``matches`` (each with its ``replay_match(...)``, or None) written as ``to`` (a writer that needs each
+    roll's decision replays the match itself).
 
     Raises:
         ValueError: ``to`` is not one of :data:`FORMATS`.

@@ -556,29 +556,6 @@ class _Results(BaseVisitor[MatchResult]):
         return self.match_result
 
 
-class _Decisions(_Results):
-    """:class:`_Results` that also keeps a :class:`Decision` for every roll."""
-
-    wants = Wants.ROLL
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.decisions: list[Decision] = []
-
-    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
-        self.decisions.append(Decision(action, state.position, state.cube, state.cube_owner, play))
-
-    def end_game(self, game_result: GameResult) -> None:
-        game_result.decisions = self.decisions
-        self.decisions = []
-
-
-def replay_match(match: Match, *, collect: bool = False) -> MatchResult:
-    """Replay ``match`` and return its findings and game results.
-
-    Args:
-        match: the match as read from a transcript.
-        collect: keep every roll's decision (position, cube, play) for
-            converters; off for a plain check, which is faster.
-    """
-    return replay(match, _Decisions() if collect else _Results())
+def replay_match(match: Match) -> MatchResult:
+    """Replay ``match`` and return its findings and game results."""
+    return replay(match, _Results())

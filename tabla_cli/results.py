@@ -69,7 +69,7 @@ def cube_in_play(match: Match) -> bool:
 
 @dataclass(slots=True)
 class Decision:
-    """One replayed roll with the state before it (kept by ``replay_match(..., collect=True)``).
+    """One replayed roll with the state before it (kept by :class:`~tabla_cli.writers.rolls.RollsVisitor`).
 
     ``position`` is seen from the acting player (``action.player`` is ``mover``).
     """
@@ -106,7 +106,6 @@ class GameResult:
     cube_owner: Player | None = None
     rolls: int = 0
     checked: bool = True
-    decisions: list[Decision] = field(default_factory=list)
 
     @property
     def result(self) -> str | None:

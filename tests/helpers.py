@@ -2,6 +2,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tabla_cli.model import Match
+from tabla_cli.replay import Decision, MatchResult
+from tabla_cli.writers.rolls import replay_rolls
+
 DATA = Path(__file__).resolve().parent / "data"
 CORPUS = DATA / "corpus"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -24,3 +28,9 @@ def transcript_files() -> list[Path]:
     found = [p for root in (DATA, EXAMPLES) for p in root.rglob("*")
              if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES]
     return sorted(found)
+
+
+def replayed_decisions(match: Match) -> tuple[MatchResult, list[list[Decision]]]:
+    """The replay of ``match`` and, game by game, the decision of every roll it followed (in order)."""
+    result, rolls = replay_rolls(match)
+    return result, [[d for d in game if d is not None] for game in rolls]

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from tabla_cli.board import Position
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.replay import MatchResult, replay_match
+from helpers import replayed_decisions
+from tabla_cli.replay import Decision
 
 __all__ = ["Carried", "match_differences"]
 
@@ -58,11 +59,11 @@ class Carried:
 EVERYTHING = Carried()
 
 
-def _after(result: MatchResult) -> dict[int, Position | None]:
+def _after(games: list[list[Decision]]) -> dict[int, Position | None]:
     """Position after each replayed roll, by ``id`` of its action (None: not resolved)."""
     out: dict[int, Position | None] = {}
-    for game in result.games:
-        for decision in game.decisions:
+    for game in games:
+        for decision in game:
             play = decision.play
             out[id(decision.action)] = decision.position.apply(play) if play is not None else None
     return out
@@ -78,7 +79,7 @@ def _headers(match: Match, keys: Collection[str] | None) -> list[tuple[str, str]
 def match_differences(expected: Match, actual: Match, carried: Carried = EVERYTHING) -> list[str]:
     """Where ``actual`` differs from ``expected`` in what ``carried`` names ([] = equal).
 
-    Both matches are replayed (``collect=True``) to compare plays by the
+    Both matches are replayed (with every roll's decision) to compare plays by the
     positions they lead to.
     """
     out: list[str] = []
@@ -99,8 +100,8 @@ def match_differences(expected: Match, actual: Match, carried: Carried = EVERYTH
     if carried.rules:
         differ("variant", expected.variant, actual.variant)
     differ("games", len(expected.games), len(actual.games))
-    after_a = _after(replay_match(expected, collect=True))
-    after_b = _after(replay_match(actual, collect=True))
+    after_a = _after(replayed_decisions(expected)[1])
+    after_b = _after(replayed_decisions(actual)[1])
     for index, (game_a, game_b) in enumerate(zip(expected.games, actual.games), start=1):
         _game(out, f"game {index}", game_a, game_b, carried, after_a, after_b)
     return out

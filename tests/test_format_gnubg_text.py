@@ -25,8 +25,9 @@ from tabla_cli.grammar import load_grammar
 from tabla_cli.ids import decode_match_id
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import replay_match
+from tabla_cli.writers.rolls import replay_rolls
 
-from helpers import CORPUS, corpus_files
+from helpers import CORPUS, corpus_files, replayed_decisions
 
 ZERO, ONE = Player.ZERO, Player.ONE
 
@@ -201,8 +202,8 @@ def test_corpus_ids_equal_the_replayed_positions() -> None:
     checked = 0
     for path in corpus_files("txt", pattern="*.txt"):
         export = export_of(path)
-        result = replay_match(export.match, collect=True)
-        decisions = {id(d.action): (d, g) for g in result.games for d in g.decisions}
+        result, games = replayed_decisions(export.match)
+        decisions = {id(d.action): (d, g) for g, rolls in zip(result.games, games) for d in rolls}
         for printed in export.positions:
             if printed.kind != "roll":
                 continue
@@ -333,7 +334,7 @@ LINES = st.sampled_from([
 def test_export_like_text_raises_only_tabla_errors(text: str) -> None:
     try:
         for export in gnubg_text.parse_exports(text):
-            replay_match(export.match, collect=True)
+            replay_rolls(export.match)
     except TablaError:
         pass
 

@@ -21,7 +21,7 @@ from tabla_cli.grammar import load_grammar
 from tabla_cli.model import ActionKind, Match
 from tabla_cli.replay import replay_match
 
-from helpers import CORPUS, corpus_files
+from helpers import CORPUS, corpus_files, replayed_decisions
 
 SAME_MATCH = "gnubg-bglab-lasse-match8640511"
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -115,9 +115,9 @@ def test_spec_setup_node_and_gnubg_ids() -> None:
         ("take", 0, None, None, None),
         ("roll", 1, (2, 1), "2/0", None),
     ]
-    result = replay_match(match, collect=True)
+    result, games = replayed_decisions(match)
     assert [f.code for f in result.findings] == ["missing-result"]
-    decisions = result.games[0].decisions
+    decisions = games[0]
     assert [d.position.position_id() for d in decisions] == [
         "2xIAAAoBAAAAAA", "AgAAbEsAAAAAAA", "uwEAAAIAAAAAAA",
     ]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import DATA, transcript_files
+from helpers import DATA, replayed_decisions, transcript_files
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.errors import Location, TablaError
@@ -95,7 +95,7 @@ def _all_rows(rows: FileRows, name: str) -> list[tuple[object, ...]]:
 @pytest.mark.parametrize(("name", "match"), MATCHES, ids=[n for n, _ in MATCHES])
 def test_visitors_agree(name: str, match: Match) -> None:
     steps = replay(match, Recorder())
-    result = replay_match(match, collect=True)
+    result, games = replayed_decisions(match)
 
     # check: the same findings, in the same order, and the same counts
     report = replay(match, CheckVisitor(FileReport(name)))
@@ -103,8 +103,8 @@ def test_visitors_agree(name: str, match: Match) -> None:
     assert (report.matches, report.games, report.plays) == (1, len(result.games), result.plays)
 
     # the collected decisions: the replay's position and cube before every roll
-    for game in result.games:
-        for decision in game.decisions:
+    for game in games:
+        for decision in game:
             step = steps[id(decision.action)]
             assert (decision.position, decision.cube, decision.cube_owner) == (step.position, step.cube, step.owner)
 

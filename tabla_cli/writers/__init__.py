@@ -1,10 +1,10 @@
 """Writers of match transcript formats, one module per format, and their registry.
 
-Each writer takes a :class:`~tabla_cli.model.Match` and, where the format
-needs resolved plays (one step per die), the
-:class:`~tabla_cli.replay.MatchResult` of
-``replay_match(match, collect=True)``; it replays the match itself when none
-is given. :data:`WRITERS` lists them with their names (``tabla convert
+Each writer takes a :class:`~tabla_cli.model.Match` with its
+:class:`~tabla_cli.replay.MatchResult` and, where the format needs resolved
+plays (one step per die), every game's rolls as
+:class:`~tabla_cli.writers.rolls.RollsVisitor` collects them; it replays the
+match itself when they are not given. :data:`WRITERS` lists them with their names (``tabla convert
 --to``) and file suffixes; a writer module is imported only when its format
 is written, so that the command line can list the formats without loading them.
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tabla_cli.model import Match
     from tabla_cli.replay import MatchResult
     from tabla_cli.writers.positions import PositionRow
+    from tabla_cli.writers.rolls import GameRolls
 
 __all__ = ["FORMATS", "SUFFIXES", "WRITERS", "Replayed", "Writer", "format_for_path", "format_for_suffix", "get"]
 
@@ -35,14 +36,17 @@ class Replayed(NamedTuple):
 
     Attributes:
         match: the match as read.
-        result: its replay, with every roll's decision (``collect=True``); None: the writer replays it.
+        result: its replay; None: the writer replays it.
         rows: its :class:`~tabla_cli.writers.positions.PositionRow` list,
             for writers that need them (:attr:`Writer.positions`), else None.
+        rolls: its games' :data:`~tabla_cli.writers.rolls.GameRolls`, for
+            writers that need them (:attr:`Writer.rolls`), else None.
     """
 
     match: Match
     result: MatchResult | None
     rows: list[PositionRow] | None = None
+    rolls: list[GameRolls] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,8 @@ class Writer:
         positions: the writer draws on every decision's position (a replay
             with :class:`~tabla_cli.writers.positions.PositionsVisitor`,
             given as ``rows=``).
+        rolls: the writer draws on every roll's resolved play (a replay with
+            :class:`~tabla_cli.writers.rolls.RollsVisitor`, given as ``rolls=``).
     """
 
     name: str
@@ -67,6 +73,7 @@ class Writer:
     function: str
     by_suffix: bool = True
     positions: bool = False
+    rolls: bool = False
 
     @property
     def suffix(self) -> str:
@@ -83,13 +90,15 @@ class Writer:
         pairs = [(m.match, m.result) for m in matches]
         if self.positions:
             return str(function(pairs, rows=[m.rows or [] for m in matches]))
+        if self.rolls:
+            return str(function(pairs, rolls=[m.rolls for m in matches]))
         return str(function(pairs))
 
 
 WRITERS: tuple[Writer, ...] = (
-    Writer("mat", (".mat",), "mat", "format_mats"),
-    Writer("sgf", (".sgf",), "sgf", "format_sgfs"),
-    Writer("json", (".json",), "json", "format_json"),
+    Writer("mat", (".mat",), "mat", "format_mats", rolls=True),
+    Writer("sgf", (".sgf",), "sgf", "format_sgfs", rolls=True),
+    Writer("json", (".json",), "json", "format_json", rolls=True),
     Writer("positions", (".csv",), "positions", "format_positions", positions=True),
     Writer("txt", (".txt",), "text", "format_text", by_suffix=False, positions=True),
 )

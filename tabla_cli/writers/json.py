@@ -63,17 +63,18 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from tabla_cli import __version__
 from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
 from tabla_cli.evaluation.types import DecisionKind, Evaluation
-from tabla_cli.board import Play, Position
+from tabla_cli.board import Position
 from tabla_cli.errors import Location, TablaError
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.replay import GameResult, MatchResult, replay_match
+from tabla_cli.replay import Decision, GameResult, MatchResult
 from tabla_cli.writers.mat import canonical_play
+from tabla_cli.writers.rolls import GameRolls, replay_rolls
 
 __all__ = ["GENERATOR", "SCHEMA", "evaluation_data", "format_json", "match_data", "write_json"]
 
@@ -95,32 +96,36 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
 def write_json(matches: Iterable[tuple[Match, MatchResult | None]], handle: TextIO, *,
-               generator: str = GENERATOR) -> None:
+               rolls: Sequence[list[GameRolls] | None] | None = None, generator: str = GENERATOR) -> None:
     """Write one ``tabla-match/1`` document holding ``matches`` to ``handle``.
 
     Args:
-        matches: each match with ``replay_match(match, collect=True)`` if
-            already done (None: replayed here).
+        matches: each match with its replay if already done, with ``rolls``
+            (:func:`~tabla_cli.writers.rolls.replay_rolls`; None: replayed here).
         handle: a text stream (UTF-8).
+        rolls: each match's games' rolls from that replay.
         generator: the ``generator`` value.
     """
-    handle.write(format_json(matches, generator=generator))
+    handle.write(format_json(matches, rolls=rolls, generator=generator))
 
 
-def format_json(matches: Iterable[tuple[Match, MatchResult | None]], *, generator: str = GENERATOR) -> str:
+def format_json(matches: Iterable[tuple[Match, MatchResult | None]], *,
+                rolls: Sequence[list[GameRolls] | None] | None = None, generator: str = GENERATOR) -> str:
     """The document text (ending in a newline); see :func:`write_json`."""
     document = {
         "schema": SCHEMA,
         "generator": generator,
-        "matches": [match_data(match, replayed=replayed) for match, replayed in matches],
+        "matches": [match_data(match, replayed=replayed, rolls=None if rolls is None else rolls[i])
+                    for i, (match, replayed) in enumerate(matches)],
     }
     return _dump(document, 0) + "\n"
 
 
-def match_data(match: Match, *, replayed: MatchResult | None = None) -> dict[str, Any]:
+def match_data(match: Match, *, replayed: MatchResult | None = None,
+               rolls: list[GameRolls] | None = None) -> dict[str, Any]:
     """One match as plain data (the objects of the document's ``matches`` list)."""
-    if replayed is None or not (replayed.plays == 0 or any(g.decisions for g in replayed.games)):
-        replayed = replay_match(match, collect=True)
+    if replayed is None or rolls is None:
+        replayed, rolls = replay_rolls(match)
     rules = match.rules
     data: dict[str, Any] = {
         "players": list(match.players),
@@ -136,7 +141,7 @@ def match_data(match: Match, *, replayed: MatchResult | None = None) -> dict[str
     }
     for index, game in enumerate(match.games):
         result = replayed.games[index] if index < len(replayed.games) else None
-        data["games"].append(_game(game, result))
+        data["games"].append(_game(game, result, rolls[index] if index < len(rolls) else []))
     return data
 
 
@@ -154,7 +159,7 @@ def _where(location: Location) -> list[int] | None:
     return [location.line, location.column or 1]
 
 
-def _game(game: Game, result: GameResult | None) -> dict[str, Any]:
+def _game(game: Game, result: GameResult | None, rolls: GameRolls) -> dict[str, Any]:
     data: dict[str, Any] = {"number": game.number, "score": list(game.score)}
     if game.crawford is not None:
         data["crawford"] = game.crawford
@@ -183,15 +188,14 @@ def _game(game: Game, result: GameResult | None) -> dict[str, Any]:
             "cube_owner": None if result.cube_owner is None else int(result.cube_owner),
             "crawford": result.crawford,
         }
-    plays: dict[int, Play | None] = {}
-    if result is not None:
-        plays = {id(d.action): None if d.play is None else canonical_play(d.position, d.play)
-                 for d in result.decisions}
-    data["actions"] = [_action(action, plays) for action in game.actions]
+    decisions = iter(rolls)
+    data["actions"] = [_action(action, next(decisions, None) if action.kind is ActionKind.ROLL else None)
+                       for action in game.actions]
     return data
 
 
-def _action(action: Action, plays: dict[int, Play | None]) -> dict[str, Any]:
+def _action(action: Action, decision: Decision | None) -> dict[str, Any]:
+    """One action as plain data; ``decision``: a roll's, from the replay (None: not replayed)."""
     kind = action.kind
     data: dict[str, Any] = {"kind": kind.value, "player": int(action.player)}
     if action.move_number is not None:
@@ -202,7 +206,8 @@ def _action(action: Action, plays: dict[int, Play | None]) -> dict[str, Any]:
         if action.resigned:
             data["resigned"] = True
         else:
-            play = plays.get(id(action))
+            play = None if decision is None or decision.play is None else canonical_play(decision.position,
+                                                                                          decision.play)
             data["steps"] = None if play is None else [[s.src, s.dst, s.hit] for s in play]
     elif action.value is not None or kind in _VALUED:
         data["value"] = action.value

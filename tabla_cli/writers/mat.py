@@ -7,7 +7,7 @@ match``, then per game `` Game n``, the score line
 are written ``dd: from/to from/to`` in plain numbers (25 = bar, 0 = off),
 one step per die, in a legal playing order (the highest source first), with
 ``*`` on every step that hits; the steps come from the replay
-(``replay_match(match, collect=True)``). Cube actions are `` Doubles => v``,
+(:func:`~tabla_cli.writers.rolls.replay_rolls`). Cube actions are `` Doubles => v``,
 `` Takes``, `` Drops``, `` Beavers => v``, `` Raccoons => v``; results
 `` Wins k point(s)``, with ``and the match`` on the game that decides the
 match.
@@ -45,13 +45,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from tabla_cli.board import BAR, OFF, Play, Player, Position, Step
 from tabla_cli.errors import TablaError
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.replay import GameResult, MatchResult, replay_match
+from tabla_cli.replay import Decision, GameResult, MatchResult
+from tabla_cli.writers.rolls import GameRolls, replay_rolls
 
 __all__ = ["canonical_play", "format_mat", "format_mats", "plain_play", "write_mat"]
 
@@ -61,27 +62,36 @@ _VARIANT_NAMES = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
 """How XG and gnubg write the ``Variation`` of the variants they know."""
 
 
-def write_mat(match: Match, handle: TextIO, *, replayed: MatchResult | None = None, newline: str = "\n") -> None:
+def write_mat(match: Match, handle: TextIO, *, replayed: MatchResult | None = None,
+              rolls: list[GameRolls] | None = None, newline: str = "\n") -> None:
     """Write ``match`` to ``handle`` as a ``.mat`` transcript.
 
     Args:
         match: the match to write.
         handle: a text stream (write it as UTF-8, without a BOM).
-        replayed: ``replay_match(match, collect=True)`` if already done.
+        replayed: the match's replay, with ``rolls``, if already done
+            (:func:`~tabla_cli.writers.rolls.replay_rolls`).
+        rolls: its games' rolls from that replay.
         newline: the line end, ``"\\n"`` (default) or ``"\\r\\n"``.
     """
-    handle.write(format_mat(match, replayed=replayed, newline=newline))
+    handle.write(format_mat(match, replayed=replayed, rolls=rolls, newline=newline))
 
 
-def format_mats(matches: Iterable[tuple[Match, MatchResult | None]], *, newline: str = "\n") -> str:
-    """Several matches in one text, one after another (the reader reads them back one by one)."""
-    return "".join(format_mat(m, replayed=r, newline=newline) for m, r in matches)
+def format_mats(matches: Iterable[tuple[Match, MatchResult | None]], *,
+                rolls: Sequence[list[GameRolls] | None] | None = None, newline: str = "\n") -> str:
+    """Several matches in one text, one after another (the reader reads them back one by one).
+
+    ``rolls``: each match's games' rolls, from the replay that gave its result.
+    """
+    return "".join(format_mat(m, replayed=r, rolls=None if rolls is None else rolls[i], newline=newline)
+                   for i, (m, r) in enumerate(matches))
 
 
-def format_mat(match: Match, *, replayed: MatchResult | None = None, newline: str = "\n") -> str:
+def format_mat(match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None,
+               newline: str = "\n") -> str:
     """The ``.mat`` text of ``match``; see :func:`write_mat`."""
-    if replayed is None or not _collected(replayed):
-        replayed = replay_match(match, collect=True)
+    if replayed is None or rolls is None:
+        replayed, rolls = replay_rolls(match)
     lines: list[str] = []
     for key, value in _headers(match):
         lines.append(f'; [{_one_line(key)} "{_one_line(value)}"]')
@@ -95,7 +105,7 @@ def format_mat(match: Match, *, replayed: MatchResult | None = None, newline: st
     results = replayed.games
     for index, game in enumerate(match.games):
         result = results[index] if index < len(results) else None
-        lines += _game(match, game, result)
+        lines += _game(match, game, result, rolls[index] if index < len(rolls) else [])
         lines.append("")
     return newline.join(lines) + newline
 
@@ -103,11 +113,6 @@ def format_mat(match: Match, *, replayed: MatchResult | None = None, newline: st
 def _one_line(text: str) -> str:
     """``text`` with any line break turned into a space (a .mat header or name is one line)."""
     return " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
-
-
-def _collected(result: MatchResult) -> bool:
-    """Whether ``result`` kept its decisions (``collect=True``)."""
-    return result.plays == 0 or any(g.decisions for g in result.games)
 
 
 # --- headers ------------------------------------------------------------------------
@@ -288,7 +293,7 @@ class _Lines:
         return out
 
 
-def _game(match: Match, game: Game, result: GameResult | None) -> list[str]:
+def _game(match: Match, game: Game, result: GameResult | None, rolls: GameRolls) -> list[str]:
     lines = [f" Game {game.number}"]
     left = f"{_score_name(match, _ZERO)} : {game.score[0]}"
     right = f"{_score_name(match, _ONE)} : {game.score[1]}"
@@ -296,10 +301,7 @@ def _game(match: Match, game: Game, result: GameResult | None) -> list[str]:
     set_pos = _set_pos(match, game)
     if set_pos is not None:
         lines.append(set_pos)
-    plays: dict[int, tuple[Position, Play | None]] = {}
-    if result is not None:
-        for decision in result.decisions:
-            plays[id(decision.action)] = (decision.position, decision.play)
+    decisions = iter(rolls)
     length = match.length
     deciding = False
     slots = _Lines()
@@ -308,7 +310,7 @@ def _game(match: Match, game: Game, result: GameResult | None) -> list[str]:
     for action in game.actions:
         kind = action.kind
         if kind is ActionKind.ROLL:
-            text = _roll(action, plays.get(id(action)))
+            text = _roll(action, next(decisions, None))
         elif kind is ActionKind.DOUBLE:
             offered = action.value or cube * 2
             text = f" Doubles => {offered}"
@@ -341,13 +343,13 @@ def _game(match: Match, game: Game, result: GameResult | None) -> list[str]:
     return lines + slots.text()
 
 
-def _roll(action: Action, replayed: tuple[Position, Play | None] | None) -> str:
+def _roll(action: Action, decision: Decision | None) -> str:
     dice = action.dice or (0, 0)
     head = f"{dice[0]}{dice[1]}:"
     if action.resigned:
         return f"{head} ????"
-    if replayed is not None and replayed[1] is not None:
-        body = plain_play(replayed[0], replayed[1])
+    if decision is not None and decision.play is not None:
+        body = plain_play(decision.position, decision.play)
     else:
         body = " ".join((action.play_text or "").split())
     return f"{head} {body}" if body else head

@@ -4,7 +4,7 @@ One game tree per game: a root node with the match information, an optional
 set-up node for a game that starts from another position, then one node per
 action (``W[31hefe]``, ``B[double]``, ``W[take]``, ``B[drop]``). Plays are
 written one letter pair per die in a legal playing order, from the replay of
-the match (``replay_match(match, collect=True)``).
+the match (:func:`~tabla_cli.writers.rolls.replay_rolls`).
 
 What SGF cannot carry (see docs/formats.md, "What each format carries"): headers other than date,
 event, round, place and transcriber; free comment lines other than the match
@@ -31,7 +31,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from tabla_cli import __version__
@@ -40,8 +40,9 @@ from tabla_cli.errors import InvalidPlayError
 from tabla_cli.formats.sgf import point_letter
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
-from tabla_cli.replay import GameResult, MatchResult, replay_match
+from tabla_cli.replay import GameResult, MatchResult
 from tabla_cli.variant import find_variant
+from tabla_cli.writers.rolls import GameRolls, replay_rolls
 from tabla_cli.writers.sgf_analysis import cube_property, move_properties
 
 __all__ = ["APPLICATION", "format_sgf", "format_sgfs", "write_sgf"]
@@ -60,43 +61,45 @@ _CUBE_WORDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.
 
 
 def write_sgf(match: Match, handle: TextIO, *, replayed: MatchResult | None = None,
-              application: str = APPLICATION) -> None:
+              rolls: list[GameRolls] | None = None, application: str = APPLICATION) -> None:
     """Write ``match`` to ``handle`` as a GNU Backgammon SGF file.
 
     Args:
         match: the match to write.
         handle: a text stream (UTF-8 is what ``CA[UTF-8]`` says).
-        replayed: ``replay_match(match, collect=True)`` if already done.
+        replayed: the match's replay, with ``rolls``, if already done
+            (:func:`~tabla_cli.writers.rolls.replay_rolls`).
+        rolls: its games' rolls from that replay.
         application: the ``AP`` value.
 
     Raises:
         InvalidPlayError: a play that the replay could not resolve cannot
             even be read (it cannot be written as letter pairs).
     """
-    handle.write(format_sgf(match, replayed=replayed, application=application))
+    handle.write(format_sgf(match, replayed=replayed, rolls=rolls, application=application))
 
 
-def format_sgfs(matches: Iterable[tuple[Match, MatchResult | None]], *, application: str = APPLICATION) -> str:
-    """Several matches, one SGF game tree after another (gnubg reads them back one by one)."""
-    return "".join(format_sgf(m, replayed=r, application=application) for m, r in matches)
+def format_sgfs(matches: Iterable[tuple[Match, MatchResult | None]], *,
+                rolls: Sequence[list[GameRolls] | None] | None = None, application: str = APPLICATION) -> str:
+    """Several matches, one SGF game tree after another (gnubg reads them back one by one).
+
+    ``rolls``: each match's games' rolls, from the replay that gave its result.
+    """
+    return "".join(format_sgf(m, replayed=r, rolls=None if rolls is None else rolls[i], application=application)
+                   for i, (m, r) in enumerate(matches))
 
 
-def format_sgf(match: Match, *, replayed: MatchResult | None = None, application: str = APPLICATION) -> str:
+def format_sgf(match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None,
+               application: str = APPLICATION) -> str:
     """The SGF text of ``match``; see :func:`write_sgf`."""
-    if replayed is None or not _collected(replayed):
-        replayed = replay_match(match, collect=True)
+    if replayed is None or rolls is None:
+        replayed, rolls = replay_rolls(match)
     results = replayed.games
     parts: list[str] = []
     for index, game in enumerate(match.games):
         result = results[index] if index < len(results) else None
-        parts.append(_game(match, game, index, result, application))
+        parts.append(_game(match, game, index, result, rolls[index] if index < len(rolls) else [], application))
     return "".join(parts)
-
-
-def _collected(result: MatchResult) -> bool:
-    """Whether ``result`` kept its decisions (``collect=True``)."""
-    plays = sum(len(g.decisions) for g in result.games)
-    return plays > 0 or result.plays == 0
 
 
 def _escape(value: str) -> str:
@@ -186,26 +189,23 @@ def _setup(game: Game, match: Match) -> str:
     return node
 
 
-def _game(match: Match, game: Game, index: int, result: GameResult | None, application: str) -> str:
+def _game(match: Match, game: Game, index: int, result: GameResult | None, rolls: GameRolls,
+          application: str) -> str:
     out = [_root(match, game, index, result, application)]
     if game.start is not None or (game.start_cube is not None and game.start_cube[1] is not None):
         out.append(_setup(game, match))
     elif game.start_cube is not None and game.start_cube[0] > 1:
         out[0] += f"CV[{game.start_cube[0]}]"
-    plays: dict[int, tuple[Step, ...]] = {}
-    if result is not None:
-        for decision in result.decisions:
-            if decision.play is not None:
-                plays[id(decision.action)] = decision.play
-    cubes = {id(d.action): d.cube for d in result.decisions} if result is not None else {}
+    decisions = iter(rolls)
     context = _CubeContext(match, game, result)
     actions = game.actions
     for i, action in enumerate(actions):
         kind = action.kind
         colour = _COLOUR[action.player]
         if kind is ActionKind.ROLL:
-            out.append(f"\n;{colour}[{_roll(action, plays.get(id(action)))}]"
-                       + _analysis(action, context, cubes.get(id(action))))
+            decision = next(decisions, None)
+            out.append(f"\n;{colour}[{_roll(action, None if decision is None else decision.play)}]"
+                       + _analysis(action, context, None if decision is None else decision.cube))
         elif kind in _CUBE_WORDS:
             out.append(f"\n;{colour}[{_CUBE_WORDS[kind]}]" + _analysis(action, context, context.cube(action)))
         elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):

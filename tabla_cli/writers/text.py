@@ -56,6 +56,8 @@ from tabla_cli.writers.positions import PositionRow, position_rows
 __all__ = ["format_text", "write_text"]
 
 _MARK = {Player.ZERO: "O", Player.ONE: "X"}
+_NO_ROW = frozenset({ActionKind.WIN, ActionKind.LOSS, ActionKind.RESIGN})
+"""The actions the replay makes no position row of (every other one has exactly one)."""
 
 
 def write_text(matches: Iterable[tuple[Match, MatchResult | None]], handle: TextIO) -> None:
@@ -82,14 +84,14 @@ def _match(match: Match, rows: list[PositionRow]) -> list[str]:
     length = f"{match.length}-point match" if match.length else "money session"
     lines = [f"{_who(match, Player.ZERO)} - {_who(match, Player.ONE)}, {length}"]
     lines += [f"{key}: {value}" for key, value in match.headers]
-    by_game: dict[int, list[PositionRow]] = {}
-    for row in rows:
-        by_game.setdefault(id(row.source), []).append(row)
+    decisions = iter(rows)  # one row per roll and cube action, in the order of the games' actions
     for game in match.games:
         lines += ["", f"Game {game.number}: {match.players[0]} {game.score[0]}, {match.players[1]} {game.score[1]}"]
         for action in game.actions:
-            for row in by_game.get(id(action), ()):
-                lines += [""] + _decision(match, row)
+            if action.kind not in _NO_ROW:
+                row = next(decisions, None)
+                if row is not None:
+                    lines += [""] + _decision(match, row)
             if action.kind is ActionKind.WIN:
                 points = action.value if action.value is not None else 0
                 won = " and the match" if match.length and game.score[action.player] + points >= match.length else ""

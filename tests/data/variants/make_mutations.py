@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tabla_cli.formats.mat import read_match
 from tabla_cli.model import ActionKind
-from tabla_cli.replay import replay_match
+from tabla_cli.writers.rolls import replay_rolls
 from tabla_cli.variant import Variant, find_variant
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -66,10 +66,10 @@ def relaxed_mutation(source: str, out: str, strict: Variant, relaxed: Variant, c
     """Find a play legal under ``relaxed`` but not under ``strict`` with ``code``, and write the cut copy."""
     path = EXAMPLES / source
     match = read_match(path)
-    result = replay_match(match, collect=True)
+    _, games = replay_rolls(match)
     lines = path.read_text(encoding="utf-8").splitlines()
-    for game in result.games:
-        for decision in game.decisions:
+    for game in games:
+        for decision in filter(None, game):
             action = decision.action
             assert action.kind is ActionKind.ROLL and action.dice is not None
             position = decision.position
@@ -116,10 +116,10 @@ def bear_off_past_pin(source: str, out: str) -> None:
     path = EXAMPLES / source
     match = read_match(path)
     variant = find_variant(match.variant)
-    result = replay_match(match, collect=True)
+    _, games = replay_rolls(match)
     lines = path.read_text(encoding="utf-8").splitlines()
-    for game in result.games:
-        for decision in game.decisions:
+    for game in games:
+        for decision in filter(None, game):
             action, position = decision.action, decision.position
             pins = getattr(position, "mover_pins", 0)
             if not pins or any(position.mover[7:25]) or action.dice is None:
