@@ -43,8 +43,14 @@ sys.path.insert(0, str(ROOT))
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file  # noqa: E402
 
 GENERATED = ROOT / "tests" / "data" / "generated"
-MATCH_7 = ROOT / "tests" / "data" / "corpus" / "mat" / (
-    "bglab-Llabba-crayon_-_Llabba_7pt_Backgammon_Studio_2023_05_23_13_07_53.txt")
+MATCH_7 = (
+    ROOT
+    / "tests"
+    / "data"
+    / "corpus"
+    / "mat"
+    / ("bglab-Llabba-crayon_-_Llabba_7pt_Backgammon_Studio_2023_05_23_13_07_53.txt")
+)
 FILES_PER_LEVEL = {"1ply": 8, "2ply": 2, "3ply": 1}
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").is_file() else None)
 
@@ -58,14 +64,29 @@ def run_files(files: list[Path], level: str, luck: bool, threads: int = 1) -> tu
 
 
 def line(label: str, decisions: int, wall: float, cpu: float) -> str:
-    return (f"{label:<34} {decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s  "
-            f"cpu {cpu:7.2f} s {decisions / cpu:8.1f}/s")
+    return (
+        f"{label:<34} {decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s  "
+        f"cpu {cpu:7.2f} s {decisions / cpu:8.1f}/s"
+    )
 
 
 def cli_seconds(files: list[Path], level: str, jobs: int, luck: bool) -> float:
     """Wall seconds of ``tabla analyze`` over ``files`` in a fresh process (output discarded)."""
-    command = [sys.executable, "-c", "from tabla_cli.cli import main; main()", "analyze", "--level", level,
-               "--no-cache", "--no-recorded", "--quiet", "--format", "csv", "--jobs", str(jobs)]
+    command = [
+        sys.executable,
+        "-c",
+        "from tabla_cli.cli import main; main()",
+        "analyze",
+        "--level",
+        level,
+        "--no-cache",
+        "--no-recorded",
+        "--quiet",
+        "--format",
+        "csv",
+        "--jobs",
+        str(jobs),
+    ]
     if not luck:
         command.append("--no-luck")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -118,8 +139,10 @@ def gnubg_line(label: str, seconds: tuple[float, float] | None, decisions: int) 
     if seconds is None:
         return f"{label:<34} failed"
     wall, cpu = seconds
-    return (f"{label:<34} {decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s  "
-            f"cpu {cpu:7.2f} s {decisions / cpu:8.1f}/s")
+    return (
+        f"{label:<34} {decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s  "
+        f"cpu {cpu:7.2f} s {decisions / cpu:8.1f}/s"
+    )
 
 
 def main() -> None:
@@ -139,13 +162,17 @@ def main() -> None:
             decisions, wall, cpu = run_files(files[: FILES_PER_LEVEL[level]], level, luck)
             print(line(f"{level} one process luck {'on' if luck else 'off'}", decisions, wall, cpu), flush=True)
     if not args.no_cli:
-        decisions = sum(analyse_file(str(f), AnalysisOptions(level="1ply", recorded=False, luck=False)).decisions
-                        for f in files)
+        decisions = sum(
+            analyse_file(str(f), AnalysisOptions(level="1ply", recorded=False, luck=False)).decisions for f in files
+        )
         for jobs in sorted({1, args.jobs}):
             for luck in (False, True):
                 wall = cli_seconds(files, "1ply", jobs, luck)
-                print(f"{'1ply CLI --jobs ' + str(jobs) + ' luck ' + ('on' if luck else 'off'):<34} "
-                      f"{decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s", flush=True)
+                print(
+                    f"{'1ply CLI --jobs ' + str(jobs) + ' luck ' + ('on' if luck else 'off'):<34} "
+                    f"{decisions:5d} decisions  wall {wall:7.2f} s {decisions / wall:8.1f}/s",
+                    flush=True,
+                )
     match = args.match
     print(f"match {match.name}")
     decisions, wall, cpu = run_files([match], "1ply", False)
@@ -156,8 +183,12 @@ def main() -> None:
         decisions, wall, cpu = run_files([match], "1ply", True, threads)
         print(line(f"  tabla 1ply, luck, {threads} thread(s)", decisions, wall, cpu), flush=True)
         if args.gnubg:
-            print(gnubg_line(f"  gnubg 0-ply, luck, {threads} thread(s)",
-                             gnubg_seconds(args.gnubg, match, threads), decisions), flush=True)
+            print(
+                gnubg_line(
+                    f"  gnubg 0-ply, luck, {threads} thread(s)", gnubg_seconds(args.gnubg, match, threads), decisions
+                ),
+                flush=True,
+            )
     decisions, wall, cpu = run_files([match], "2ply", True)
     print(line("  tabla 2ply, luck, one core", decisions, wall, cpu), flush=True)
 

@@ -98,8 +98,14 @@ def against(folder: Path, other: Path, rounds: int, repeat: int) -> None:
     for _ in range(rounds):
         for name, tree in trees.items():
             env = {**os.environ, "PYTHONPATH": str(tree)}
-            out = subprocess.run([sys.executable, __file__, "--cpu", "--json", "--repeat", str(repeat), str(folder)],
-                                 env=env, check=True, capture_output=True, text=True, cwd=tree).stdout
+            out = subprocess.run(
+                [sys.executable, __file__, "--cpu", "--json", "--repeat", str(repeat), str(folder)],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+                cwd=tree,
+            ).stdout
             times[name] += json.loads(out)
     print(f"{folder}: {rounds} rounds of {repeat} runs, in turn")
     for name, values in times.items():
@@ -113,9 +119,24 @@ def instructions(folder: Path, tree: Path) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "callgrind.out"
             env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                            "--cpu", "--json", "--repeat", str(repeat), str(folder)],
-                           env=env, check=True, capture_output=True, cwd=tree)
+            subprocess.run(
+                [
+                    "valgrind",
+                    "--tool=callgrind",
+                    f"--callgrind-out-file={out}",
+                    sys.executable,
+                    __file__,
+                    "--cpu",
+                    "--json",
+                    "--repeat",
+                    str(repeat),
+                    str(folder),
+                ],
+                env=env,
+                check=True,
+                capture_output=True,
+                cwd=tree,
+            )
             totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
             counts.append(int(totals[0].split()[1]))
     return counts[1] - counts[0]
@@ -128,12 +149,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="runs per measure with --cpu or --against")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="compare with the tabla_cli of CHECKOUT")
     parser.add_argument("--rounds", type=int, default=5, help="turns of each checkout with --against")
-    parser.add_argument("--instructions", action="store_true",
-                        help="count the instructions of one check under valgrind (with --against: of both)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the instructions of one check under valgrind (with --against: of both)",
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # --cpu's times for --against
     args = parser.parse_args()
-    folders = [f.resolve() for f in args.folders] or [ROOT / "tests" / "data" / "corpus" / "mat",
-                                                      ROOT / "bench-data"]
+    folders = [f.resolve() for f in args.folders] or [ROOT / "tests" / "data" / "corpus" / "mat", ROOT / "bench-data"]
     for folder in folders:
         if not folder.is_dir():
             continue

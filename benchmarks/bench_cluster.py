@@ -44,10 +44,14 @@ def overhead(address: str) -> None:
     for items in (200, 2000):
         one = best(3, lambda: list(map_on_cluster(abs, range(items), address, max_chunk=1)))
         chunked = best(3, lambda: list(map_on_cluster(abs, range(items), address)))
-        print(f"{items:5d} items, one task each:          {one * 1e3:8.1f} ms "
-              f"({(one - connect) / items * 1e3:6.2f} ms per task after connecting)")
-        print(f"{items:5d} items, chunked (16 per task):  {chunked * 1e3:8.1f} ms "
-              f"({(chunked - connect) / items * 1e3:6.3f} ms per item)")
+        print(
+            f"{items:5d} items, one task each:          {one * 1e3:8.1f} ms "
+            f"({(one - connect) / items * 1e3:6.2f} ms per task after connecting)"
+        )
+        print(
+            f"{items:5d} items, chunked (16 per task):  {chunked * 1e3:8.1f} ms "
+            f"({(chunked - connect) / items * 1e3:6.3f} ms per item)"
+        )
 
 
 def throughput(paths: list[str], address: str, label: str) -> None:
@@ -55,11 +59,15 @@ def throughput(paths: list[str], address: str, label: str) -> None:
     reports = list(check_paths(paths, 2))
     matches, plays = sum(r.matches for r in reports), sum(r.plays for r in reports)
     print(f"{label}: {len(paths)} files, {matches} matches, {plays} plays (best of 3)")
-    for name, run in (("--jobs 2", lambda: list(check_paths(paths, 2))),
-                      ("--scheduler (2 workers)", lambda: list(check_paths(paths, scheduler=address)))):
+    for name, run in (
+        ("--jobs 2", lambda: list(check_paths(paths, 2))),
+        ("--scheduler (2 workers)", lambda: list(check_paths(paths, scheduler=address))),
+    ):
         dt = best(3, run)
-        print(f"  {name:24s} {dt:7.2f} s {len(paths) / dt:8.0f} files/s {matches / dt:8.0f} matches/s "
-              f"{plays / dt:9.0f} plays/s")
+        print(
+            f"  {name:24s} {dt:7.2f} s {len(paths) / dt:8.0f} files/s {matches / dt:8.0f} matches/s "
+            f"{plays / dt:9.0f} plays/s"
+        )
 
 
 def main() -> None:
@@ -68,8 +76,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=4)
     args = parser.parse_args()
     folders = args.dirs or [ROOT / "tests" / "data" / "corpus" / "mat", ROOT / "bench-data"]
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+    ) as cluster:
         address = cluster.scheduler_address
         overhead(address)
         for folder in folders:

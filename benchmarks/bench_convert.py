@@ -62,6 +62,7 @@ def bench(name: str, items: list[tuple[str, str]], repeat: int) -> None:
     def convert(to: str) -> Callable[[], int]:
         def run() -> int:
             return sum(convert_text(text, path, to, check=False).matches for path, text in items)
+
         return run
 
     plays = sum(check_text(text, path).plays for path, text in items)
@@ -70,8 +71,10 @@ def bench(name: str, items: list[tuple[str, str]], repeat: int) -> None:
     print(f"  {'check':<16} {matches:5d} matches {base * 1000:9.1f} ms {matches / base:9.1f} matches/s   1.00x")
     for to in TARGETS:
         seconds, count = best(repeat, convert(to))
-        print(f"  {'mat -> ' + to:<16} {count:5d} matches {seconds * 1000:9.1f} ms {count / seconds:9.1f} matches/s"
-              f"   {seconds / base:.2f}x")
+        print(
+            f"  {'mat -> ' + to:<16} {count:5d} matches {seconds * 1000:9.1f} ms {count / seconds:9.1f} matches/s"
+            f"   {seconds / base:.2f}x"
+        )
 
 
 def main() -> None:

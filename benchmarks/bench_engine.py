@@ -51,14 +51,18 @@ def timed(fn, items, repeat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus")
+    parser.add_argument(
+        "--corpus", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
+    )
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     positions, recorded = load(args.corpus)
     singles = [(p, r) for p in positions for r in ROLLS if r[0] != r[1]]
     doubles = [(p, r) for p in positions for r in ROLLS if r[0] == r[1]]
-    print(f"{len(positions)} positions, {len(singles)} non-double and {len(doubles)} double cases, "
-          f"{len(recorded)} recorded plays")
+    print(
+        f"{len(positions)} positions, {len(singles)} non-double and {len(doubles)} double cases, "
+        f"{len(recorded)} recorded plays"
+    )
     print(f"legal_plays, non-double: {timed(legal_plays, singles, args.repeat):8.1f} us/roll (target <= 50)")
     print(f"legal_plays, double:     {timed(legal_plays, doubles, args.repeat):8.1f} us/roll (target <= 300)")
     print(f"is_legal, recorded play: {timed(is_legal, recorded, args.repeat):8.1f} us/play (target <= 15)")

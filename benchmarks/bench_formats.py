@@ -65,6 +65,7 @@ def main() -> None:
                 for _ in reader(text, path=path):
                     count += 1
             return count
+
         return run
 
     sgf_corpus = texts(sorted((CORPUS / "sgf").glob("*.sgf")))

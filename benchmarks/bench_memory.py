@@ -73,8 +73,9 @@ def joined(size: int) -> str:
 def money(size: int) -> str:
     """One money session of about ``size`` bytes, made of the corpus's games."""
     # Not the games that end a match (capped wins) nor the corpus's one illegal play.
-    games = [g for text in _mat_texts() for g in _games(text)[:-1]
-             if g and not any("13: 14/10 13/12" in line for line in g)]
+    games = [
+        g for text in _mat_texts() for g in _games(text)[:-1] if g and not any("13: 14/10 13/12" in line for line in g)
+    ]
     out = ['; [Player 1 "Ann"]\n; [Player 2 "Bob"]\n; [Jacoby "Off"]\n\n 0 point match\n']
     total = len(out[0])
     score = [0, 0]
@@ -123,8 +124,11 @@ def main() -> None:
             size = path.stat().st_size / 1e6
             check = measure(["check", "-q", "--jobs", "1", str(path)])
             report = measure(["report", "-q", "--jobs", "1", "--by", "match", "--format", "csv", str(path)])
-            print(f"{path.name:<22}{size:7.1f}{check[0]:10.0f}{check[1]:7.1f}{report[0]:11.0f}{report[1]:7.1f}"
-                  f"   (exit {check[2]}/{report[2]})", flush=True)
+            print(
+                f"{path.name:<22}{size:7.1f}{check[0]:10.0f}{check[1]:7.1f}{report[0]:11.0f}{report[1]:7.1f}"
+                f"   (exit {check[2]}/{report[2]})",
+                flush=True,
+            )
             if options.keep is None:
                 path.unlink()
     if options.keep is None:

@@ -60,8 +60,7 @@ def copy_corpus(corpus: Path, target: Path, copies: int) -> list[Path]:
 
 
 def run(dirs: list[Path], jobs: int, out: Path, frames: Path | None) -> dict[str, float]:
-    args = [sys.executable, "-c", RUNNER, *map(str, dirs), "--jobs", str(jobs), "--quiet", "--force",
-            "-o", str(out)]
+    args = [sys.executable, "-c", RUNNER, *map(str, dirs), "--jobs", str(jobs), "--quiet", "--force", "-o", str(out)]
     if frames is not None:
         args += ["--frames", str(frames)]
     done = subprocess.run(args, capture_output=True, text=True, check=True)
@@ -71,7 +70,9 @@ def run(dirs: list[Path], jobs: int, out: Path, frames: Path | None) -> dict[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus")
+    parser.add_argument(
+        "--corpus", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
+    )
     parser.add_argument("--copies", type=int, nargs="+", default=[1, 5, 20])
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--frames", action="store_true", help="also write every frame (plays included) as Parquet")
@@ -82,8 +83,10 @@ def main() -> None:
         root = Path(tmp)
         dirs = copy_corpus(args.corpus, root / "corpus", max(args.copies))
         print(f"corpus: {files} files x {max(args.copies)} copies in {root / 'corpus'}")
-        print("| copies | files | jobs | frames | time s | files/s | main CPU s | worker CPU s "
-              "| baseline RSS MiB | peak RSS MiB | worker peak MiB |")
+        print(
+            "| copies | files | jobs | frames | time s | files/s | main CPU s | worker CPU s "
+            "| baseline RSS MiB | peak RSS MiB | worker peak MiB |"
+        )
         print("|--:|--:|--:|:--|--:|--:|--:|--:|--:|--:|--:|")
         for copies in args.copies:
             for jobs in args.jobs:
@@ -93,10 +96,13 @@ def main() -> None:
                     runs.append(run(dirs[:copies], jobs, root / "out.csv", frames))
                 best = min(runs, key=lambda r: r["report_s"])
                 n = files * copies
-                print(f"| {copies} | {n} | {jobs} | {'yes' if args.frames else 'no'} | {best['report_s']:.2f} "
-                      f"| {n / best['report_s']:.0f} | {best['main_cpu_s']:.2f} | {best['worker_cpu_s']:.2f} "
-                      f"| {best['baseline_kb'] / 1024:.0f} "
-                      f"| {best['peak_kb'] / 1024:.0f} | {best['worker_peak_kb'] / 1024:.0f} |", flush=True)
+                print(
+                    f"| {copies} | {n} | {jobs} | {'yes' if args.frames else 'no'} | {best['report_s']:.2f} "
+                    f"| {n / best['report_s']:.0f} | {best['main_cpu_s']:.2f} | {best['worker_cpu_s']:.2f} "
+                    f"| {best['baseline_kb'] / 1024:.0f} "
+                    f"| {best['peak_kb'] / 1024:.0f} | {best['worker_peak_kb'] / 1024:.0f} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

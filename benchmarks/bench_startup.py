@@ -70,8 +70,9 @@ def _cpu(command: list[str], checkout: Path) -> tuple[float, float]:
 def _heavy(args: list[str], checkout: Path) -> str:
     """Which of :data:`HEAVY` the command loads."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
-    done = subprocess.run([sys.executable, "-c", _LOADED, *args], env=env, cwd=checkout, capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED, *args], env=env, cwd=checkout, capture_output=True, text=True, check=False
+    )
     return done.stderr.strip().splitlines()[-1]
 
 
@@ -80,8 +81,13 @@ def instructions(args: list[str], checkout: Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", _RUN,
-                        *args], env=env, cwd=checkout, capture_output=True, check=True)
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", _RUN, *args],
+            env=env,
+            cwd=checkout,
+            capture_output=True,
+            check=True,
+        )
         totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
         return int(totals[0].split()[1])
 
@@ -91,20 +97,32 @@ def startup(checkout: Path, repeat: int) -> dict[str, tuple[float, float, str]]:
     figures = {}
     for args in COMMANDS:
         times = sorted(_cpu([sys.executable, "-c", _RUN, *args], checkout)[0] for _ in range(repeat))
-        figures[" ".join(args).replace(str(ROOT) + "/", "")] = (times[0], statistics.median(times),
-                                                                _heavy(args, checkout))
+        figures[" ".join(args).replace(str(ROOT) + "/", "")] = (
+            times[0],
+            statistics.median(times),
+            _heavy(args, checkout),
+        )
     return figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=10, help="runs per command (default 10)")
-    parser.add_argument("--against", type=Path, action="append", default=[],
-                        help="another checkout to time first (repeatable)")
-    parser.add_argument("--check", type=Path, default=None, metavar="DIR",
-                        help="also time 'tabla check --jobs 1 -q DIR' as a whole process")
-    parser.add_argument("--instructions", action="store_true",
-                        help="also count instructions (valgrind) of --version and the check of DIR")
+    parser.add_argument(
+        "--against", type=Path, action="append", default=[], help="another checkout to time first (repeatable)"
+    )
+    parser.add_argument(
+        "--check",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also time 'tabla check --jobs 1 -q DIR' as a whole process",
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count instructions (valgrind) of --version and the check of DIR",
+    )
     args = parser.parse_args()
     checkouts = [path.resolve() for path in args.against] + [ROOT]
     results = [startup(checkout, args.repeat) for checkout in checkouts]
@@ -118,8 +136,10 @@ def main() -> None:
     if args.check is not None:
         print(f"\ntabla check --jobs 1 -q {args.check} ({len(list(args.check.iterdir()))} entries), least of 3")
         for checkout in checkouts:
-            runs = [_cpu([sys.executable, "-c", _RUN, "check", "--jobs", "1", "-q", str(args.check.resolve())],
-                         checkout) for _ in range(3)]
+            runs = [
+                _cpu([sys.executable, "-c", _RUN, "check", "--jobs", "1", "-q", str(args.check.resolve())], checkout)
+                for _ in range(3)
+            ]
             print(f"  {checkout}: CPU {min(c for c, _ in runs):.2f} s, wall {min(w for _, w in runs):.2f} s")
     if args.instructions:
         print("\nInstructions of one whole process (valgrind callgrind)")

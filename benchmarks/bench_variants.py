@@ -86,15 +86,19 @@ def bench(variant: Any, positions: int, repeat: int) -> None:
         else:
             play = random_play(variant, position, roll, rng)[1]
         recorded.append((position, roll, play))
-    line = (f"{variant.name:12} non-double {timed(generate, singles, repeat):8.1f} us/roll   "
-            f"double {timed(generate, doubles, repeat):8.1f} us/roll   "
-            f"is_legal {timed(legal, recorded, repeat):8.1f} us/play")
+    line = (
+        f"{variant.name:12} non-double {timed(generate, singles, repeat):8.1f} us/roll   "
+        f"double {timed(generate, doubles, repeat):8.1f} us/roll   "
+        f"is_legal {timed(legal, recorded, repeat):8.1f} us/play"
+    )
     if long:
         sample = long[:: max(1, len(long) // 60)]
         listed = timed(lambda p, r: variant.some_plays(p, r, 10), sample, 1)
         plays = [(p, r, random_play(variant, p, r, rng)[1]) for p, r in sample]
-        line += (f"\n{'':12} long progressions ({len(sample)}): first 10 plays {listed / 1000:7.1f} ms/roll   "
-                 f"is_legal {timed(legal, plays, 1) / 1000:7.1f} ms/play")
+        line += (
+            f"\n{'':12} long progressions ({len(sample)}): first 10 plays {listed / 1000:7.1f} ms/roll   "
+            f"is_legal {timed(legal, plays, 1) / 1000:7.1f} ms/play"
+        )
     print(line)
 
 

@@ -93,8 +93,23 @@ def mat_players(path: Path) -> dict[int, str]:
 def tabla_errors(path: Path, level: str) -> tuple[dict[str, float], float]:
     """tabla's total error per player (EMG) and the wall seconds of its whole process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), TABLA_CACHE_DIR=str(Path("/tmp") / "tabla-bench-xg-cache"))
-    command = [sys.executable, "-c", "from tabla_cli.cli import main; main()", "analyze", str(path),
-               "--level", level, "--no-cache", "--by", "match", "--format", "json", "-j", "1", "--quiet"]
+    command = [
+        sys.executable,
+        "-c",
+        "from tabla_cli.cli import main; main()",
+        "analyze",
+        str(path),
+        "--level",
+        level,
+        "--no-cache",
+        "--by",
+        "match",
+        "--format",
+        "json",
+        "-j",
+        "1",
+        "--quiet",
+    ]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - start
@@ -105,10 +120,15 @@ def tabla_errors(path: Path, level: str) -> tuple[dict[str, float], float]:
 def gnubg_errors(path: Path, python: str, plies: int) -> tuple[list[float], float]:
     """GNU Backgammon's overall error total (EMG) of Player 1 and 2, and its process's wall seconds."""
     start = time.perf_counter()
-    done = subprocess.run([python, "-c", GNUBG_SCRIPT, str(path), str(plies)], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, check=False)
+    done = subprocess.run(
+        [python, "-c", GNUBG_SCRIPT, str(path), str(plies)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     seconds = time.perf_counter() - start
-    overall = done.stdout[done.stdout.rindex("Overall statistics"):]
+    overall = done.stdout[done.stdout.rindex("Overall statistics") :]
     found = re.search(r"^Error total EMG \(\w+\)\s+(-?[\d.]+) \([^)]*\)\s+(-?[\d.]+)", overall, re.M)
     if found is None:
         raise SystemExit(f"{path}: no error totals in gnubg's statistics:\n{done.stdout[-2000:]}{done.stderr}")
@@ -121,13 +141,37 @@ def one_process(paths: list[Path], levels: list[str], python: str, plies: int) -
     took: dict[str, float] = {}
     for level in levels:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "from tabla_cli.cli import main; main()", "analyze", *map(str, paths),
-                        "--level", level, "--no-cache", "--by", "match", "--format", "json", "-j", "1", "--quiet"],
-                       capture_output=True, env=env, check=False)  # exit 1 = a file has findings
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from tabla_cli.cli import main; main()",
+                "analyze",
+                *map(str, paths),
+                "--level",
+                level,
+                "--no-cache",
+                "--by",
+                "match",
+                "--format",
+                "json",
+                "-j",
+                "1",
+                "--quiet",
+            ],
+            capture_output=True,
+            env=env,
+            check=False,
+        )  # exit 1 = a file has findings
         took[f"tabla {level}"] = time.perf_counter() - start
     start = time.perf_counter()
-    done = subprocess.run([python, "-c", GNUBG_SCRIPT, ",".join(map(str, paths)), str(plies)], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, check=False)
+    done = subprocess.run(
+        [python, "-c", GNUBG_SCRIPT, ",".join(map(str, paths)), str(plies)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     if done.stdout.count("Overall statistics") != len(paths):
         raise SystemExit(f"gnubg analysed {done.stdout.count('Overall statistics')} of {len(paths)} matches")
     took[f"gnubg {plies}-ply"] = time.perf_counter() - start
@@ -141,8 +185,10 @@ def summary(label: str, mine: list[float], xg: list[float], seconds: float) -> s
     cov = sum((a - mx) * (b - my) for a, b in zip(mine, xg))
     sd = math.sqrt(sum((a - mx) ** 2 for a in mine) * sum((b - my) ** 2 for b in xg))
     bias = sum(a - b for a, b in zip(mine, xg)) / n
-    return (f"{label:<14} mean |diff| {mad:.3f} EMG   bias {bias:+.3f}   r {cov / sd if sd else float('nan'):.3f}"
-            f"   {seconds:7.1f} s in all")
+    return (
+        f"{label:<14} mean |diff| {mad:.3f} EMG   bias {bias:+.3f}   r {cov / sd if sd else float('nan'):.3f}"
+        f"   {seconds:7.1f} s in all"
+    )
 
 
 def main() -> None:
@@ -158,13 +204,15 @@ def main() -> None:
     args = parser.parse_args()
     levels = args.levels.split(",")
     only = set(filter(None, args.only.split(",")))
-    pairs = [(xg, args.mat / f"{xg.stem}.mat") for xg in sorted(args.xg.glob("*.xg"))
-             if (args.mat / f"{xg.stem}.mat").is_file() and (not only or xg.stem in only)]
+    pairs = [
+        (xg, args.mat / f"{xg.stem}.mat")
+        for xg in sorted(args.xg.glob("*.xg"))
+        if (args.mat / f"{xg.stem}.mat").is_file() and (not only or xg.stem in only)
+    ]
     gnubg_label = f"gnubg {args.gnubg_plies}-ply"
     if args.time_only:
         print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python,
-                                       args.gnubg_plies).items():
+        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies).items():
             print(f"{label:<14} {len(pairs)} matches in one process: {took:7.1f} s")
         print(f"load average at end: {os.getloadavg()[0]:.1f}")
         return
@@ -187,13 +235,14 @@ def main() -> None:
             print(f"{xg.stem[:34]:<34} {names[side][:18]:<18}" + "".join(f"{row[c][index]:12.3f}" for c in columns))
             for c in columns:
                 values[c].append(row[c][index])
-    print(f"\n{len(pairs)} matches, {len(values['XG'])} (match, player) totals; "
-          f"load average at end: {os.getloadavg()[0]:.1f}")
+    print(
+        f"\n{len(pairs)} matches, {len(values['XG'])} (match, player) totals; "
+        f"load average at end: {os.getloadavg()[0]:.1f}"
+    )
     for c in columns[1:]:
         print(summary(c, values[c], values["XG"], seconds[c]))
     if args.one_process:
-        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python,
-                                       args.gnubg_plies).items():
+        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies).items():
             print(f"{label:<14} {len(pairs)} matches in one process: {took:7.1f} s")
 
 

@@ -85,8 +85,9 @@ def snapshot(out: Path, only: set[str]) -> None:
 def main_(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="the folder to write into (created)")
-    parser.add_argument("--only", default="check,convert,report,show",
-                        help="commands to run, comma-separated (default: all)")
+    parser.add_argument(
+        "--only", default="check,convert,report,show", help="commands to run, comma-separated (default: all)"
+    )
     args = parser.parse_args(argv)
 
     os.chdir(ROOT)

@@ -30,23 +30,42 @@ rates are NaN where they are undefined (a rate over zero games); `string` is mis
 
 SECTIONS: tuple[tuple[str, str, tuple[Column, ...], str], ...] = (
     ("Per player (`--by player`)", "", SUMMARY_COLUMNS["player"], "Rows are sorted by name."),
-    ("Per opponent (`--by opponent`, needs `--player`)",
-     "One row per player of `--player` and opponent, most matches first.", SUMMARY_COLUMNS["opponent"], ""),
-    ("Over time (`--by period --every week|month|year`, needs `--player`)",
-     "One row per player and period of the match dates, oldest first; matches without a date are\n"
-     "counted in one `undated` row at the end.", SUMMARY_COLUMNS["period"], ""),
-    ("Skill (when the inputs carry analysis)",
-     "`--by player` adds all of these columns. `--by match` adds each of them once per side, with the\n"
-     "suffix `0` or `1` (`decisions0`, `error_rate1`, ...). `--by opponent` and `--by period` add\n"
-     "`decisions`, `error_rate` and `pr`, and the opponent table also `opponent_error_rate` and\n"
-     "`opponent_pr`. Without analysis in any input these columns are absent.",
-     (*SKILL_COLUMNS, *OPPONENT_SKILL_COLUMNS), ""),
+    (
+        "Per opponent (`--by opponent`, needs `--player`)",
+        "One row per player of `--player` and opponent, most matches first.",
+        SUMMARY_COLUMNS["opponent"],
+        "",
+    ),
+    (
+        "Over time (`--by period --every week|month|year`, needs `--player`)",
+        "One row per player and period of the match dates, oldest first; matches without a date are\n"
+        "counted in one `undated` row at the end.",
+        SUMMARY_COLUMNS["period"],
+        "",
+    ),
+    (
+        "Skill (when the inputs carry analysis)",
+        "`--by player` adds all of these columns. `--by match` adds each of them once per side, with the\n"
+        "suffix `0` or `1` (`decisions0`, `error_rate1`, ...). `--by opponent` and `--by period` add\n"
+        "`decisions`, `error_rate` and `pr`, and the opponent table also `opponent_error_rate` and\n"
+        "`opponent_pr`. Without analysis in any input these columns are absent.",
+        (*SKILL_COLUMNS, *OPPONENT_SKILL_COLUMNS),
+        "",
+    ),
     ("Dice (`--by dice`)", "One row per player (with `--player`: only those players).", SUMMARY_COLUMNS["dice"], ""),
-    ("Per match (`--by match`)", "", SUMMARY_COLUMNS["match"],
-     "`--by game` is the `games` frame with `file`, `player0` and `player1` after `match`;\n"
-     "`--by cube` is the `cube` frame with `file` after `match`."),
-    ("Findings by code (`--by findings`)", "", SUMMARY_COLUMNS["findings"],
-     "Sorted by severity (errors first), then by code."),
+    (
+        "Per match (`--by match`)",
+        "",
+        SUMMARY_COLUMNS["match"],
+        "`--by game` is the `games` frame with `file`, `player0` and `player1` after `match`;\n"
+        "`--by cube` is the `cube` frame with `file` after `match`.",
+    ),
+    (
+        "Findings by code (`--by findings`)",
+        "",
+        SUMMARY_COLUMNS["findings"],
+        "Sorted by severity (errors first), then by code.",
+    ),
 )
 
 FRAME_INTROS = {
@@ -56,7 +75,7 @@ FRAME_INTROS = {
     "plays": "One row per roll the replay checked (the rolls after a play that could not be applied have no row).",
     "findings": "One row per finding of `tabla check` (codes in [findings.md](findings.md)).",
     "decisions": "One row per analysed decision (a checker play, a decision to double or not, an answer to a\n"
-                 "double); no rows when nothing is analysed.",
+    "double); no rows when nothing is analysed.",
 }
 
 
@@ -80,8 +99,10 @@ def page() -> str:
     """The whole text of docs/columns.md."""
     parts = [HEAD, "## Tables (`--by`)\n"]
     parts += [section("###", *entry) for entry in SECTIONS]
-    parts.append("## Frames (`--frames DIR`, `build_frames`)\n\nEvery frame has the integer key `match`, "
-                 "shared by all of them.\n")
+    parts.append(
+        "## Frames (`--frames DIR`, `build_frames`)\n\nEvery frame has the integer key `match`, "
+        "shared by all of them.\n"
+    )
     parts += [section("###", f"`{name}`", FRAME_INTROS[name], COLUMNS[name], "") for name in FRAME_NAMES]
     return "\n".join(parts)
 

@@ -189,7 +189,6 @@ def _move(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
 # --- generation -------------------------------------------------------------
 
 
-
 _Found = tuple[tuple[tuple[int, int, bool, int], ...], tuple[int, ...], tuple[int, ...]]
 
 

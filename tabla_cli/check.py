@@ -16,8 +16,16 @@ from tabla_cli.source import Source, collect_paths, map_in_order
 from tabla_cli.visitor import Wants
 
 __all__ = [
-    "CheckVisitor", "FileReport", "check_file", "check_visitor", "check_match", "check_paths", "check_text", "collect_paths",
-    "failed_check", "mark_duplicates",
+    "CheckVisitor",
+    "FileReport",
+    "check_file",
+    "check_visitor",
+    "check_match",
+    "check_paths",
+    "check_text",
+    "collect_paths",
+    "failed_check",
+    "mark_duplicates",
 ]
 
 
@@ -94,14 +102,26 @@ def failed_check(source: Source | str, message: str) -> FileReport:
     return FileReport(path, findings=[internal_error(message, path)])
 
 
-def check_paths(paths: Iterable[Source | str], jobs: int = 1, options: ReadOptions = ReadOptions(), *,
-                scheduler: str | None = None, progress: Callable[[], None] | None = None) -> Iterator[FileReport]:
+def check_paths(
+    paths: Iterable[Source | str],
+    jobs: int = 1,
+    options: ReadOptions = ReadOptions(),
+    *,
+    scheduler: str | None = None,
+    progress: Callable[[], None] | None = None,
+) -> Iterator[FileReport]:
     """Check files in order, with ``jobs`` processes or on the Dask ``scheduler``; results come in input order.
 
     ``progress`` is called once per file checked.
     """
-    return map_in_order(functools.partial(check_file, options=options), paths, jobs, scheduler=scheduler,
-                        progress=progress, on_error=failed_check)
+    return map_in_order(
+        functools.partial(check_file, options=options),
+        paths,
+        jobs,
+        scheduler=scheduler,
+        progress=progress,
+        on_error=failed_check,
+    )
 
 
 def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:

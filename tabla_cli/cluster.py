@@ -37,8 +37,14 @@ if TYPE_CHECKING:
     from distributed import Client
 
 __all__ = [
-    "EXTRA", "SCHEDULER_HELP", "ClusterError", "SchedulerAddressError", "check_scheduler", "map_on_cluster",
-    "read_url", "worker_url",
+    "EXTRA",
+    "SCHEDULER_HELP",
+    "ClusterError",
+    "SchedulerAddressError",
+    "check_scheduler",
+    "map_on_cluster",
+    "read_url",
+    "worker_url",
 ]
 
 A = TypeVar("A")
@@ -47,8 +53,10 @@ R = TypeVar("R")
 EXTRA = "tabla-cli[dask]"
 """The extra that installs Dask and distributed."""
 
-SCHEDULER_HELP = ("Run on a Dask cluster: tcp://HOST:PORT of a running 'dask scheduler', or 'local' / 'local:N' "
-                  f"for N worker processes started for this run (needs {EXTRA}); the output does not depend on it.")
+SCHEDULER_HELP = (
+    "Run on a Dask cluster: tcp://HOST:PORT of a running 'dask scheduler', or 'local' / 'local:N' "
+    f"for N worker processes started for this run (needs {EXTRA}); the output does not depend on it."
+)
 
 _BASE: ContextVar[str | None] = ContextVar("tabla_cluster_base", default=None)
 """Inside a task: the client's working directory; None elsewhere."""
@@ -157,8 +165,13 @@ def _client(address: str) -> Iterator[Client]:
         try:
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message="Port .* is already in use")
-                cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR)
+                cluster = LocalCluster(
+                    n_workers=count,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
         except (OSError, RuntimeError) as exc:
             raise ClusterError(f"cannot start a local Dask cluster: {exc}") from exc
         with cluster, Client(cluster, set_as_default=False) as client:
@@ -172,10 +185,17 @@ def _client(address: str) -> Iterator[Client]:
         yield client
 
 
-def map_on_cluster(work: Callable[[A], R], items: Iterable[A], scheduler: str, *,
-                   progress: Callable[[], None] | None = None,
-                   on_error: Callable[[A, str], R] | None = None,
-                   per_worker: int = 4, max_chunk: int = 16, retries: int = 2) -> Iterator[R]:
+def map_on_cluster(
+    work: Callable[[A], R],
+    items: Iterable[A],
+    scheduler: str,
+    *,
+    progress: Callable[[], None] | None = None,
+    on_error: Callable[[A, str], R] | None = None,
+    per_worker: int = 4,
+    max_chunk: int = 16,
+    retries: int = 2,
+) -> Iterator[R]:
     """``work`` of each item on the cluster at ``scheduler``; results come in input order.
 
     Args:
@@ -204,7 +224,7 @@ def map_on_cluster(work: Callable[[A], R], items: Iterable[A], scheduler: str, *
     with _client(scheduler) as client:
         threads = sum(client.nthreads().values()) or 1
         size = max(1, min(max_chunk, len(names) // (threads * per_worker)))
-        chunks = [names[i:i + size] for i in range(0, len(names), size)]
+        chunks = [names[i : i + size] for i in range(0, len(names), size)]
         futures = client.map(_Chunk(work, os.getcwd()), chunks, pure=False, retries=retries)
         position = {future.key: i for i, future in enumerate(futures)}
         ready: dict[int, list[R]] = {}

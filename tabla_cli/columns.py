@@ -81,8 +81,9 @@ def _schema() -> dict[str, Any]:
     return tomllib.loads(resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
 
 
-def table(name: str, categories: Mapping[str, Sequence[str]] | None = None,
-          each: Mapping[str, Family] | None = None) -> tuple[Column, ...]:
+def table(
+    name: str, categories: Mapping[str, Sequence[str]] | None = None, each: Mapping[str, Family] | None = None
+) -> tuple[Column, ...]:
     """The columns of table ``name`` of :data:`SCHEMA_FILE`, in order.
 
     Args:
@@ -98,8 +99,9 @@ def table(name: str, categories: Mapping[str, Sequence[str]] | None = None,
     return tuple(_columns(schema, name, categories or {}, {**schema["each"], **(each or {})}))
 
 
-def _columns(schema: dict[str, Any], name: str, categories: Mapping[str, Sequence[str]],
-             families: Mapping[str, Family]) -> Iterator[Column]:
+def _columns(
+    schema: dict[str, Any], name: str, categories: Mapping[str, Sequence[str]], families: Mapping[str, Family]
+) -> Iterator[Column]:
     section, _, key = name.partition(".")
     for entry in schema[section][key]:
         if isinstance(entry, str) and entry.startswith("@"):

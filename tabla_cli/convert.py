@@ -30,8 +30,18 @@ from tabla_cli.writers import FORMATS, Replayed, Writer, format_for_path, get
 from tabla_cli.writers.positions import PositionsVisitor
 from tabla_cli.writers.rolls import RollsVisitor
 
-__all__ = ["FORMATS", "Conversion", "ConvertVisitor", "convert_matches", "convert_source", "convert_text",
-           "convert_visitor", "format_for_path", "format_matches", "replayed_with"]
+__all__ = [
+    "FORMATS",
+    "Conversion",
+    "ConvertVisitor",
+    "convert_matches",
+    "convert_source",
+    "convert_text",
+    "convert_visitor",
+    "format_for_path",
+    "format_matches",
+    "replayed_with",
+]
 
 Pairs = Sequence[tuple[Match, MatchResult | None]]
 
@@ -81,8 +91,9 @@ class ConvertVisitor(FileVisitor[Conversion]):
 
     wants = Wants.FINDING
 
-    def __init__(self, writer: Writer, positions: PositionsVisitor | None = None,
-                 rolls: RollsVisitor | None = None) -> None:
+    def __init__(
+        self, writer: Writer, positions: PositionsVisitor | None = None, rolls: RollsVisitor | None = None
+    ) -> None:
         self.writer = writer
         self.positions = positions
         self.rolls = rolls
@@ -131,8 +142,9 @@ def convert_visitor(to: str | Writer) -> ConvertVisitor:
         ValueError: ``to`` is not one of :data:`FORMATS`.
     """
     writer = get(to) if isinstance(to, str) else to
-    return ConvertVisitor(writer, PositionsVisitor() if writer.positions else None,
-                          RollsVisitor() if writer.rolls else None)
+    return ConvertVisitor(
+        writer, PositionsVisitor() if writer.positions else None, RollsVisitor() if writer.rolls else None
+    )
 
 
 def replayed_with(visitor: ConvertVisitor) -> FileVisitor[Conversion]:
@@ -162,8 +174,9 @@ def convert_matches(matches: list[Match], to: str, *, check: bool = True) -> Con
     return visitor.write(check=check)
 
 
-def convert_source(source: Source | str, to: str, *, check: bool = True,
-                   options: ReadOptions = ReadOptions(lenient=False)) -> Conversion:
+def convert_source(
+    source: Source | str, to: str, *, check: bool = True, options: ReadOptions = ReadOptions(lenient=False)
+) -> Conversion:
     """Read ``source`` (a file, or a :class:`Source` with its bytes) and convert it to ``to``.
 
     Never raises for anything in the input: what goes wrong is in the

@@ -111,8 +111,9 @@ class Fingerprint(BaseVisitor[list[tuple[MatchKey, Location]]]):
         except ValueError:  # a count beyond a byte: only a damaged set-up position has one
             self.moves.append((name, dice, after.mover, after.opponent))
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         """A cube action, with the cube value after it."""
         self.moves.append((self.names[action.player], action.kind.value, cube_after))
 

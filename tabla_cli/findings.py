@@ -82,7 +82,10 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.FILE_TOO_LARGE: (E, "a file larger than the size limit (`--max-size`): not read"),
     Code.INTERNAL_ERROR: (E, "tabla failed on this file (a bug; the message names the exception): please report it"),
     Code.SPECIAL_FILE: (N, "a named pipe, device or socket found in a directory: skipped, never opened"),
-    Code.GUESSED_ENCODING: (N, "a file neither UTF-8 nor UTF-16: read in the legacy code page named, a guess (`--encoding` sets it)"),
+    Code.GUESSED_ENCODING: (
+        N,
+        "a file neither UTF-8 nor UTF-16: read in the legacy code page named, a guess (`--encoding` sets it)",
+    ),
     Code.SYNTAX_ERROR: (E, "the text does not follow the transcript format"),
     Code.INVALID_PLAY: (E, "a play that cannot be read as checker moves"),
     Code.INVALID_DICE: (E, "dice that are not two values from 1 to 6"),
@@ -101,11 +104,16 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.MISSING_RESULT: (E, "a game that ends without saying who won"),
     Code.SCORE_MISMATCH: (E, "a score line that differs from the running score"),
     Code.GAME_AFTER_MATCH: (E, "a game played after a side already won the match"),
-    Code.PINNED_CHECKER: (E, "tapa/plakoto: a pinned checker moved, a checker landed on a pin of the opponent's, "
-                          "or a bear-off while a checker is pinned"),
+    Code.PINNED_CHECKER: (
+        E,
+        "tapa/plakoto: a pinned checker moved, a checker landed on a pin of the opponent's, "
+        "or a bear-off while a checker is pinned",
+    ),
     Code.BLOCKED_BY_SINGLE: (E, "fevga/gulbara/nardy: a checker landed on a single opposing checker (no hitting)"),
-    Code.FIRST_CHECKER_MUST_PASS: (E, "fevga: a second checker left the start before the first reached the "
-                                   "opponent's side"),
+    Code.FIRST_CHECKER_MUST_PASS: (
+        E,
+        "fevga: a second checker left the start before the first reached the opponent's side",
+    ),
     Code.HEAD_RULE: (E, "long nardy: more checkers left the head in one turn than allowed"),
     Code.SIX_PRIME_FORBIDDEN: (E, "a six-point block or prime the variant forbids, or a trapping prime left closed"),
     Code.DOUBLES_PROGRESSION: (E, "gulbara: a double (or owed dice) not played as far as the progression allows"),
@@ -114,24 +122,41 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.AMBIGUOUS_PLAY: (W, "a play written so that it could mean several positions"),
     Code.MOVE_NUMBER: (W, "a move number out of sequence"),
     Code.GAME_NUMBER: (W, "a game number out of sequence"),
-    Code.GLUED_LINE: (W, "a move line holding a second move number, as if two lines were glued together; "
-                      "both parts are read"),
-    Code.UNTRADITIONAL_CUBE: (W, "a double in Tapa/Plakoto, Gulbara/Fevga or Long tabla/Long Nardy, played "
-                              "without a cube, where no Cube or CubeLimit header says one is in play"),
+    Code.GLUED_LINE: (
+        W,
+        "a move line holding a second move number, as if two lines were glued together; both parts are read",
+    ),
+    Code.UNTRADITIONAL_CUBE: (
+        W,
+        "a double in Tapa/Plakoto, Gulbara/Fevga or Long tabla/Long Nardy, played "
+        "without a cube, where no Cube or CubeLimit header says one is in play",
+    ),
     Code.UNKNOWN_SCORING: (W, "a Scoring header that names no scoring rule set (the match is scored as standard)"),
-    Code.CAPPED_WIN: (N, "a final win written as a value from the points needed up to the match length, "
-                         "below the game's full value"),
+    Code.CAPPED_WIN: (
+        N,
+        "a final win written as a value from the points needed up to the match length, below the game's full value",
+    ),
     Code.FORFEIT: (N, "a side gave a game up before it was over ('Losses N point'): no level is inferred"),
-    Code.FORFEIT_SIDE: (N, "a forfeit whose 'Losses' and 'Wins' lines name the same side (Backgammon Galaxy's "
-                        "lines of their own or glued into a move line): the winner read from the score"),
+    Code.FORFEIT_SIDE: (
+        N,
+        "a forfeit whose 'Losses' and 'Wins' lines name the same side (Backgammon Galaxy's "
+        "lines of their own or glued into a move line): the winner read from the score",
+    ),
     Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
-    Code.UNNAMED_PLAYER: (N, "a player with no name (a deleted account): read, and kept apart from every other "
-                          "player in reports"),
-    Code.DUPLICATE_MATCH: (N, "the same match (players, length, dice and plays) as one read before; "
-                           "reports count it once"),
-    Code.POSITION_MISMATCH: (E, "a binary file (eXtreme Gammon) records a position before a decision that is not the "
-                             "one the file's previous play left, and does not mark it edited"),
+    Code.UNNAMED_PLAYER: (
+        N,
+        "a player with no name (a deleted account): read, and kept apart from every other player in reports",
+    ),
+    Code.DUPLICATE_MATCH: (
+        N,
+        "the same match (players, length, dice and plays) as one read before; reports count it once",
+    ),
+    Code.POSITION_MISMATCH: (
+        E,
+        "a binary file (eXtreme Gammon) records a position before a decision that is not the "
+        "one the file's previous play left, and does not mark it edited",
+    ),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}
@@ -170,8 +195,13 @@ class Finding:
         """
         if not location.game:
             return cls(code, message, location)
-        return cls(code, message, Location(location.path, location.line, location.column),
-                   game=location.game, move=location.move or None)
+        return cls(
+            code,
+            message,
+            Location(location.path, location.line, location.column),
+            game=location.game,
+            move=location.move or None,
+        )
 
     @property
     def severity(self) -> Severity:

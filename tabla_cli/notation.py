@@ -55,9 +55,7 @@ def _chain(part: str, text: str) -> list[Segment]:
     for word in words:
         hit = word.endswith("*")
         points.append((_point(word.rstrip("*"), text), hit))
-    segments = [
-        (points[i][0], points[i + 1][0], points[i + 1][1]) for i in range(len(points) - 1)
-    ]
+    segments = [(points[i][0], points[i + 1][0], points[i + 1][1]) for i in range(len(points) - 1)]
     return segments * count
 
 

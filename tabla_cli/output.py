@@ -42,8 +42,19 @@ from pathlib import Path
 from tabla_cli.errors import TablaError
 
 __all__ = [
-    "TEMP_PREFIX", "Inputs", "OutputExistsError", "OutputIsInputError", "check_targets", "clean_stale",
-    "existing", "make_folder", "refuse_existing", "remove_created", "staged_folder", "temp_path", "write_atomic",
+    "TEMP_PREFIX",
+    "Inputs",
+    "OutputExistsError",
+    "OutputIsInputError",
+    "check_targets",
+    "clean_stale",
+    "existing",
+    "make_folder",
+    "refuse_existing",
+    "remove_created",
+    "staged_folder",
+    "temp_path",
+    "write_atomic",
 ]
 
 TEMP_PREFIX = ".tabla-tmp-"
@@ -141,9 +152,10 @@ def _started(pid: int) -> float | None:
     """When process ``pid`` started (seconds since the epoch); None when unknown (not Linux)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
-        boot = next(line for line in Path("/proc/stat").read_text(encoding="ascii").splitlines()
-                    if line.startswith("btime "))
-        ticks = int(stat[stat.rindex(")") + 2:].split()[19])
+        boot = next(
+            line for line in Path("/proc/stat").read_text(encoding="ascii").splitlines() if line.startswith("btime ")
+        )
+        ticks = int(stat[stat.rindex(")") + 2 :].split()[19])
         return int(boot.split()[1]) + ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, StopIteration, IndexError):
         return None
@@ -263,8 +275,7 @@ def _publish(tmp: Path, path: Path, force: bool) -> None:
         os.link(tmp, path)
     except FileExistsError:
         raise OutputExistsError(
-            f"{path} appeared while it was being written (another process?); not replacing it: "
-            "use --force to replace"
+            f"{path} appeared while it was being written (another process?); not replacing it: use --force to replace"
         ) from None
     except OSError:
         # No hard links here (some network or FAT file systems): claim the name exclusively.
@@ -275,8 +286,7 @@ def _publish(tmp: Path, path: Path, force: bool) -> None:
     os.unlink(tmp)
 
 
-def write_atomic(path: str | Path, data: str | bytes, *, force: bool = True,
-                 inputs: Inputs | None = None) -> None:
+def write_atomic(path: str | Path, data: str | bytes, *, force: bool = True, inputs: Inputs | None = None) -> None:
     """Write ``data`` (text as UTF-8) to a temporary file beside ``path``, then publish it.
 
     Readers of ``path`` see the old file or the whole new one, never a part;
@@ -314,8 +324,9 @@ def write_atomic(path: str | Path, data: str | bytes, *, force: bool = True,
 
 
 @contextmanager
-def staged_folder(folder: str | Path, names: Iterable[str], *, force: bool = True,
-                  inputs: Inputs | None = None) -> Iterator[Path]:
+def staged_folder(
+    folder: str | Path, names: Iterable[str], *, force: bool = True, inputs: Inputs | None = None
+) -> Iterator[Path]:
     """A temporary folder to write the files ``names`` in; they are moved into ``folder`` at the end.
 
     When ``folder`` does not exist the temporary folder is made beside it and

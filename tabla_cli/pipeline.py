@@ -122,12 +122,14 @@ def internal_error(exc: BaseException | str, path: str) -> Finding:
     text = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
     if len(text) > _MESSAGE_LIMIT:
         text = text[:_MESSAGE_LIMIT] + "..."
-    return Finding(Code.INTERNAL_ERROR, f"{text} (a bug in tabla: please report it, with this file if you can)",
-                   Location(path))
+    return Finding(
+        Code.INTERNAL_ERROR, f"{text} (a bug in tabla: please report it, with this file if you can)", Location(path)
+    )
 
 
-def run(source: Source | str, visitor: FileVisitor[T], options: ReadOptions = ReadOptions(), *,
-        text: str | None = None) -> T:
+def run(
+    source: Source | str, visitor: FileVisitor[T], options: ReadOptions = ReadOptions(), *, text: str | None = None
+) -> T:
     """Read ``source``, replay each of its matches with ``visitor``; ``visitor.result()``.
 
     Never raises for anything in the input, nor for an unexpected exception
@@ -173,9 +175,11 @@ def _stream(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> bo
 
 
 def _guessed(encoding: str, path: str) -> Finding:
-    return Finding(Code.GUESSED_ENCODING,
-                   f"neither UTF-8 nor UTF-16: read as {encoding}, a guess (--encoding sets the encoding)",
-                   Location(path))
+    return Finding(
+        Code.GUESSED_ENCODING,
+        f"neither UTF-8 nor UTF-16: read as {encoding}, a guess (--encoding sets the encoding)",
+        Location(path),
+    )
 
 
 def _bytes(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> bytes | None:
@@ -193,8 +197,9 @@ def _bytes(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> byt
         if source.found:
             visitor.visit_file_finding(Finding(Code.SPECIAL_FILE, f"{exc.kind}: skipped", where))
         else:
-            visitor.visit_file_finding(Finding(Code.UNREADABLE_FILE, f"{exc.kind}, not a regular file: not read",
-                                               where))
+            visitor.visit_file_finding(
+                Finding(Code.UNREADABLE_FILE, f"{exc.kind}, not a regular file: not read", where)
+            )
         return None
     except TooLargeError as exc:
         visitor.visit_file_finding(Finding(Code.FILE_TOO_LARGE, str(exc), where))
@@ -216,8 +221,9 @@ def _decode(data: bytes, path: str, visitor: FileVisitor[T], options: ReadOption
     try:
         decoded = decode_bytes(data, options.encoding)
     except UnicodeDecodeError as exc:
-        visitor.visit_file_finding(Finding(
-            Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where))
+        visitor.visit_file_finding(
+            Finding(Code.UNREADABLE_FILE, f"not {options.encoding} text: {exc.reason} at byte {exc.start}", where)
+        )
         return None
     if decoded.guessed:
         visitor.visit_file_finding(_guessed(decoded.encoding, path))

@@ -13,8 +13,16 @@ from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Match
 from tabla_cli.source import MAX_SIZE, collect_paths, decode, read_source
 
-__all__ = ["decode", "detect_format", "read_bytes_matches", "read_handle_matches", "read_match", "read_matches",
-           "read_path_matches", "read_text_matches"]
+__all__ = [
+    "decode",
+    "detect_format",
+    "read_bytes_matches",
+    "read_handle_matches",
+    "read_match",
+    "read_matches",
+    "read_path_matches",
+    "read_text_matches",
+]
 
 
 def detect_format(text: str) -> str:
@@ -32,8 +40,9 @@ def detect_format(text: str) -> str:
     return fmt.name
 
 
-def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None, *,
-                      lazy: bool = False, analysis: bool = True) -> Iterator[Match]:
+def read_text_matches(
+    text: str, path: str = "<stdin>", on_error: ErrorHandler | None = None, *, lazy: bool = False, analysis: bool = True
+) -> Iterator[Match]:
     """Every match in ``text``, whatever its format.
 
     Args:
@@ -46,8 +55,9 @@ def read_text_matches(text: str, path: str = "<stdin>", on_error: ErrorHandler |
     return get(detect_format(text)).read(io.StringIO(text), path, on_error, lazy=lazy, analysis=analysis)
 
 
-def read_bytes_matches(data: bytes, path: str = "<stdin>", on_error: ErrorHandler | None = None, *,
-                       max_size: int = MAX_SIZE) -> Iterator[Match]:
+def read_bytes_matches(
+    data: bytes, path: str = "<stdin>", on_error: ErrorHandler | None = None, *, max_size: int = MAX_SIZE
+) -> Iterator[Match]:
     """Every match in a file's bytes: a binary format's by its reader (nothing inflated past
     ``max_size`` bytes), any other decoded as text (:func:`~tabla_cli.source.decode`) and read as
     :func:`read_text_matches` does."""
@@ -61,8 +71,9 @@ DETECT_SAMPLE = 65536
 """How many characters of a stream format detection looks at."""
 
 
-def read_handle_matches(handle: TextIO, path: str, on_error: ErrorHandler | None = None, *,
-                        lazy: bool = False, analysis: bool = True) -> Iterator[Match]:
+def read_handle_matches(
+    handle: TextIO, path: str, on_error: ErrorHandler | None = None, *, lazy: bool = False, analysis: bool = True
+) -> Iterator[Match]:
     """Every match in the seekable text stream ``handle``, whatever its format, read as they are needed.
 
     The format is detected from the first :data:`DETECT_SAMPLE` characters;

@@ -48,7 +48,8 @@ def _grid(position: Position, mine: str, theirs: str, *, mover_on_top: bool) -> 
     high, low = list(range(13, 25)), list(range(12, 0, -1))
     upper, lower = (low, high) if mover_on_top else (high, low)
     top_bar, top_mark, bottom_bar, bottom_mark = (
-        (me[BAR], mine, opp[BAR], theirs) if mover_on_top else (opp[BAR], theirs, me[BAR], mine))
+        (me[BAR], mine, opp[BAR], theirs) if mover_on_top else (opp[BAR], theirs, me[BAR], mine)
+    )
     lines = [_LOW if mover_on_top else _HIGH]
     lines += [_row(upper, row, owner, top_bar, top_mark) for row in range(5)]
     lines.append(" |                  |BAR|                  |")
@@ -103,8 +104,9 @@ def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
-def gnubg_legend(state: MatchState, names: Sequence[str] = ("player 0", "player 1"), *,
-                 over: bool = False) -> list[str | None]:
+def gnubg_legend(
+    state: MatchState, names: Sequence[str] = ("player 0", "player 1"), *, over: bool = False
+) -> list[str | None]:
     """The texts gnubg's text export writes beside its board, in :func:`gnubg_board`'s slots.
 
     Names and scores by side, O (player 0) above X; the roll or ``On roll``
@@ -118,8 +120,15 @@ def gnubg_legend(state: MatchState, names: Sequence[str] = ("player 0", "player 
         names: the players' names, player 0 (O) first.
         over: the game is over (no ``On roll``).
     """
-    slots: list[str | None] = [f"O: {names[0]}", _points(state.score[0]), None, None, None,
-                               _points(state.score[1]), f"X: {names[1]}"]
+    slots: list[str | None] = [
+        f"O: {names[0]}",
+        _points(state.score[0]),
+        None,
+        None,
+        None,
+        _points(state.score[1]),
+        f"X: {names[1]}",
+    ]
     if state.doubled:
         slots[4 if state.turn is Player.ONE else 2] = f"Cube offered at {state.cube * 2}"
         return slots

@@ -33,8 +33,17 @@ from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, parse_play
-from tabla_cli.results import (Decision, EndedBy, GameResult, MatchResult, cube_in_play, judge_kind, mismatch,
-                               session_kind, win_values)
+from tabla_cli.results import (
+    Decision,
+    EndedBy,
+    GameResult,
+    MatchResult,
+    cube_in_play,
+    judge_kind,
+    mismatch,
+    session_kind,
+    win_values,
+)
 from tabla_cli.scoring import Scoring, find_scoring
 from tabla_cli.variant import Variant, find_variant
 from tabla_cli.variants.common import TablaVariant, VariantResolution
@@ -51,8 +60,7 @@ _ANSWERS = frozenset((ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, Actio
 class _GameReplay:
     """The state machine of one game."""
 
-    def __init__(self, replay: _MatchReplay, game: Game, result: GameResult, start: Position,
-                 variant: Variant) -> None:
+    def __init__(self, replay: _MatchReplay, game: Game, result: GameResult, start: Position, variant: Variant) -> None:
         self.r = replay
         self.v = replay.visitor
         self.wants_roll = replay.wants_roll
@@ -79,17 +87,32 @@ class _GameReplay:
         self.cube = Cube(match.rules, match.length, *(game.start_cube or (1, None)))
         self.jacoby = not match.length and match.rules.jacoby
 
-    def state(self, action: Action | None, on_roll: Player, actor: Player, doubled: bool = False,
-              opening: bool = False) -> DecisionState:
+    def state(
+        self, action: Action | None, on_roll: Player, actor: Player, doubled: bool = False, opening: bool = False
+    ) -> DecisionState:
         """The state before ``action``, with the position seen from ``on_roll``."""
         res = self.res
         match = self.r.match
         cube = self.cube
         pos = self.pos if self.side == on_roll else self.pos.flip()
         return DecisionState(
-            pos, on_roll, actor, cube.value, cube.owner, doubled, res.score, match.length, res.crawford,
-            res.post_crawford, self.jacoby, cube.beavers, match.rules.cube_limit, self.variant, self.game.number,
-            action.move_number if action else None, opening,
+            pos,
+            on_roll,
+            actor,
+            cube.value,
+            cube.owner,
+            doubled,
+            res.score,
+            match.length,
+            res.crawford,
+            res.post_crawford,
+            self.jacoby,
+            cube.beavers,
+            match.rules.cube_limit,
+            self.variant,
+            self.game.number,
+            action.move_number if action else None,
+            opening,
         )
 
     def answer_state(self, action: Action) -> DecisionState:
@@ -101,11 +124,18 @@ class _GameReplay:
     def finding(self, code: str, message: str, action: Action | None, **extra: object) -> None:
         loc = action.location if action else self.game.location
         player = self.r.match.players[action.player] if action else None
-        self.r.add(Finding(
-            code, message, loc, game=self.game.number,
-            move=action.move_number if action else None, player=player,
-            dice=action.dice if action else None, **extra,  # type: ignore[arg-type]
-        ))
+        self.r.add(
+            Finding(
+                code,
+                message,
+                loc,
+                game=self.game.number,
+                move=action.move_number if action else None,
+                player=player,
+                dice=action.dice if action else None,
+                **extra,  # type: ignore[arg-type]
+            )
+        )
 
     # --- actions ------------------------------------------------------------
 
@@ -195,14 +225,17 @@ class _GameReplay:
             return
         res.rolls += 1
         self.r.result.plays += 1
-        if (first and die0 == die1 and self.game.start is None
-                and not self.variant.allows_opening_double(self.game.number)):
+        if (
+            first
+            and die0 == die1
+            and self.game.start is None
+            and not self.variant.allows_opening_double(self.game.number)
+        ):
             self.finding("opening-double", f"the opening roll {die0}-{die1} is a double", action)
         text = action.play_text or ""
         if action.resigned or (not text and self._resigns_after(actions, i)):
             if self.r.wants_resign:
-                self.v.visit_resign(state or self.state(action, action.player, action.player, opening=first),
-                                    action)
+                self.v.visit_resign(state or self.state(action, action.player, action.player, opening=first), action)
             self.over = ("resign", action.player.other)
             return
         try:
@@ -219,8 +252,13 @@ class _GameReplay:
             assert resolution.result is not None and resolution.play is not None
             play = resolution.play
             if resolution.alternatives > 1 and not self.marks:
-                self.finding("ambiguous-play", f"'{text}' could mean {resolution.alternatives} different plays; "
-                             f"read as {self.format(self.pos, play)}", action, play=text)
+                self.finding(
+                    "ambiguous-play",
+                    f"'{text}' could mean {resolution.alternatives} different plays; "
+                    f"read as {self.format(self.pos, play)}",
+                    action,
+                    play=text,
+                )
             if self.marks or "*" in text:
                 self.check_marks(action, segments, play, text)
             after = resolution.result
@@ -290,8 +328,12 @@ class _GameReplay:
             self.finding("illegal-double", "this match is played without a cube", action)
         elif issubclass(self.variant, TablaVariant) and not self.r.cube_in_play and not self.cube_warned:
             self.cube_warned = True
-            self.finding("untraditional-cube", f"{self.variant.name} is traditionally played without a doubling "
-                         "cube, and the transcript does not say one is in play (a Cube or CubeLimit header)", action)
+            self.finding(
+                "untraditional-cube",
+                f"{self.variant.name} is traditionally played without a doubling "
+                "cube, and the transcript does not say one is in play (a Cube or CubeLimit header)",
+                action,
+            )
         problem = cube.value_problem(action.value)
         if problem is not None:
             self.finding("cube-value", problem, action)
@@ -328,8 +370,11 @@ class _GameReplay:
                 self.v.visit_cube(state, action, state.cube, state.cube, state.cube_owner)
             return
         if not cube.beavers:
-            self.finding("illegal-beaver", f"{action.kind.value} is not allowed here "
-                         f"({'match play' if match.length else 'beavers are off'})", action)
+            self.finding(
+                "illegal-beaver",
+                f"{action.kind.value} is not allowed here ({'match play' if match.length else 'beavers are off'})",
+                action,
+            )
         before, value, self.turn = cube.beaver(action.player, action.value)
         if state is not None:
             self.v.visit_cube(state, action, before, value, action.player)
@@ -343,8 +388,12 @@ class _GameReplay:
         names = self.r.match.players
         self.cube.cancel()
         self.over = ("forfeit", action.player.other)
-        self.finding("forfeit", f"{names[action.player]} gives the game up ('Losses {action.value or 0}') "
-                     f"before it is over; {names[action.player.other]} gets what the result line says", action)
+        self.finding(
+            "forfeit",
+            f"{names[action.player]} gives the game up ('Losses {action.value or 0}') "
+            f"before it is over; {names[action.player.other]} gets what the result line says",
+            action,
+        )
 
     def win(self, action: Action) -> None:
         names = self.r.match.players
@@ -359,8 +408,9 @@ class _GameReplay:
         how, credited = over
         if how == "draw":
             if not self.stopped:
-                self.finding("result-mismatch", f"'Wins {points}' after a drawn game "
-                             "(both mother checkers pinned)", action)
+                self.finding(
+                    "result-mismatch", f"'Wins {points}' after a drawn game (both mother checkers pinned)", action
+                )
             res.winner, res.points, res.ended_by = winner, points, how
             res.verified_points = points if self.stopped else None
             if self.r.wants_result:
@@ -376,14 +426,19 @@ class _GameReplay:
         # whose transcript does not say whether the Jacoby rule was on.
         unsaid = not length and self.r.match.header("Jacoby") is None
         single = not self.cube.turned and (self.r.kind == "one-game" or unsaid)
-        allowed, res.multiplier = win_values(how, points, cube, res.multiplier, self.r.scoring, needed,
-                                             jacoby=jacoby, single=single)
+        allowed, res.multiplier = win_values(
+            how, points, cube, res.multiplier, self.r.scoring, needed, jacoby=jacoby, single=single
+        )
         full = max(allowed)
         verified: int | None = points
         if points not in allowed and not self.stopped:
             if length and needed <= points < full:
-                self.finding("capped-win", f"wins {points} where the game is worth {full}: a final win capped "
-                             f"between the points needed ({needed}) and the match length ({length})", action)
+                self.finding(
+                    "capped-win",
+                    f"wins {points} where the game is worth {full}: a final win capped "
+                    f"between the points needed ({needed}) and the match length ({length})",
+                    action,
+                )
             else:
                 verified = full if how in ("bearoff", "drop") and len(allowed) == 1 else None
                 self.finding("result-mismatch", mismatch(how, points, allowed, cube, res.multiplier), action)
@@ -411,8 +466,11 @@ class _GameReplay:
             return
         if self.over is not None and not self.stopped and not self.game.cut:
             how, winner = self.over
-            self.finding("missing-result", f"the game ended ({how}) but no 'Wins' line says what "
-                         f"{self.r.match.players[winner]} won", None)
+            self.finding(
+                "missing-result",
+                f"the game ended ({how}) but no 'Wins' line says what {self.r.match.players[winner]} won",
+                None,
+            )
 
     def ids(self, dice: Dice | None) -> dict[str, str]:
         if not self.variant.has_gnubg_ids:
@@ -491,22 +549,32 @@ class _MatchReplay:
         for index, game in enumerate(itertools.chain(self.ahead, self.games), start=first):
             self.tell()
             if game.number != index:
-                self.add(Finding("game-number", f"game {game.number} where game {index} was expected",
-                                 game.location, game=game.number))
+                self.add(
+                    Finding(
+                        "game-number",
+                        f"game {game.number} where game {index} was expected",
+                        game.location,
+                        game=game.number,
+                    )
+                )
             if cut or (game.cut and not game.actions):
                 # One error per mistake: the score line after a cut game is taken as it is; a cut
                 # game with no actions may have had its score line be the line that failed.
                 if not game.cut or game.actions:
                     score = (game.score[0], game.score[1])
             elif tuple(game.score) != score:
-                self.add(Finding("score-mismatch",
-                                 f"the score line says {game.score[0]}-{game.score[1]}, "
-                                 f"but the games before make it {score[0]}-{score[1]}",
-                                 game.location, game=game.number))
+                self.add(
+                    Finding(
+                        "score-mismatch",
+                        f"the score line says {game.score[0]}-{game.score[1]}, "
+                        f"but the games before make it {score[0]}-{score[1]}",
+                        game.location,
+                        game=game.number,
+                    )
+                )
                 score = (game.score[0], game.score[1])
             if finished or (length and max(score) >= length):
-                self.add(Finding("game-after-match", "the match was already over", game.location,
-                                 game=game.number))
+                self.add(Finding("game-after-match", "the match was already over", game.location, game=game.number))
             one_away = bool(length) and ((score[0] == length - 1) != (score[1] == length - 1))
             crawford = match.rules.crawford and not post_crawford and one_away
             if game.crawford is not None:
@@ -530,9 +598,13 @@ class _MatchReplay:
         self.tell()
         self.result.final_score = score
         if length and max(score) < length and not part and self.kind == "match" and not cut:
-            self.add(Finding("match-incomplete",
-                             f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
-                             match.location))
+            self.add(
+                Finding(
+                    "match-incomplete",
+                    f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
+                    match.location,
+                )
+            )
         self.visitor.end_match(self.result)
         return self.result
 

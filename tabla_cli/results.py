@@ -27,8 +27,17 @@ from tabla_cli.model import Action, Game, Match, RuleSet
 from tabla_cli.scoring import LEVEL_NAMES, Scoring
 
 __all__ = [
-    "RESULT_NAMES", "Decision", "EndedBy", "GameResult", "MatchResult", "SessionKind", "cube_in_play",
-    "judge_kind", "mismatch", "session_kind", "win_values",
+    "RESULT_NAMES",
+    "Decision",
+    "EndedBy",
+    "GameResult",
+    "MatchResult",
+    "SessionKind",
+    "cube_in_play",
+    "judge_kind",
+    "mismatch",
+    "session_kind",
+    "win_values",
 ]
 
 EndedBy = Literal["bearoff", "drop", "resign", "forfeit", "draw"]
@@ -53,8 +62,13 @@ def judge_kind(match: Match, first: Game | None, alone: bool) -> SessionKind:
     """:func:`session_kind` of a match whose first game is ``first``, ``alone`` when no other game follows."""
     if not match.length:
         return "money"
-    if (match.length == _ONE_GAME_LENGTH and alone and first is not None and first.score == (0, 0)
-            and "galaxy" in (match.header("Site") or "").casefold()):
+    if (
+        match.length == _ONE_GAME_LENGTH
+        and alone
+        and first is not None
+        and first.score == (0, 0)
+        and "galaxy" in (match.header("Site") or "").casefold()
+    ):
         return "one-game"
     return "match"
 
@@ -126,8 +140,17 @@ class MatchResult:
     scoring: str = "standard"
 
 
-def win_values(how: EndedBy, points: int, cube: int, level: int | None, scoring: Scoring, needed: int, *,
-               jacoby: bool, single: bool) -> tuple[set[int], int | None]:
+def win_values(
+    how: EndedBy,
+    points: int,
+    cube: int,
+    level: int | None,
+    scoring: Scoring,
+    needed: int,
+    *,
+    jacoby: bool,
+    single: bool,
+) -> tuple[set[int], int | None]:
     """The values a ``Wins`` line may say after a game ended ``how``, and the game's level.
 
     Args:
@@ -161,8 +184,10 @@ def mismatch(how: EndedBy, points: int, allowed: set[int], cube: int, level: int
     """The message of a ``result-mismatch``: ``Wins points`` is none of the ``allowed`` values."""
     full = max(allowed)
     said = " or ".join(str(v) for v in sorted(allowed)) if how != "forfeit" else f"1 to {full}"
-    what = {"bearoff": f"a {RESULT_NAMES.get(level or 1)} at cube {cube}",
-            "drop": f"a dropped double at cube {cube}",
-            "resign": f"a resignation at cube {cube}",
-            "forfeit": f"a forfeit at cube {cube}"}[how]
+    what = {
+        "bearoff": f"a {RESULT_NAMES.get(level or 1)} at cube {cube}",
+        "drop": f"a dropped double at cube {cube}",
+        "resign": f"a resignation at cube {cube}",
+        "forfeit": f"a forfeit at cube {cube}",
+    }[how]
     return f"'Wins {points}' after {what}; expected {said}"

@@ -79,7 +79,7 @@ class Scoring:
             return 1
         if loser[BAR]:
             return 8
-        if any(loser[_HOME + 1:BAR]):
+        if any(loser[_HOME + 1 : BAR]):
             return 4
         return 2
 
@@ -106,7 +106,6 @@ def find_scoring(name: str) -> Scoring:
         if want == scoring.name or want in scoring.aliases:
             return scoring
     raise UnknownScoringError(f"unknown scoring {name!r}; known: {', '.join(SCORINGS)}")
-
 
 
 def apply_scoring(match: Match, name: str | None) -> Match:

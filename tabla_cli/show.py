@@ -26,8 +26,21 @@ from tabla_cli.variant import Backgammon, Variant
 from tabla_cli.variants.common import NO_IDS, VariantPosition
 from tabla_cli.variants.position_text import board_lines
 
-__all__ = ["RANKED_VARIANTS", "GivenPosition", "PlayRow", "PositionData", "RankedPlayRow", "Shown", "VariantData",
-           "check_playable", "describe", "legal_play_rows", "position_svg", "ranked_play_rows", "read_position"]
+__all__ = [
+    "RANKED_VARIANTS",
+    "GivenPosition",
+    "PlayRow",
+    "PositionData",
+    "RankedPlayRow",
+    "Shown",
+    "VariantData",
+    "check_playable",
+    "describe",
+    "legal_play_rows",
+    "position_svg",
+    "ranked_play_rows",
+    "read_position",
+]
 
 RANKED_VARIANTS = ("backgammon", "nackgammon")
 """The games whose plays the engine ranks."""
@@ -148,8 +161,10 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
         state = state or MatchState()
     else:
         if _ID_LIKE.fullmatch(text.strip()):
-            raise InvalidIdError(f"{NO_IDS}, not for {game.name}: write a {game.name} position as text, "
-                                 f"e.g. '24:14 18:1 / 24:15' (see docs/variants.md), or 'start'")
+            raise InvalidIdError(
+                f"{NO_IDS}, not for {game.name}: write a {game.name} position as text, "
+                f"e.g. '24:14 18:1 / 24:15' (see docs/variants.md), or 'start'"
+            )
         position, state = position_class.from_text(text), None
     problem = game.position_problem(position)
     if problem:
@@ -281,8 +296,14 @@ def position_svg(given: GivenPosition) -> str:
     if state is None:
         raise InvalidIdError(f"an SVG diagram draws standard-board positions, not {given.variant.name}")
     return board_svg(
-        given.position, on_roll=state.dice_owner, dice=state.dice, cube=state.cube, cube_owner=state.cube_owner,
-        score=state.score if state.length else None, length=state.length, crawford=state.crawford,
+        given.position,
+        on_roll=state.dice_owner,
+        dice=state.dice,
+        cube=state.cube,
+        cube_owner=state.cube_owner,
+        score=state.score if state.length else None,
+        length=state.length,
+        crawford=state.crawford,
     )
 
 
@@ -294,8 +315,9 @@ def check_playable(given: GivenPosition, text: str) -> None:
             position as given, is quoted in the message).
     """
     if given.variant.checkers in (given.position.mover[OFF], given.position.opponent[OFF]):
-        raise InvalidIdError(f"{text.strip()!r}: the game is over (a side has borne off all its "
-                             f"checkers), there is nothing to play")
+        raise InvalidIdError(
+            f"{text.strip()!r}: the game is over (a side has borne off all its checkers), there is nothing to play"
+        )
 
 
 def _play_order(game: Variant, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -315,8 +337,9 @@ def legal_play_rows(given: GivenPosition, roll: Dice) -> list[PlayRow]:
         if given.state is None and isinstance(after, VariantPosition):
             rows.append({"play": text, "position": after.text(), "pips": list(after.pips()), "dice_used": len(play)})
         else:
-            rows.append({"play": text, "position_id": after.position_id(), "pips": list(after.pips()),
-                         "dice_used": len(play)})
+            rows.append(
+                {"play": text, "position_id": after.position_id(), "pips": list(after.pips()), "dice_used": len(play)}
+            )
     rows.sort(key=lambda row: _play_order(game, row["play"]), reverse=True)
     return rows
 
@@ -335,15 +358,31 @@ def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[Ranke
         raise ValueError(f"the engine ranks {' and '.join(RANKED_VARIANTS)} plays, not {game.name}")
     length, score = state.length, state.score
     decision = DecisionInput(
-        DecisionKind.CHECKER, position, state.dice_owner, state.dice_owner, state.cube, state.cube_owner,
-        (length - score[0], length - score[1]) if length else (0, 0), crawford=state.crawford,
-        jacoby=state.jacoby and not length, beavers=state.beaver, dice=roll, variant=game.name,
+        DecisionKind.CHECKER,
+        position,
+        state.dice_owner,
+        state.dice_owner,
+        state.cube,
+        state.cube_owner,
+        (length - score[0], length - score[1]) if length else (0, 0),
+        crawford=state.crawford,
+        jacoby=state.jacoby and not length,
+        beavers=state.beaver,
+        dice=roll,
+        variant=game.name,
     )
     ranked = rank_plays(decision, level)
     best = ranked[0].equity
     return [
-        {"rank": rank, "play": r.text, "equity": round(r.equity, 6), "loss": round(best - r.equity, 6),
-         "level": r.level, "position_id": r.position.position_id(), "pips": list(r.position.pips()),
-         "dice_used": len(r.play)}
+        {
+            "rank": rank,
+            "play": r.text,
+            "equity": round(r.equity, 6),
+            "loss": round(best - r.equity, 6),
+            "level": r.level,
+            "position_id": r.position.position_id(),
+            "pips": list(r.position.pips()),
+            "dice_used": len(r.play),
+        }
         for rank, r in enumerate(ranked, 1)
     ]

@@ -34,9 +34,24 @@ from typing import BinaryIO, TextIO, TypeVar
 from tabla_cli.cluster import map_on_cluster, read_url, worker_url
 
 __all__ = [
-    "MAX_SIZE", "Decoded", "LeftOut", "NotRegularFileError", "Source", "TooLargeError", "binary_kind",
-    "check_encoding", "collect_paths", "collect_sources", "decode", "decode_bytes", "is_transcript",
-    "map_in_order", "open_regular", "open_stream", "read_path_text", "read_source",
+    "MAX_SIZE",
+    "Decoded",
+    "LeftOut",
+    "NotRegularFileError",
+    "Source",
+    "TooLargeError",
+    "binary_kind",
+    "check_encoding",
+    "collect_paths",
+    "collect_sources",
+    "decode",
+    "decode_bytes",
+    "is_transcript",
+    "map_in_order",
+    "open_regular",
+    "open_stream",
+    "read_path_text",
+    "read_source",
 ]
 
 A = TypeVar("A")
@@ -45,8 +60,20 @@ R = TypeVar("R")
 _SAMPLE = 512
 _LEGACY_SAMPLE = 1 << 16
 
-_CODE_PAGES = ("cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp1257", "koi8_r", "cp866", "cp932", "gb18030",
-               "big5", "cp949")
+_CODE_PAGES = (
+    "cp1252",
+    "cp1250",
+    "cp1251",
+    "cp1253",
+    "cp1254",
+    "cp1257",
+    "koi8_r",
+    "cp866",
+    "cp932",
+    "gb18030",
+    "big5",
+    "cp949",
+)
 """Legacy code pages tried first, the commonest first (Windows Western, Central European, Cyrillic,
 Greek, Turkish, Baltic; KOI8-R and DOS Cyrillic; Japanese, Chinese, Korean)."""
 
@@ -58,8 +85,13 @@ _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HALFWIDTH": "CJK", "FUL
 MAX_SIZE = 256 * 1024 * 1024
 """The default largest file read (``--max-size``), in bytes."""
 
-_KINDS = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a directory"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,8 +269,12 @@ def open_stream(path: str | Path, max_size: int = MAX_SIZE, encoding: str | None
     raw = open_regular(name)
     try:
         head = raw.read(_SAMPLE)
-        if (head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head
-                or _binary(head) or binary_kind(head) is not None):
+        if (
+            head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+            or b"\x00" in head
+            or _binary(head)
+            or binary_kind(head) is not None
+        ):
             raw.close()
             return None
         raw.seek(0)
@@ -422,9 +458,9 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> Decoded:
             pass
     if data.startswith(codecs.BOM_UTF8):
         try:
-            return Decoded(data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig")
+            return Decoded(data[len(codecs.BOM_UTF8) :].decode("utf-8"), "utf-8-sig")
         except UnicodeDecodeError:
-            return _legacy(data[len(codecs.BOM_UTF8):])
+            return _legacy(data[len(codecs.BOM_UTF8) :])
     if b"\x00" not in data:
         try:
             return Decoded(data.decode("utf-8"), "utf-8")
@@ -517,8 +553,9 @@ def is_transcript(path: str | Path) -> bool:
     return detect(decode(head)) is not None
 
 
-def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None, *,
-                  outputs: Iterable[str | Path] = ()) -> list[str]:
+def collect_paths(
+    paths: Iterable[str], left_out: LeftOut | None = None, *, outputs: Iterable[str | Path] = ()
+) -> list[str]:
     """Files named, and the transcripts below the directories named, in a stable order.
 
     Below a directory, hidden directories are not entered, symbolic links are
@@ -566,8 +603,9 @@ def collect_paths(paths: Iterable[str], left_out: LeftOut | None = None, *,
     return out
 
 
-def collect_sources(paths: Iterable[str], left_out: LeftOut | None = None, *,
-                    outputs: Iterable[str | Path] = ()) -> list[Source]:
+def collect_sources(
+    paths: Iterable[str], left_out: LeftOut | None = None, *, outputs: Iterable[str | Path] = ()
+) -> list[Source]:
     """:func:`collect_paths` as :class:`Source` values that say whether each was found in a directory."""
     out: list[Source] = []
     outputs = list(outputs)
@@ -577,9 +615,17 @@ def collect_sources(paths: Iterable[str], left_out: LeftOut | None = None, *,
     return out
 
 
-def map_in_order(work: Callable[[A], R], items: Iterable[A], jobs: int = 1, *, per_job: int = 4,
-                 max_chunk: int = 16, scheduler: str | None = None, progress: Callable[[], None] | None = None,
-                 on_error: Callable[[A, str], R] | None = None) -> Iterator[R]:
+def map_in_order(
+    work: Callable[[A], R],
+    items: Iterable[A],
+    jobs: int = 1,
+    *,
+    per_job: int = 4,
+    max_chunk: int = 16,
+    scheduler: str | None = None,
+    progress: Callable[[], None] | None = None,
+    on_error: Callable[[A, str], R] | None = None,
+) -> Iterator[R]:
     """``work`` of each item, with ``jobs`` processes or on a Dask cluster; results come in input order.
 
     Args:
@@ -595,8 +641,9 @@ def map_in_order(work: Callable[[A], R], items: Iterable[A], jobs: int = 1, *, p
             good, from the item and ``"Type: message"``.
     """
     if scheduler is not None:
-        yield from map_on_cluster(work, items, scheduler, progress=progress, on_error=on_error,
-                                  per_worker=per_job, max_chunk=max_chunk)
+        yield from map_on_cluster(
+            work, items, scheduler, progress=progress, on_error=on_error, per_worker=per_job, max_chunk=max_chunk
+        )
         return
     for result in _map_here(work, list(items), jobs, per_job, max_chunk):
         yield result

@@ -42,30 +42,30 @@ MARKS = {Player.ZERO: "O", Player.ONE: "X"}
 _NS = "http://www.w3.org/2000/svg"
 
 # Geometry, in viewBox units.
-_P = 36                     # point width and checker pitch
-_R = 17                     # checker radius
-_STACK = 5                  # checkers drawn on one point before a count is shown
-_M = 8                      # outer margin
-_SIDE = 48                  # the cube's column, left of the board
-_FRAME = 10                 # width of the wooden frame
-_BAR = 48                   # width of the bar
-_TRAY = 48                  # width of the borne-off tray
-_HALF = 6 * _P              # width of one half of the board
-_PH = _STACK * _P           # height of a point (room for five checkers)
-_GAP = 48                   # height of the strip between the two rows of points
-_LINE = 26                  # height of a text line
-_FONT = 14                  # font size of text lines
+_P = 36  # point width and checker pitch
+_R = 17  # checker radius
+_STACK = 5  # checkers drawn on one point before a count is shown
+_M = 8  # outer margin
+_SIDE = 48  # the cube's column, left of the board
+_FRAME = 10  # width of the wooden frame
+_BAR = 48  # width of the bar
+_TRAY = 48  # width of the borne-off tray
+_HALF = 6 * _P  # width of one half of the board
+_PH = _STACK * _P  # height of a point (room for five checkers)
+_GAP = 48  # height of the strip between the two rows of points
+_LINE = 26  # height of a text line
+_FONT = 14  # font size of text lines
 
-_LEFT = _M + _SIDE + _FRAME             # x of the left half
-_BAR_X = _LEFT + _HALF                  # x of the bar
-_RIGHT = _BAR_X + _BAR                  # x of the right half
-_TRAY_X = _RIGHT + _HALF + _FRAME       # x of the tray
+_LEFT = _M + _SIDE + _FRAME  # x of the left half
+_BAR_X = _LEFT + _HALF  # x of the bar
+_RIGHT = _BAR_X + _BAR  # x of the right half
+_TRAY_X = _RIGHT + _HALF + _FRAME  # x of the tray
 _WIDTH = _TRAY_X + _TRAY + _FRAME + _M  # width of the whole drawing
 
-_TOP = 2 * _LINE + 18 + _FRAME          # y of the top edge of the playing area
-_MID = _TOP + _PH                       # y where the middle strip starts
-_BOTTOM = _MID + _GAP                   # y where the bottom row of points starts
-_BASE = _BOTTOM + _PH                   # y of the bottom edge of the playing area
+_TOP = 2 * _LINE + 18 + _FRAME  # y of the top edge of the playing area
+_MID = _TOP + _PH  # y where the middle strip starts
+_BOTTOM = _MID + _GAP  # y where the bottom row of points starts
+_BASE = _BOTTOM + _PH  # y of the bottom edge of the playing area
 
 _COLOURS = {
     "background": "#ffffff",
@@ -152,8 +152,15 @@ def board_svg(
     _rect(svg, 0, 0, _WIDTH, height, _COLOURS["background"])
 
     top, bottom = on_roll.other, on_roll
-    _text(svg, _WIDTH / 2, _LINE - 8, _score_line(labels, (top, bottom), score, length, crawford),
-          size=_FONT + 1, weight="bold", cls="score")
+    _text(
+        svg,
+        _WIDTH / 2,
+        _LINE - 8,
+        _score_line(labels, (top, bottom), score, length, crawford),
+        size=_FONT + 1,
+        weight="bold",
+        cls="score",
+    )
     _legend(svg, _LINE + _LINE - 8, top, labels[top], sides[top], on_roll=False)
     _board(svg)
     _numbers(svg)
@@ -180,8 +187,9 @@ def _label(player: Player, names: tuple[str, str] | None) -> str:
     return f"{name} ({mark})" if name and name != mark else mark
 
 
-def _score_line(labels: dict[Player, str], order: tuple[Player, Player], score: tuple[int, int] | None,
-                length: int, crawford: bool) -> str:
+def _score_line(
+    labels: dict[Player, str], order: tuple[Player, Player], score: tuple[int, int] | None, length: int, crawford: bool
+) -> str:
     kind = f"{length}-point match" if length else "money game"
     if crawford and length:
         kind += ", Crawford game"
@@ -195,8 +203,7 @@ def _title(position: Position, on_roll: Player, dice: tuple[int, int] | None) ->
     return f"Backgammon position {position.position_id()}, {MARKS[on_roll]} on roll{rolled}"
 
 
-def _legend(svg: ET.Element, y: float, player: Player, label: str, counts: tuple[int, ...], *,
-            on_roll: bool) -> None:
+def _legend(svg: ET.Element, y: float, player: Player, label: str, counts: tuple[int, ...], *, on_roll: bool) -> None:
     pips = sum(i * n for i, n in enumerate(counts))
     roll = ", on roll" if on_roll else ""
     text = f"{label}{roll}: pip count {pips}, borne off {counts[OFF]}"
@@ -218,13 +225,24 @@ def _fit(text: str, size: float, room: float, bold: bool = False) -> float:
     return size if need <= room else max(6.0, int(size * room / need * 4) / 4)
 
 
-def _text(svg: ET.Element, x: float, y: float, text: str, *, size: float = _FONT, anchor: str = "middle",
-          weight: str | None = None, fill: str = _COLOURS["text"], cls: str | None = None) -> ET.Element:
+def _text(
+    svg: ET.Element,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: float = _FONT,
+    anchor: str = "middle",
+    weight: str | None = None,
+    fill: str = _COLOURS["text"],
+    cls: str | None = None,
+) -> ET.Element:
     """A line of text; lines across the drawing get a smaller font if they would not fit."""
     if anchor == "middle" and x == _WIDTH / 2:
         size = _fit(text, size, _WIDTH - 2 * _M, bold=weight == "bold")
-    node = ET.SubElement(svg, "text", {"x": _n(x), "y": _n(y), "font-size": _n(size),
-                                       "text-anchor": anchor, "fill": fill})
+    node = ET.SubElement(
+        svg, "text", {"x": _n(x), "y": _n(y), "font-size": _n(size), "text-anchor": anchor, "fill": fill}
+    )
     if weight:
         node.set("font-weight", weight)
     if cls:
@@ -249,8 +267,11 @@ def _rect(svg: ET.Element, x: float, y: float, w: float, h: float, fill: str, **
 
 
 def _circle(svg: ET.Element, cx: float, cy: float, r: float, fill: str, line: str, *, cls: str) -> None:
-    ET.SubElement(svg, "circle", {"class": cls, "cx": _n(cx), "cy": _n(cy), "r": _n(r), "fill": fill,
-                                  "stroke": line, "stroke-width": "1.5"})
+    ET.SubElement(
+        svg,
+        "circle",
+        {"class": cls, "cx": _n(cx), "cy": _n(cy), "r": _n(r), "fill": fill, "stroke": line, "stroke-width": "1.5"},
+    )
 
 
 def _board(svg: ET.Element) -> None:
@@ -306,8 +327,16 @@ def _stack(svg: ET.Element, x: float, first: float, step: float, player: Player,
         _circle(svg, x, first + i * step, _R, fill, line, cls=cls)
     if count > _STACK:
         y = first + (shown - 1) * step
-        _text(svg, x, y + 5, str(count), size=14, weight="bold", fill=_CHECKER[player.other][0],
-              cls=f"count {MARKS[player].lower()}")
+        _text(
+            svg,
+            x,
+            y + 5,
+            str(count),
+            size=14,
+            weight="bold",
+            fill=_CHECKER[player.other][0],
+            cls=f"count {MARKS[player].lower()}",
+        )
 
 
 def _bar(svg: ET.Element, position: Position, on_roll: Player) -> None:
@@ -323,8 +352,18 @@ def _tray(svg: ET.Element, sides: dict[Player, tuple[int, ...]], on_roll: Player
     for player, edge, step in ((on_roll.other, _TOP + 2, pitch), (on_roll, _BASE - 2 - thick, -pitch)):
         fill, line = _CHECKER[player]
         for i in range(sides[player][OFF]):
-            _rect(svg, _TRAY_X + 4, edge + i * step, _TRAY - 8, thick, fill, stroke=line, stroke_width="1",
-                  rx="2", class_=f"off {MARKS[player].lower()}")
+            _rect(
+                svg,
+                _TRAY_X + 4,
+                edge + i * step,
+                _TRAY - 8,
+                thick,
+                fill,
+                stroke=line,
+                stroke_width="1",
+                rx="2",
+                class_=f"off {MARKS[player].lower()}",
+            )
 
 
 def _cube(svg: ET.Element, value: int, owner: Player | None, on_roll: Player) -> None:
@@ -354,5 +393,6 @@ def _dice(svg: ET.Element, dice: tuple[int, int], on_roll: Player) -> None:
         group = ET.SubElement(svg, "g", {"class": "die"})
         _rect(group, x, y, side, side, fill, stroke=line, stroke_width="1.5", rx="5")
         for col, row in _PIPS[die]:
-            ET.SubElement(group, "circle", {"cx": _n(x + col * side / 4), "cy": _n(y + row * side / 4),
-                                            "r": "3", "fill": spot})
+            ET.SubElement(
+                group, "circle", {"cx": _n(x + col * side / 4), "cy": _n(y + row * side / 4), "r": "3", "fill": spot}
+            )

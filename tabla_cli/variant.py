@@ -45,8 +45,18 @@ __all__ = [
 Variant = type[Backgammon]
 
 VARIANTS: tuple[Variant, ...] = (
-    Backgammon, Portes, Nackgammon, Hypergammon3, Hypergammon2, Hypergammon1,
-    Tapa, Plakoto, Gulbara, Fevga, LongNardy, LongTabla,
+    Backgammon,
+    Portes,
+    Nackgammon,
+    Hypergammon3,
+    Hypergammon2,
+    Hypergammon1,
+    Tapa,
+    Plakoto,
+    Gulbara,
+    Fevga,
+    LongNardy,
+    LongTabla,
 )
 
 

@@ -130,10 +130,19 @@ class DecisionState:
 
         money = not self.length
         return MatchState(
-            cube=self.cube, cube_owner=self.cube_owner, dice_owner=self.on_roll, crawford=self.crawford,
-            game_state=_NO_GAME if self.opening and not playing else _PLAYING, turn=self.actor,
-            doubled=self.doubled, resign=0, dice=(max(dice), min(dice)) if dice else None,
-            length=self.length, score=self.score, jacoby=self.jacoby, beaver=money and self.beavers,
+            cube=self.cube,
+            cube_owner=self.cube_owner,
+            dice_owner=self.on_roll,
+            crawford=self.crawford,
+            game_state=_NO_GAME if self.opening and not playing else _PLAYING,
+            turn=self.actor,
+            doubled=self.doubled,
+            resign=0,
+            dice=(max(dice), min(dice)) if dice else None,
+            length=self.length,
+            score=self.score,
+            jacoby=self.jacoby,
+            beaver=money and self.beavers,
             max_cube_exp=min(XGID_MAX_CUBE_EXP, max(0, self.cube_limit.bit_length() - 1)),
         )
 
@@ -174,9 +183,15 @@ class Wants(Flag):
     FINDING = auto()
 
 
-_METHODS = {Wants.ROLL: "visit_roll", Wants.MOVE: "visit_move", Wants.CUBE: "visit_cube",
-            Wants.RESIGN: "visit_resign", Wants.RESULT: "visit_result", Wants.UNCHECKED: "visit_unchecked",
-            Wants.FINDING: "visit_finding"}
+_METHODS = {
+    Wants.ROLL: "visit_roll",
+    Wants.MOVE: "visit_move",
+    Wants.CUBE: "visit_cube",
+    Wants.RESIGN: "visit_resign",
+    Wants.RESULT: "visit_result",
+    Wants.UNCHECKED: "visit_unchecked",
+    Wants.FINDING: "visit_finding",
+}
 """Each step and the method the replay calls for it."""
 
 
@@ -251,8 +266,9 @@ class BaseVisitor(Generic[T]):
                 roller; None when it cannot be applied.
         """
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         """A double, take, drop, beaver or raccoon, with the values the replay decided.
 
         Args:
@@ -343,8 +359,9 @@ class Tee(BaseVisitor[T]):
         for child in self._playing[Wants.MOVE]:
             child.visit_move(action, after)
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         for child in self._playing[Wants.CUBE]:
             child.visit_cube(state, action, cube_before, cube_after, owner)
 

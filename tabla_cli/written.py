@@ -48,8 +48,13 @@ def mark_problem(segments: tuple[Segment, ...], play: Play, text: str, marks: bo
     return None
 
 
-def legal_plays(variant: Variant, position: Position, dice: Dice,
-                write: Callable[[Position, Play], str], near: Position | None = None) -> tuple[str, ...]:
+def legal_plays(
+    variant: Variant,
+    position: Position,
+    dice: Dice,
+    write: Callable[[Position, Play], str],
+    near: Position | None = None,
+) -> tuple[str, ...]:
     """Up to :data:`LISTED` legal plays of ``dice`` in ``position``, written, then how many more there are.
 
     With ``near`` (the position the written play leads to, seen from the

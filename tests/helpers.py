@@ -25,8 +25,12 @@ TRANSCRIPT_SUFFIXES = frozenset({".mat", ".sgf", ".txt", ".json", ".xg", ".bgf"}
 
 def transcript_files() -> list[Path]:
     """Every transcript under tests/data (the copied corpus included) and examples/, sorted."""
-    found = [p for root in (DATA, EXAMPLES) for p in root.rglob("*")
-             if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES]
+    found = [
+        p
+        for root in (DATA, EXAMPLES)
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix.lower() in TRANSCRIPT_SUFFIXES
+    ]
     return sorted(found)
 
 

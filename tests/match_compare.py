@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from tabla_cli.board import Position
 from tabla_cli.model import Action, ActionKind, Game, Match
-from helpers import replayed_decisions
 from tabla_cli.replay import Decision
+
+from helpers import replayed_decisions
 
 __all__ = ["Carried", "match_differences"]
 
@@ -107,8 +108,15 @@ def match_differences(expected: Match, actual: Match, carried: Carried = EVERYTH
     return out
 
 
-def _game(out: list[str], where: str, a: Game, b: Game, carried: Carried,
-          after_a: dict[int, Position | None], after_b: dict[int, Position | None]) -> None:
+def _game(
+    out: list[str],
+    where: str,
+    a: Game,
+    b: Game,
+    carried: Carried,
+    after_a: dict[int, Position | None],
+    after_b: dict[int, Position | None],
+) -> None:
     def differ(what: str, x: object, y: object) -> None:
         if x != y:
             out.append(f"{where}: {what}: {x!r} != {y!r}")
@@ -128,8 +136,15 @@ def _game(out: list[str], where: str, a: Game, b: Game, carried: Carried,
         _action(out, f"{where} action {i} ({x.location})", x, y, carried, after_a, after_b)
 
 
-def _action(out: list[str], where: str, x: Action, y: Action, carried: Carried,
-            after_a: dict[int, Position | None], after_b: dict[int, Position | None]) -> None:
+def _action(
+    out: list[str],
+    where: str,
+    x: Action,
+    y: Action,
+    carried: Carried,
+    after_a: dict[int, Position | None],
+    after_b: dict[int, Position | None],
+) -> None:
     def differ(what: str, p: object, q: object) -> None:
         if p != q:
             out.append(f"{where}: {what}: {p!r} != {q!r}")

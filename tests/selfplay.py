@@ -14,8 +14,9 @@ from tabla_cli.variants.common import TablaVariant
 from tabla_cli.variants.search import Board, PathStep, search, snapshot_after
 
 
-def random_play(variant: type[TablaVariant], position: Position, dice: Dice,
-                rng: random.Random) -> tuple[Position, Play]:
+def random_play(
+    variant: type[TablaVariant], position: Position, dice: Dice, rng: random.Random
+) -> tuple[Position, Play]:
     """One legal play of ``variant`` picked at random (not uniformly), and the position it leads to."""
     position = variant.position_from(position)
     plan = variant.plan(position, dice)

@@ -139,7 +139,8 @@ def encode(value: Any, *, share_names: bool = True, share_values: bool = True) -
 
 def bgf_file(document: Any, *, compress: bool = True, smile: bool = True) -> bytes:
     """A ``.bgf`` file of ``document``: BGBlitz's header line, then the Smile (or JSON) body, gzipped when asked."""
-    header = json.dumps({"format": "BGF", "version": "1.0", "compress": compress, "useSmile": smile},
-                        separators=(",", ":")).encode()
+    header = json.dumps(
+        {"format": "BGF", "version": "1.0", "compress": compress, "useSmile": smile}, separators=(",", ":")
+    ).encode()
     body = encode(document) if smile else json.dumps(document).encode()
     return header + b"\n" + (gzip.compress(body, mtime=0) if compress else body)

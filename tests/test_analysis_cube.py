@@ -16,8 +16,8 @@ import pytest
 from tabla_cli.analysis.bgsage_batch import CubeValues
 from tabla_cli.analysis.cube import CubeNotAvailableError, CubeVerdict, cube_verdict, proper_action
 from tabla_cli.analysis.engine import analyse
-from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.board import Player
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.ids import MatchState, encode_match_id, parse_ids
 
 ORACLE = Path(__file__).parent / "data" / "cube" / "gnubg_cube.csv"
@@ -31,9 +31,17 @@ def decision(ids: str, kind: DecisionKind = DecisionKind.DOUBLE, action: CubeAct
     position, state = parse_ids(ids)
     assert state is not None
     length, score = state.length, state.score
-    return DecisionInput(kind, position, state.dice_owner, state.dice_owner, state.cube, state.cube_owner,
-                         (length - score[0], length - score[1]) if length else (0, 0),
-                         crawford=state.crawford, cube_action=action)
+    return DecisionInput(
+        kind,
+        position,
+        state.dice_owner,
+        state.dice_owner,
+        state.cube,
+        state.cube_owner,
+        (length - score[0], length - score[1]) if length else (0, 0),
+        crawford=state.crawford,
+        cube_action=action,
+    )
 
 
 def gnubg_says(row: dict[str, str]) -> tuple[bool, bool]:
@@ -45,8 +53,9 @@ def gnubg_says(row: dict[str, str]) -> tuple[bool, bool]:
 def test_oracle_covers_what_it_should() -> None:
     assert len(ROWS) == 184
     assert sum(row["kind"] == "bearoff" for row in ROWS) == 124
-    assert {row["proper"] for row in ROWS if row["position_id"] + ":" + row["match_id"] == REFERENCE} \
-        == {"Redouble, pass"}
+    assert {row["proper"] for row in ROWS if row["position_id"] + ":" + row["match_id"] == REFERENCE} == {
+        "Redouble, pass"
+    }
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['position_id']}:{r['match_id']}" for r in ROWS])
@@ -72,8 +81,9 @@ def test_match_deciding_redouble_is_judged_as_gnubg_judges_it() -> None:
 
 
 def test_the_redouble_and_the_pass_are_no_errors_in_a_match() -> None:
-    double, answer = analyse([decision(REFERENCE, action=CubeAction.DOUBLE),
-                              decision(REFERENCE, DecisionKind.TAKE, CubeAction.PASS)], "2ply")
+    double, answer = analyse(
+        [decision(REFERENCE, action=CubeAction.DOUBLE), decision(REFERENCE, DecisionKind.TAKE, CubeAction.PASS)], "2ply"
+    )
     assert (double.best, double.error) == ("double", 0.0)
     assert (answer.best, answer.error) == ("pass", 0.0)
 
@@ -88,14 +98,15 @@ def at_2ply() -> list[tuple[dict[str, str], CubeVerdict]]:
 
 
 @pytest.mark.parametrize("kind, share", [("bearoff", 0.9), ("other", 0.85)])
-def test_2ply_verdicts_agree_with_gnubg_1ply(at_2ply: list[tuple[dict[str, str], CubeVerdict]],
-                                             kind: str, share: float) -> None:
+def test_2ply_verdicts_agree_with_gnubg_1ply(
+    at_2ply: list[tuple[dict[str, str], CubeVerdict]], kind: str, share: float
+) -> None:
     """Double or not, take or pass, as gnubg says (9 in 10 bear-offs; another engine's net elsewhere)."""
     chosen = [(row, v) for row, v in at_2ply if row["kind"] == kind]
     agree = [gnubg_says(row) == (v.double, v.take) for row, v in chosen]
     assert sum(agree) >= share * len(chosen), [
-        (row["position_id"], row["match_id"], row["proper"], v.proper)
-        for (row, v), ok in zip(chosen, agree) if not ok]
+        (row["position_id"], row["match_id"], row["proper"], v.proper) for (row, v), ok in zip(chosen, agree) if not ok
+    ]
 
 
 def test_verdict_costs_follow_the_equities(at_2ply: list[tuple[dict[str, str], CubeVerdict]]) -> None:
@@ -109,16 +120,27 @@ def test_verdict_costs_follow_the_equities(at_2ply: list[tuple[dict[str, str], C
 
 def state_ids(cube: int, owner: Player | None, score: tuple[int, int], crawford: bool = False) -> str:
     """The reference position at another state of a 7-point match, player 0 on roll."""
-    state = MatchState(cube=cube, cube_owner=owner, dice_owner=Player.ZERO, turn=Player.ZERO,
-                       crawford=crawford, game_state=1, length=7, score=score)
+    state = MatchState(
+        cube=cube,
+        cube_owner=owner,
+        dice_owner=Player.ZERO,
+        turn=Player.ZERO,
+        crawford=crawford,
+        game_state=1,
+        length=7,
+        score=score,
+    )
     return f"BwAAcAEAAAAAAA:{encode_match_id(state)}"
 
 
-@pytest.mark.parametrize("ids, reason", [
-    (state_ids(2, Player.ONE, (4, 2)), "owns the cube"),
-    (state_ids(1, None, (5, 6), crawford=True), "Crawford"),
-    (state_ids(2, Player.ZERO, (5, 2)), "dead"),
-])
+@pytest.mark.parametrize(
+    "ids, reason",
+    [
+        (state_ids(2, Player.ONE, (4, 2)), "owns the cube"),
+        (state_ids(1, None, (5, 6), crawford=True), "Crawford"),
+        (state_ids(2, Player.ZERO, (5, 2)), "dead"),
+    ],
+)
 def test_no_cube_decision_where_the_rules_give_none(ids: str, reason: str) -> None:
     with pytest.raises(CubeNotAvailableError, match=reason):
         cube_verdict(decision(ids))

@@ -9,9 +9,9 @@ import pytest
 from tabla_cli.analysis import cache as analysis_cache
 from tabla_cli.analysis import engine
 from tabla_cli.analysis.engine import UnknownLevelError, analyse, to_board
-from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.board import Player, Position, Step, legal_plays
 from tabla_cli.errors import TablaError
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 
 START = Position.start()
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -25,14 +25,15 @@ ON_BAR = Position.from_points({25: 1, 13: 5, 8: 4, 6: 5}, {1: 2, 2: 2, 3: 2, 4: 
 LAST_CHECKER = Position.from_points({1: 1}, {24: 2, 13: 5})
 
 
-def checker(position: Position, dice: tuple[int, int], played: Position | None = None,
-            away: tuple[int, int] = (0, 0), **kw: Any) -> DecisionInput:
-    return DecisionInput(DecisionKind.CHECKER, position, ZERO, ZERO, 1, None, away,
-                         dice=dice, played=played, **kw)
+def checker(
+    position: Position, dice: tuple[int, int], played: Position | None = None, away: tuple[int, int] = (0, 0), **kw: Any
+) -> DecisionInput:
+    return DecisionInput(DecisionKind.CHECKER, position, ZERO, ZERO, 1, None, away, dice=dice, played=played, **kw)
 
 
-def cube(kind: DecisionKind, position: Position, action: CubeAction,
-         away: tuple[int, int] = (0, 0), **kw: Any) -> DecisionInput:
+def cube(
+    kind: DecisionKind, position: Position, action: CubeAction, away: tuple[int, int] = (0, 0), **kw: Any
+) -> DecisionInput:
     actor = ZERO if kind is DecisionKind.DOUBLE else ONE
     return DecisionInput(kind, position, ZERO, actor, 1, None, away, cube_action=action, **kw)
 
@@ -42,10 +43,14 @@ def play(position: Position, *steps: tuple[int, int]) -> Position:
 
 
 def test_best_play_has_no_error_and_a_worse_play_does() -> None:
-    best, worse = analyse([
-        checker(START, (3, 1), play(START, (8, 5), (6, 5))),
-        checker(START, (3, 1), play(START, (24, 21), (21, 20))),
-    ], "1ply", luck=False)
+    best, worse = analyse(
+        [
+            checker(START, (3, 1), play(START, (8, 5), (6, 5))),
+            checker(START, (3, 1), play(START, (24, 21), (21, 20))),
+        ],
+        "1ply",
+        luck=False,
+    )
     assert best.best == "8/5 6/5"
     assert best.error == 0.0 and best.rank == 1 and best.equity == best.best_equity
     assert best.options == len(legal_plays(START, (3, 1))) == 16
@@ -57,7 +62,7 @@ def test_best_play_has_no_error_and_a_worse_play_does() -> None:
 
 def test_a_filtered_out_play_is_scored_at_the_full_level() -> None:
     made = play(START, (13, 7), (13, 8))
-    evaluation, = analyse([checker(START, (6, 5), made)], "2ply", luck=False)
+    (evaluation,) = analyse([checker(START, (6, 5), made)], "2ply", luck=False)
     assert evaluation.best == "24/13"
     assert evaluation.error is not None and evaluation.error > 0.05
     assert evaluation.equity == pytest.approx(evaluation.best_equity - evaluation.error)
@@ -67,16 +72,21 @@ def test_the_cube_value_counts_above_1ply() -> None:
     # At 7-away all, the side that owns a 4-cube plays for more than half the match:
     # every play's equity (the best one's too) differs from a 2-cube's.
     made = play(FIVE_POINT, (13, 7), (8, 3))
-    two, four = analyse([DecisionInput(DecisionKind.CHECKER, FIVE_POINT, ZERO, ZERO, cube, ZERO, (7, 7),
-                                       dice=(6, 5), played=made) for cube in (2, 4)], "2ply", luck=False)
+    two, four = analyse(
+        [
+            DecisionInput(DecisionKind.CHECKER, FIVE_POINT, ZERO, ZERO, cube, ZERO, (7, 7), dice=(6, 5), played=made)
+            for cube in (2, 4)
+        ],
+        "2ply",
+        luck=False,
+    )
     assert two.best == four.best == "24/13"
     assert abs(two.best_equity - four.best_equity) > 0.01
     assert two.equity is not None and four.equity is not None and abs(two.equity - four.equity) > 0.01
 
 
 def test_luck_is_scored_at_1ply_whatever_the_level() -> None:
-    decisions = [checker(FIVE_POINT, (6, 5), play(FIVE_POINT, (13, 7), (8, 3))),
-                 checker(ON_BAR, (4, 3), ON_BAR)]
+    decisions = [checker(FIVE_POINT, (6, 5), play(FIVE_POINT, (13, 7), (8, 3))), checker(ON_BAR, (4, 3), ON_BAR)]
     one = analyse(decisions, "1ply")
     two = analyse(decisions, "2ply")
     assert [e.luck for e in one] == [e.luck for e in two]
@@ -106,12 +116,15 @@ def test_luck_costs_the_same_engine_work_at_every_level(monkeypatch: pytest.Monk
 def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[int] = []
     real = engine.checker_batch
-    monkeypatch.setattr(engine, "checker_batch",
-                        lambda items, *a: sent.append(len(items)) or real(items, *a))
-    forced, dance = analyse([
-        checker(LAST_CHECKER, (6, 5), play(LAST_CHECKER, (1, 0))),
-        checker(ON_BAR, (4, 3), ON_BAR),
-    ], "1ply", luck=False)
+    monkeypatch.setattr(engine, "checker_batch", lambda items, *a: sent.append(len(items)) or real(items, *a))
+    forced, dance = analyse(
+        [
+            checker(LAST_CHECKER, (6, 5), play(LAST_CHECKER, (1, 0))),
+            checker(ON_BAR, (4, 3), ON_BAR),
+        ],
+        "1ply",
+        luck=False,
+    )
     assert sent == []
     assert forced.forced and forced.options == 1 and forced.best == "1/off"
     assert forced.error == 0.0 and forced.equity is None
@@ -119,21 +132,27 @@ def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.Mo
 
 
 def test_a_dance_is_unlucky_and_the_opening_luck_is_the_best_plays_equity() -> None:
-    dance, opening = analyse([
-        checker(ON_BAR, (4, 3), ON_BAR),
-        checker(START, (3, 1), play(START, (8, 5), (6, 5))),
-    ], "1ply")
+    dance, opening = analyse(
+        [
+            checker(ON_BAR, (4, 3), ON_BAR),
+            checker(START, (3, 1), play(START, (8, 5), (6, 5))),
+        ],
+        "1ply",
+    )
     assert dance.luck is not None and dance.luck < -0.05
     # From the symmetric start at a level score the 30 opening rolls average 0.
     assert opening.luck == pytest.approx(opening.best_equity, abs=1e-6)
 
 
 def test_take_of_a_clear_pass_is_a_wrong_take() -> None:
-    take, drop, double = analyse([
-        cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.TAKE),
-        cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.PASS),
-        cube(DecisionKind.DOUBLE, RACE_AHEAD, CubeAction.DOUBLE),
-    ], "1ply")
+    take, drop, double = analyse(
+        [
+            cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.TAKE),
+            cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.PASS),
+            cube(DecisionKind.DOUBLE, RACE_AHEAD, CubeAction.DOUBLE),
+        ],
+        "1ply",
+    )
     assert take.best == drop.best == "pass"
     assert take.error is not None and take.error > 0.2 and take.rank == 2
     assert drop.error == 0.0 and drop.equity == pytest.approx(-1.0)
@@ -145,40 +164,43 @@ def test_take_of_a_clear_pass_is_a_wrong_take() -> None:
 
 
 def test_double_in_a_no_double_position_costs() -> None:
-    double, no_double = analyse([
-        cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.DOUBLE),
-        cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.NO_DOUBLE),
-    ], "1ply")
+    double, no_double = analyse(
+        [
+            cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.DOUBLE),
+            cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.NO_DOUBLE),
+        ],
+        "1ply",
+    )
     assert double.best == no_double.best == "no double"
     assert double.error is not None and double.error > 0.02 and double.close
     # Within gnubg's 0.16 of doubling: the no double counts as a cube decision.
     assert no_double.error == 0.0 and no_double.close
-    behind, = analyse([cube(DecisionKind.DOUBLE, FIVE_POINT.flip(), CubeAction.NO_DOUBLE)], "1ply")
+    (behind,) = analyse([cube(DecisionKind.DOUBLE, FIVE_POINT.flip(), CubeAction.NO_DOUBLE)], "1ply")
     assert behind.error == 0.0 and not behind.close
 
 
 def test_a_player_who_cannot_double_has_no_cube_decision() -> None:
-    owned = DecisionInput(DecisionKind.DOUBLE, RACE_AHEAD, ZERO, ZERO, 2, ONE, (0, 0),
-                          cube_action=CubeAction.NO_DOUBLE)
-    evaluation, = analyse([owned], "1ply")
+    owned = DecisionInput(DecisionKind.DOUBLE, RACE_AHEAD, ZERO, ZERO, 2, ONE, (0, 0), cube_action=CubeAction.NO_DOUBLE)
+    (evaluation,) = analyse([owned], "1ply")
     assert evaluation.forced and not evaluation.close and evaluation.error == 0.0
 
 
 def test_match_play_and_money_give_different_equities() -> None:
     made = play(START, (8, 5), (6, 5))
-    money, match = analyse([checker(START, (3, 1), made), checker(START, (3, 1), made, away=(3, 5))],
-                           "1ply", luck=False)
+    money, match = analyse(
+        [checker(START, (3, 1), made), checker(START, (3, 1), made, away=(3, 5))], "1ply", luck=False
+    )
     assert money.equity is not None and match.equity is not None
     assert abs(money.equity - match.equity) > 0.01
     assert money.error_mwc is None and match.error_mwc == 0.0
-    wrong, = analyse([cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.TAKE, away=(7, 7))], "1ply")
+    (wrong,) = analyse([cube(DecisionKind.TAKE, RACE_AHEAD, CubeAction.TAKE, away=(7, 7))], "1ply")
     assert wrong.error is not None and wrong.error_mwc is not None
     assert 0 < wrong.error_mwc < wrong.error
 
 
 def test_other_variants_are_not_analysable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine, "checker_batch", None)
-    evaluation, = analyse([checker(START, (3, 1), START, variant="plakoto")], "1ply")
+    (evaluation,) = analyse([checker(START, (3, 1), START, variant="plakoto")], "1ply")
     assert evaluation.error is None and evaluation.equity is None
     assert evaluation.source == "not analysable (plakoto)"
 
@@ -195,8 +217,7 @@ def test_board_layout_matches_bgsage() -> None:
     assert to_board(ON_BAR)[25] == 1 and to_board(ON_BAR)[0] == 0
 
 
-def test_cache_hit_returns_the_same_without_the_engine(
-        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_hit_returns_the_same_without_the_engine(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TABLA_CACHE_DIR", str(tmp_path))
     decisions = [
         checker(START, (3, 1), play(START, (24, 21), (21, 20))),
@@ -224,8 +245,7 @@ def test_cache_sends_only_misses_to_the_engine(tmp_path: Any, monkeypatch: pytes
     analysis_cache.analyse_cached([old], "1ply", luck=False)
     asked: list[list[DecisionInput]] = []
     real = analysis_cache.analyse
-    monkeypatch.setattr(analysis_cache, "analyse",
-                        lambda ds, *a, **kw: asked.append(list(ds)) or real(ds, *a, **kw))
+    monkeypatch.setattr(analysis_cache, "analyse", lambda ds, *a, **kw: asked.append(list(ds)) or real(ds, *a, **kw))
     both = analysis_cache.analyse_cached([old, new], "1ply", luck=False)
     assert asked == [[new]]
     assert both[1].best == "8/4 6/4"
@@ -237,12 +257,12 @@ def test_rank_plays_agrees_with_analyse(level: str) -> None:
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
     assert {r.position for r in ranked} == set(legal_plays(START, (6, 5)))
     assert ranked[0].text == "24/13" and ranked[0].level == level
-    best, = analyse([checker(START, (6, 5), ranked[0].position)], level, luck=False)
+    (best,) = analyse([checker(START, (6, 5), ranked[0].position)], level, luck=False)
     assert best.equity == best.best_equity == pytest.approx(ranked[0].equity)
     # The filter drops the worst play: it shows the 1ply equity that a 1ply analysis gives it.
     worst = ranked[-1]
     assert worst.level == "1ply"
-    evaluation, = analyse([checker(START, (6, 5), worst.position)], "1ply", luck=False)
+    (evaluation,) = analyse([checker(START, (6, 5), worst.position)], "1ply", luck=False)
     assert evaluation.equity == pytest.approx(worst.equity)
 
 

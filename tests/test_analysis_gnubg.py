@@ -66,12 +66,16 @@ def frames(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[pd.DataFr
 def players(frames: tuple[pd.DataFrame, pd.DataFrame]) -> pd.DataFrame:
     """One row per match and player: the noise it played with and both engines' error rates."""
     engine, recorded = (player_stats(frame, by_match=True) for frame in frames)
-    noise = pd.DataFrame([
-        {"match": m["file"], "player": player, "noise": level}
-        for m in MANIFEST for player, level in zip(m["players"], m["noise"], strict=True)
-    ]).astype({"match": "string", "player": "string"})
+    noise = pd.DataFrame(
+        [
+            {"match": m["file"], "player": player, "noise": level}
+            for m in MANIFEST
+            for player, level in zip(m["players"], m["noise"], strict=True)
+        ]
+    ).astype({"match": "string", "player": "string"})
     joined = noise.merge(engine, on=["match", "player"]).merge(
-        recorded, on=["match", "player"], suffixes=("", "_gnubg"))
+        recorded, on=["match", "player"], suffixes=("", "_gnubg")
+    )
     assert len(joined) == 2 * len(MANIFEST)
     return joined.sort_values("noise", kind="stable").reset_index(drop=True)
 

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
+from tabla_cli.analysis.stats import DECISION_COLUMNS, actual_result, decisions_frame, player_stats
+from tabla_cli.evaluation.met import cube_outcomes, match_equity
 from tabla_cli.evaluation.recorded import (
     CubeAnalysis,
     RecordedAnalysis,
@@ -19,9 +22,6 @@ from tabla_cli.evaluation.recorded import (
     parse_gnubg_text_analysis,
     parse_sgf_cube_analysis,
 )
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
-from tabla_cli.evaluation.met import cube_outcomes, match_equity
-from tabla_cli.analysis.stats import DECISION_COLUMNS, actual_result, decisions_frame, player_stats
 from tabla_cli.evaluation.types import CubeAction, DecisionKind
 from tabla_cli.formats import gnubg_text, sgf
 from tabla_cli.model import ActionKind
@@ -111,7 +111,8 @@ def test_the_reader_keeps_the_ranked_list_and_the_cube_block() -> None:
     assert roll.analysis.candidates[0].probabilities == (0.473, 0.122, 0.006, 0.527, 0.187, 0.008)
     double, take = (a for a in actions if a.kind in (ActionKind.DOUBLE, ActionKind.TAKE) and a.move_number in (5, 6))
     assert double.analysis is not None and double.analysis.cube == CubeAnalysis(
-        0.725, 0.856, 1.0, "Double, take", "gnubg 4-ply", (0.628, 0.312, 0.013, 0.372, 0.087, 0.004))
+        0.725, 0.856, 1.0, "Double, take", "gnubg 4-ply", (0.628, 0.312, 0.013, 0.372, 0.087, 0.004)
+    )
     # The answer is printed from the taker's side; it is kept from the doubler's.
     assert take.analysis is not None and take.analysis.cube is not None
     assert take.analysis.cube.double_take == pytest.approx(0.856)
@@ -159,8 +160,9 @@ def test_no_move_is_forced() -> None:
         (CubeAnalysis(1.3, 1.8, 1.0), CubeAction.NO_DOUBLE, DecisionKind.DOUBLE, 0.0, "no double", False),
     ],
 )
-def test_cube_evaluations(cube: CubeAnalysis, made: CubeAction, kind: DecisionKind, error: float, best: str,
-                          close: bool) -> None:
+def test_cube_evaluations(
+    cube: CubeAnalysis, made: CubeAction, kind: DecisionKind, error: float, best: str, close: bool
+) -> None:
     evaluation = evaluation_from_recorded(RecordedAnalysis(cube=cube, cube_action=made), kind)
     assert evaluation is not None
     assert evaluation.error == pytest.approx(error)
@@ -229,8 +231,16 @@ def stored_cube_statistics(text: str) -> list[dict[str, tuple[float, ...]]]:
             kinds = [counts[8 + 2 * k + side] for k in range(6)]
             emg = [errors[12 * side + 2 * k] for k in range(6)]
             mwc = [errors[12 * side + 2 * k + 1] for k in range(6)]
-            game[f"counts {side}"] = (counts[side], counts[2 + side], counts[4 + side], counts[6 + side],
-                                      kinds[0] + kinds[1], kinds[2] + kinds[3], kinds[4], kinds[5])
+            game[f"counts {side}"] = (
+                counts[side],
+                counts[2 + side],
+                counts[4 + side],
+                counts[6 + side],
+                kinds[0] + kinds[1],
+                kinds[2] + kinds[3],
+                kinds[4],
+                kinds[5],
+            )
             game[f"emg {side}"] = (emg[0] + emg[1], emg[2] + emg[3], emg[4], emg[5])
             game[f"mwc {side}"] = (mwc[0] + mwc[1], mwc[2] + mwc[3], mwc[4], mwc[5])
         games.append(game)
@@ -252,8 +262,11 @@ def test_sgf_cube_analysis_gives_gnubgs_cube_statistics(path: Path) -> None:
             action, best = rows["action"], rows["best"]
             wrong = (rows["error"] > 0) & (action != best)
             kinds = [wrong & (action == made) for made in ("no double", "double", "take", "pass")]
-            counts = (len(rows), *(int((action == made).sum()) for made in ("double", "take", "pass")),
-                      *(int(k.sum()) for k in kinds))
+            counts = (
+                len(rows),
+                *(int((action == made).sum()) for made in ("double", "take", "pass")),
+                *(int(k.sum()) for k in kinds),
+            )
             assert counts == game[f"counts {side}"], (number, side)
             emg = [float(rows["error"][k].sum()) for k in kinds]
             mwc = [float(rows["error_mwc"][k].sum()) for k in kinds]
@@ -265,8 +278,7 @@ def test_sgf_cube_analysis_gives_gnubgs_cube_statistics(path: Path) -> None:
 
 def test_sgf_cube_analysis_by_hand() -> None:
     # Money: the cubeful equities are used as they are, double/pass is +1.
-    value = ("E ver 3 2C 1 0.000000 1 0.70 0.20 0.01 0.05 0.00 0.55 0.62 "
-             "0.70 0.20 0.01 0.05 0.00 0.55 0.80")
+    value = "E ver 3 2C 1 0.000000 1 0.70 0.20 0.01 0.05 0.00 0.55 0.62 0.70 0.20 0.01 0.05 0.00 0.55 0.80"
     cube = parse_sgf_cube_analysis(value, None)
     assert cube is not None
     assert (cube.no_double, cube.double_take, cube.double_pass) == (0.62, 0.80, 1.0)

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import CORPUS, DATA
 from tabla_cli.check import FileReport, check_file, mark_duplicates
 from tabla_cli.cli import main
 from tabla_cli.digest import Duplicates, MatchKey
@@ -18,6 +17,8 @@ from tabla_cli.formats.mat import parse_matches
 from tabla_cli.model import ActionKind
 from tabla_cli.reports import build_frames
 from tabla_cli.source import LeftOut, collect_paths, is_transcript
+
+from helpers import CORPUS, DATA
 
 GALAXY = CORPUS / "mat" / "bglab-lasse-match3423068.txt"
 UNNAMED = DATA / "mat" / "galaxy-unnamed-player.mat"
@@ -81,20 +82,27 @@ def test_a_forfeit_glued_to_a_move_line_is_read_with_a_warning() -> None:
     match = next(parse_matches(GLUED.read_text(encoding="utf-8"), path=str(GLUED)))
     last = match.games[1].actions[-3:]
     assert [(a.kind, int(a.player), a.value) for a in last] == [
-        (ActionKind.ROLL, 0, None), (ActionKind.LOSS, 1, 2), (ActionKind.WIN, 0, 2),
+        (ActionKind.ROLL, 0, None),
+        (ActionKind.LOSS, 1, 2),
+        (ActionKind.WIN, 0, 2),
     ]
     assert last[0].play_text == "2/0 2/0"
     report = check_file(str(GLUED))
     assert codes(report) == ["glued-line", "forfeit-side", "forfeit"]
     warning = report.findings[0]
     assert (warning.location.line, warning.location.column, warning.move, warning.severity.value) == (
-        53, 34, 27, "warning")
+        53,
+        34,
+        27,
+        "warning",
+    )
     assert codes(check_file(str(GALAXY))) == ["forfeit"]
 
 
 def test_a_second_move_number_followed_by_nothing_readable_stays_an_error() -> None:
     text = GALAXY.read_text(encoding="utf-8").replace(
-        " 27) 54: 2/0 2/0                  Losses 2 point", " 27) 54: 2/0 2/0   27)  Lost it all")
+        " 27) 54: 2/0 2/0                  Losses 2 point", " 27) 54: 2/0 2/0   27)  Lost it all"
+    )
     errors: list[str] = []
     list(parse_matches(text, path="m.mat", on_error=lambda exc: errors.append(exc.message)))
     assert len(errors) == 1 and "27)" in errors[0]
@@ -148,13 +156,17 @@ def report_csv(*args: str) -> str:
 
 
 def test_a_report_over_every_copy_equals_the_report_over_the_mat_files(tmp_path: Path) -> None:
-    for path in [*SAME_MATCH, CORPUS / "mat" / "bglab-lasse-match8463624.txt",
-                 CORPUS / "sgf" / "gnubg-bglab-lasse-match8463624.sgf"]:
+    for path in [
+        *SAME_MATCH,
+        CORPUS / "mat" / "bglab-lasse-match8463624.txt",
+        CORPUS / "sgf" / "gnubg-bglab-lasse-match8463624.sgf",
+    ]:
         shutil.copy(path, tmp_path / path.name)
     only_mat = report_csv(str(SAME_MATCH[0]), str(CORPUS / "mat" / "bglab-lasse-match8463624.txt"))
     assert report_csv(str(tmp_path)) == only_mat
     assert report_csv("--by", "errors", str(tmp_path)) == report_csv(
-        "--by", "errors", str(SAME_MATCH[0]), str(CORPUS / "mat" / "bglab-lasse-match8463624.txt"))
+        "--by", "errors", str(SAME_MATCH[0]), str(CORPUS / "mat" / "bglab-lasse-match8463624.txt")
+    )
     every = report_csv("--keep-duplicates", "--by", "match", str(tmp_path))
     assert len(every.splitlines()) == 1 + len(SAME_MATCH) + 2
     code, _, err = run("report", "--jobs", "1", "--format", "csv", str(tmp_path))
@@ -213,7 +225,8 @@ def test_symlink_loops_and_unreadable_files_get_one_message_each(tmp_path: Path)
     code, _, err = run("check", "--jobs", "1", str(folder))
     lines = err.splitlines()
     assert [line for line in lines if "not followed" in line] == [
-        f"{folder / 'sub' / 'up'}: a symbolic link back to a directory already walked; not followed"]
+        f"{folder / 'sub' / 'up'}: a symbolic link back to a directory already walked; not followed"
+    ]
     assert sum("error[unreadable-file]" in line for line in lines) == 2
     assert "checked 3 files, 1 matches" in err
     assert code == 1
@@ -228,16 +241,19 @@ def test_collect_paths_tells_what_it_left_out(tmp_path: Path) -> None:
     assert collect_paths([str(folder / "README.md")]) == [str(folder / "README.md")]
 
 
-@pytest.mark.parametrize(("name", "content", "expected"), [
-    ("a.txt", GALAXY.read_bytes(), True),
-    ("a.sgf", b"garbage", True),
-    ("a.mat", b"", True),
-    ("a.json", b'{"schema": "tabla-match/1", "matches": []}', True),
-    ("a.json", b'{"schema": "other"}', False),
-    ("a.txt", b"The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)\n", True),
-    ("a.txt", "hello \u00e9\n".encode("utf-16"), False),
-    ("a.png", PNG, False),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("a.txt", GALAXY.read_bytes(), True),
+        ("a.sgf", b"garbage", True),
+        ("a.mat", b"", True),
+        ("a.json", b'{"schema": "tabla-match/1", "matches": []}', True),
+        ("a.json", b'{"schema": "other"}', False),
+        ("a.txt", b"The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)\n", True),
+        ("a.txt", "hello \u00e9\n".encode("utf-16"), False),
+        ("a.png", PNG, False),
+    ],
+)
 def test_is_transcript_sniffs_the_content(tmp_path: Path, name: str, content: bytes, expected: bool) -> None:
     path = tmp_path / name
     path.write_bytes(content)
@@ -278,10 +294,14 @@ def test_stdin_is_still_read() -> None:
 
 BINARIES = {
     "shot.png": (PNG, "binary file (a PNG image), not a transcript; did you mean the match's transcript"),
-    "match.pdf": (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n",
-                  "binary file (a PDF document), not a transcript; did you mean the transcript it was made from"),
-    "matches.zip": (b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256)),
-                    "binary file (a ZIP archive), not a transcript; did you mean the transcripts inside it"),
+    "match.pdf": (
+        b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n",
+        "binary file (a PDF document), not a transcript; did you mean the transcript it was made from",
+    ),
+    "matches.zip": (
+        b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256)),
+        "binary file (a ZIP archive), not a transcript; did you mean the transcripts inside it",
+    ),
     "blob.mat": (bytes(range(256)) * 4, "binary file, not a transcript"),
 }
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import EXAMPLES
 from tabla_cli import formats
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
@@ -29,15 +28,17 @@ from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reader import read_path_matches
 from tabla_cli.source import collect_paths, open_stream
 
+from helpers import EXAMPLES
+
 MAGIC = b"TOY\x00"
 THREE = (EXAMPLES / "three-point-match.mat").read_bytes()
 
 
 def read_toy(data: bytes, *, path: str, on_error: ErrorHandler | None = None, max_size: int) -> Iterator[Match]:
     """A toy binary format: the magic, then a .mat compressed with zlib; ``!`` after the magic: a damaged record."""
-    if data[len(MAGIC):].startswith(b"!"):
+    if data[len(MAGIC) :].startswith(b"!"):
         raise InputError("a damaged record", Location(path, game=2, move=7))
-    text = inflate(data[len(MAGIC):], max_size=max_size, location=Location(path)).decode("utf-8")
+    text = inflate(data[len(MAGIC) :], max_size=max_size, location=Location(path)).decode("utf-8")
     for match in read_mat(io.StringIO(text), path=path, on_error=on_error):
         yield dataclasses.replace(match, format="toy")
 

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import DATA
 from tabla_cli.board import (
     BAR,
     CHECKERS,
@@ -30,6 +29,8 @@ from tabla_cli.board import (
     max_dice_playable,
     resolve_play,
 )
+
+from helpers import DATA
 
 # --- the perft table --------------------------------------------------------------
 
@@ -56,15 +57,29 @@ def test_perft_table_covers_the_categories() -> None:
     assert notes["start"] == 21
     assert notes["rules-2.8"] == 9
     assert len(PERFT) - notes["start"] - notes["rules-2.8"] - notes["rules-2.7"] >= 150
-    for category in ("bar-1", "bar-2", "bar-3plus", "bearoff-overshoot", "bearoff-exact",
-                     "bearoff-higher-occupied", "bearoff-contact", "prime-6", "doubles-partial",
-                     "one-die-larger", "one-die-smaller-only", "forfeit", "corpus", "random-selfplay"):
+    for category in (
+        "bar-1",
+        "bar-2",
+        "bar-3plus",
+        "bearoff-overshoot",
+        "bearoff-exact",
+        "bearoff-higher-occupied",
+        "bearoff-contact",
+        "prime-6",
+        "doubles-partial",
+        "one-die-larger",
+        "one-die-smaller-only",
+        "forfeit",
+        "corpus",
+        "random-selfplay",
+    ):
         assert notes[category] >= 4, category
     assert len({(pid, dice) for pid, dice, *_ in PERFT}) == len(PERFT)
 
 
-@pytest.mark.parametrize(("position_id", "dice", "plays", "note"), PERFT,
-                         ids=[f"{pid}-{dice}" for pid, dice, *_ in PERFT])
+@pytest.mark.parametrize(
+    ("position_id", "dice", "plays", "note"), PERFT, ids=[f"{pid}-{dice}" for pid, dice, *_ in PERFT]
+)
 def test_perft(position_id: str, dice: str, plays: int, note: str) -> None:
     position = Position.from_id(position_id)
     a, b = int(dice[0]), int(dice[1])
@@ -91,18 +106,29 @@ RULES_2_7 = [
     ("27Y5AADgc/ADQA", (6, 5), []),
     ("2zY+AADgc/ABYA", (6, 1), ["bar/19"]),
     ("4PngAwR3AwAAAQ", (6, 2), ["bar/23"]),
-    ("4Nu2AQDgc/ABMA", (6, 6), [
-        "13/7 13/7 13/7 13/7", "13/7 13/7 13/7 8/2", "13/7 13/7 13/7 7/1", "13/7 13/7 8/2 8/2",
-        "13/7 13/7 8/2 7/1", "13/7 13/7 7/1 7/1", "13/7 8/2 8/2 8/2", "13/7 8/2 8/2 7/1",
-    ]),
+    (
+        "4Nu2AQDgc/ABMA",
+        (6, 6),
+        [
+            "13/7 13/7 13/7 13/7",
+            "13/7 13/7 13/7 8/2",
+            "13/7 13/7 13/7 7/1",
+            "13/7 13/7 8/2 8/2",
+            "13/7 13/7 8/2 7/1",
+            "13/7 13/7 7/1 7/1",
+            "13/7 8/2 8/2 8/2",
+            "13/7 8/2 8/2 7/1",
+        ],
+    ),
     ("4PPBBwBCAAAAAA", (5, 4), ["6/1 2/off", "6/2 2/off"]),
     ("4PPBBwASAAAAAA", (6, 5), ["4/off 2/off"]),
     ("4PPBBwChAQAAAA", (6, 6), ["6/off 6/off 5/off 1/off"]),
 ]
 
 
-@pytest.mark.parametrize(("position_id", "dice", "expected"), RULES_2_7,
-                         ids=[f"{pid}-{a}{b}" for pid, (a, b), _ in RULES_2_7])
+@pytest.mark.parametrize(
+    ("position_id", "dice", "expected"), RULES_2_7, ids=[f"{pid}-{a}{b}" for pid, (a, b), _ in RULES_2_7]
+)
 def test_rules_examples(position_id: str, dice: Dice, expected: list[str]) -> None:
     position = Position.from_id(position_id)
     plays = legal_plays(position, dice)
@@ -328,8 +354,9 @@ def _full(test: Any, *strategies: Any) -> Any:
 
 test_generated_plays_are_consistent_full = _full(test_generated_plays_are_consistent, reachable(), DICE)
 test_shortened_plays_are_illegal_full = _full(test_shortened_plays_are_illegal, reachable(), DICE, st.data())
-test_landing_on_a_blocked_point_is_illegal_full = _full(test_landing_on_a_blocked_point_is_illegal, reachable(),
-                                                        DICE, st.data())
+test_landing_on_a_blocked_point_is_illegal_full = _full(
+    test_landing_on_a_blocked_point_is_illegal, reachable(), DICE, st.data()
+)
 test_random_step_tuples_full = _full(test_random_step_tuples, reachable(), DICE, st.lists(STEP, max_size=4))
 test_random_single_die_steps_full = _full(test_random_single_die_steps, reachable(), DICE, st.data())
 test_near_miss_steps_full = _full(test_near_miss_steps, reachable(), DICE, st.data())

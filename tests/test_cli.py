@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import CORPUS, EXAMPLES
 from tabla_cli.cli import main
 from tabla_cli.errors import TablaError
+
+from helpers import CORPUS, EXAMPLES
 
 BAD = " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 31: 8/5 6/4\n"
 
@@ -159,8 +160,9 @@ def test_plays_json_and_forced_moves() -> None:
     assert (code, out) == (0, "(no legal play)\n")
 
 
-@pytest.mark.parametrize(("args", "code"), [(["XXX", "64"], 1), (["4HPwATDgc/ABMA", "74"], 1),
-                                            (["4HPwATDgc/ABMA"], 2), ([], 2)])
+@pytest.mark.parametrize(
+    ("args", "code"), [(["XXX", "64"], 1), (["4HPwATDgc/ABMA", "74"], 1), (["4HPwATDgc/ABMA"], 2), ([], 2)]
+)
 def test_plays_bad_input(args: list[str], code: int) -> None:
     got, out, err = run("plays", *args)
     assert got == code and out == "" and "Traceback" not in err

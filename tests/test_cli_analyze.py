@@ -77,20 +77,22 @@ def test_recorded_analysis_reproduces_gnubg_error_rates() -> None:
     assert code == 0, err
     rows = {r["player"]: r for r in json.loads(out)}
     text = EXPORT.read_text()
-    statistics = text[text.index("Game statistics"):]
+    statistics = text[text.index("Game statistics") :]
     header = re.search(r"^Player\s+(\S+)\s+(\S+)", statistics, re.MULTILINE)
     assert header is not None
     # Checker play, cube decisions, then overall: gnubg prints the overall rate last, as a loss (< 0).
-    overall = re.findall(r"^Error rate mEMG \(MWC\)\s+([-0-9.]+)\s+\([^)]*\)\s+([-0-9.]+)", statistics,
-                         re.MULTILINE)[-1]
+    overall = re.findall(r"^Error rate mEMG \(MWC\)\s+([-0-9.]+)\s+\([^)]*\)\s+([-0-9.]+)", statistics, re.MULTILINE)[
+        -1
+    ]
     for name, value in zip(header.groups(), overall):
         assert rows[name]["error_rate"] == pytest.approx(abs(float(value)), abs=0.5)
         assert rows[name]["decisions"] > 0
 
 
 def test_engine_instead_of_recorded_analysis() -> None:
-    code, out, _ = run(str(EXPORT), "--by", "decision", "--format", "json", "--no-recorded", "--level", "1ply",
-                       "--no-luck")
+    code, out, _ = run(
+        str(EXPORT), "--by", "decision", "--format", "json", "--no-recorded", "--level", "1ply", "--no-luck"
+    )
     assert code == 0
     assert {r["source"] for r in json.loads(out)} == {"bgsage 1ply"}
 
@@ -101,7 +103,7 @@ def test_html_has_worst_decisions_on_boards(tmp_path: Path) -> None:
     assert code == 0 and out == "", err
     page = target.read_text()
     assert "<h2>Worst decisions</h2>" in page and 'src="data:image/png;base64,' in page
-    section = page[page.index("<h2>Worst decisions</h2>"):]
+    section = page[page.index("<h2>Worst decisions</h2>") :]
     boards = re.findall(r"<svg.*?</svg>", section, re.DOTALL)
     assert 1 <= len(boards) <= 20
     for board in boards:
@@ -151,10 +153,12 @@ def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tabla_cli.analysis.engine.analyse", refuse)
 
 
-@pytest.mark.parametrize("source, args", [(THREE_POINT, ["--level", "1ply"]), (str(EXPORT), [])],
-                         ids=["engine-1ply", "recorded-gnubg"])
-def test_out_dir_keeps_the_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str,
-                                    args: list[str]) -> None:
+@pytest.mark.parametrize(
+    "source, args", [(THREE_POINT, ["--level", "1ply"]), (str(EXPORT), [])], ids=["engine-1ply", "recorded-gnubg"]
+)
+def test_out_dir_keeps_the_analysis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, args: list[str]
+) -> None:
     out = tmp_path / "analysed"
     first = _decision_rows(source, *args, "--out-dir", str(out))
     target = out / (Path(source).stem + ".json")
@@ -207,7 +211,13 @@ def test_out_dir_names_are_unique_and_mirror_folders(tmp_path: Path) -> None:
     inputs = tuple(str(tmp_path / n) for n in ("in", "x.mat", "y/x.sgf", "z/x.mat", "w.mat"))
     out = tmp_path / "out"
     assert [p.relative_to(out).as_posix() for p in analysed_json_paths(inputs, out)] == [
-        "a/m.json", "b/m.json", "x.mat.json", "x.sgf.json", "x.mat-2.json", "w.json"]
+        "a/m.json",
+        "b/m.json",
+        "x.mat.json",
+        "x.sgf.json",
+        "x.mat-2.json",
+        "w.json",
+    ]
 
 
 def test_out_dir_documents_do_not_depend_on_jobs(tmp_path: Path) -> None:
@@ -275,8 +285,9 @@ def test_filters_choose_the_files_before_the_engine(tmp_path: Path, monkeypatch:
 def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = _two_matches(tmp_path)
     batches = _count_engine(monkeypatch)
-    result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivan",
-                                       "--format", "json", "-j", "1"])
+    result = CliRunner().invoke(
+        main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivan", "--format", "json", "-j", "1"]
+    )
     assert result.exit_code == 0, result.stderr
     assert len(batches) == 1
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
@@ -290,8 +301,9 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
 def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1")
     assert code == 0
-    assert re.search(r"^analysing: 1/1 files, 1 matches, [\d.]+ matches/s, \d+ decisions/s, about 0:00:00 left$",
-                     err, re.M)
+    assert re.search(
+        r"^analysing: 1/1 files, 1 matches, [\d.]+ matches/s, \d+ decisions/s, about 0:00:00 left$", err, re.M
+    )
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1", "--quiet")
     assert "analysing" not in err
 

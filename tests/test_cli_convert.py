@@ -13,16 +13,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from helpers import DATA, corpus_files
 from test_writer_mat import mat_view
 from test_writer_sgf import SGF_CARRIES
+
 from tabla_cli.cli import main
-from match_compare import EVERYTHING, Carried, match_differences
 from tabla_cli.convert import FORMATS, convert_text, format_for_path, format_matches
 from tabla_cli.formats import mat
 from tabla_cli.model import Match
 from tabla_cli.reader import decode, read_text_matches
+
+from helpers import DATA, corpus_files
+from match_compare import EVERYTHING, Carried, match_differences
 
 SPEC = DATA / "mat" / "spec-3pt-gnubg.mat"
 MONEY = DATA / "mat" / "spec-money-xg.mat"
@@ -49,13 +50,16 @@ def test_help() -> None:
 # --- formats from suffixes -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("suffix, fmt, start", [
-    (".sgf", "sgf", "(;FF[4]GM[6]"),
-    (".SGF", "sgf", "(;FF[4]GM[6]"),
-    (".json", "json", '{\n  "schema": "tabla-match/1"'),
-    (".csv", "positions", "match,game,move,player,side,action"),
-    (".mat", "mat", '; [Site "Kafene Sofia"]'),
-])
+@pytest.mark.parametrize(
+    "suffix, fmt, start",
+    [
+        (".sgf", "sgf", "(;FF[4]GM[6]"),
+        (".SGF", "sgf", "(;FF[4]GM[6]"),
+        (".json", "json", '{\n  "schema": "tabla-match/1"'),
+        (".csv", "positions", "match,game,move,player,side,action"),
+        (".mat", "mat", '; [Site "Kafene Sofia"]'),
+    ],
+)
 def test_format_from_suffix(tmp_path: Path, suffix: str, fmt: str, start: str) -> None:
     target = tmp_path / f"out{suffix}"
     code, out, err = run("convert", str(SPEC), "-o", str(target))
@@ -77,16 +81,19 @@ def test_txt_needs_to(tmp_path: Path) -> None:
     assert code == 0 and target.read_text(encoding="utf-8").startswith("Petar (O) - Maria (X), 3-point match")
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-o", "x.xlsx"], "cannot tell the format of -o 'x.xlsx'"),
-    (["-o", "noext"], "suffix (none)"),
-    (["-o", "x.sgf", "--to", "json"], "has the suffix of sgf, but --to says json"),
-    (["-o", "x.sgf", "--out-dir", "d"], "not both"),
-    ([], "give -o OUTPUT"),
-    (["--out-dir", "d"], "--out-dir needs --to"),
-    (["-o", "-"], "-o - (stdout) needs --to"),
-    (["--to", "xml", "-o", "x.xml"], "Invalid value for '--to'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-o", "x.xlsx"], "cannot tell the format of -o 'x.xlsx'"),
+        (["-o", "noext"], "suffix (none)"),
+        (["-o", "x.sgf", "--to", "json"], "has the suffix of sgf, but --to says json"),
+        (["-o", "x.sgf", "--out-dir", "d"], "not both"),
+        ([], "give -o OUTPUT"),
+        (["--out-dir", "d"], "--out-dir needs --to"),
+        (["-o", "-"], "-o - (stdout) needs --to"),
+        (["--to", "xml", "-o", "x.xml"], "Invalid value for '--to'"),
+    ],
+)
 def test_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
     code, out, err = run("convert", str(SPEC), *args)
     assert code == 2 and out == "" and message in err
@@ -109,7 +116,16 @@ def test_stdin_to_stdout() -> None:
     assert code == 0 and err.startswith("converted 1 of 1 inputs (1 matches) to json")
     (back,) = read_back(out)
     assert match_differences(mat.read_match(SPEC), back) == []
-    code, out, err = run("convert", "-", "-o", "-", "--to", "positions", "-q", input=BAD, )
+    code, out, err = run(
+        "convert",
+        "-",
+        "-o",
+        "-",
+        "--to",
+        "positions",
+        "-q",
+        input=BAD,
+    )
     assert code == 1 and out == ""
     assert err.splitlines()[0].startswith("<stdin>:5:6: error[illegal-play]: game 1 move 1, Ann rolls 3-1: ")
     assert err.splitlines()[1] == "<stdin>: not converted: 1 error (--no-check converts it anyway)"
@@ -143,8 +159,11 @@ def test_force_and_never_over_an_input(tmp_path: Path) -> None:
     source = tmp_path / "m.mat"
     source.write_text(SPEC.read_text(encoding="utf-8"), encoding="utf-8")
     before = source.read_bytes()
-    for args in (["-o", str(source), "--force"], ["-o", str(tmp_path / ".." / tmp_path.name / "m.mat"), "--force"],
-                 ["--out-dir", str(tmp_path), "--to", "mat", "--force"]):
+    for args in (
+        ["-o", str(source), "--force"],
+        ["-o", str(tmp_path / ".." / tmp_path.name / "m.mat"), "--force"],
+        ["--out-dir", str(tmp_path), "--to", "mat", "--force"],
+    ):
         code, out, err = run("convert", str(source), *args)
         assert code == 1 and out == "" and "error: is an input; not writing over it" in err
         assert source.read_bytes() == before
@@ -158,8 +177,9 @@ def test_out_dir_mirrors_directories_and_skips_bad_inputs(tmp_path: Path) -> Non
     (inputs / "bad.mat").write_text(BAD, encoding="utf-8")
     (inputs / "notes.md").write_text("hello\n", encoding="utf-8")
     out_dir = tmp_path / "out"
-    code, out, err = run("convert", str(inputs), str(tmp_path / "missing.mat"), "--out-dir", str(out_dir),
-                         "--to", "json")
+    code, out, err = run(
+        "convert", str(inputs), str(tmp_path / "missing.mat"), "--out-dir", str(out_dir), "--to", "json"
+    )
     assert code == 1 and out == ""
     written = sorted(str(p.relative_to(out_dir)) for p in out_dir.rglob("*") if p.is_file())
     assert written == ["b.json", "club/a.json"]
@@ -168,7 +188,8 @@ def test_out_dir_mirrors_directories_and_skips_bad_inputs(tmp_path: Path) -> Non
     assert "skipped 1 file that is not a match transcript" in lines
     assert f"{tmp_path / 'missing.mat'}: error[unreadable-file]: No such file or directory" in lines
     assert lines[-1].startswith("converted 2 of 4 inputs (2 matches) to json in ") and lines[-1].endswith(
-        "; 2 not converted")
+        "; 2 not converted"
+    )
     (back,) = read_back((out_dir / "club" / "a.json").read_text(encoding="utf-8"))
     assert match_differences(mat.read_match(SPEC), back) == []
 
@@ -178,8 +199,17 @@ def test_same_name_twice_in_one_run(tmp_path: Path) -> None:
     for folder, source in ((first, SPEC), (second, MONEY)):
         folder.mkdir()
         (folder / "m.mat").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    code, _, err = run("convert", str(first / "m.mat"), str(second / "m.mat"), "--out-dir", str(tmp_path / "o"),
-                       "--to", "sgf", "--force", "-q")
+    code, _, err = run(
+        "convert",
+        str(first / "m.mat"),
+        str(second / "m.mat"),
+        "--out-dir",
+        str(tmp_path / "o"),
+        "--to",
+        "sgf",
+        "--force",
+        "-q",
+    )
     assert code == 1 and f"already written from {first / 'm.mat'} in this run" in err
 
 

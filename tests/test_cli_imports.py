@@ -38,25 +38,36 @@ print(json.dumps({{"code": code, "loaded": [m for m in {HEAVY!r} if m in sys.mod
 def loaded_by(*args: str) -> tuple[int, list[str], str]:
     """Run ``tabla ARGS`` in a fresh interpreter: (exit status, heavy modules loaded, what it wrote)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-c", _PROBE, *args], env=env, cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     *rest, last = done.stderr.strip().splitlines() or [""]
     assert last.startswith("{"), done.stderr
     probe = json.loads(last)
     return probe["code"], probe["loaded"], done.stdout + "".join(rest)
 
 
-@pytest.mark.parametrize(("args", "status"), [
-    (["--help"], 0),
-    (["--version"], 0),
-    (["check", "--jobs", "1", str(MATCH)], 0),
-    (["check", "--jobs", "1", "--format", "json", str(DATA / "corpus" / "mat")], 1),
-    (["show", "start"], 0),
-    (["show", "--format", "json", "4HPwATDgc/ABMA:cAkAAAAAAAAA"], 0),
-    (["plays", "start", "31"], 0),
-    (["convert", "-q", str(MATCH), "--to", "json", "-o", "-"], 0),
-    (["convert", "-q", str(MATCH), "--to", "sgf", "-o", "-"], 0),
-], ids=lambda value: " ".join(a for a in value if "/" not in a) if isinstance(value, list) else str(value))
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["--help"], 0),
+        (["--version"], 0),
+        (["check", "--jobs", "1", str(MATCH)], 0),
+        (["check", "--jobs", "1", "--format", "json", str(DATA / "corpus" / "mat")], 1),
+        (["show", "start"], 0),
+        (["show", "--format", "json", "4HPwATDgc/ABMA:cAkAAAAAAAAA"], 0),
+        (["plays", "start", "31"], 0),
+        (["convert", "-q", str(MATCH), "--to", "json", "-o", "-"], 0),
+        (["convert", "-q", str(MATCH), "--to", "sgf", "-o", "-"], 0),
+    ],
+    ids=lambda value: " ".join(a for a in value if "/" not in a) if isinstance(value, list) else str(value),
+)
 def test_command_loads_no_heavy_package(args: list[str], status: int) -> None:
     code, loaded, out = loaded_by(*args)
     assert code == status, out

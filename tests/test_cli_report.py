@@ -167,13 +167,14 @@ def test_html() -> None:
     assert page.header_cells[:3] == ["player", "matches", "matches_completed"]
     assert "Annie" in page.cells and "illegal-play" in page.cells
     assert "script" not in page.tags and "link" not in page.tags  # self-contained
-    assert [img["alt"] for img in page.images] == [t for n, t in PLOTS.items()
-                                                   if n not in ("trend", "dice", "endings", "error_rates")]
+    assert [img["alt"] for img in page.images] == [
+        t for n, t in PLOTS.items() if n not in ("trend", "dice", "endings", "error_rates")
+    ]
     for img in page.images:
         src = img["src"] or ""
         prefix = "data:image/png;base64,"
         assert src.startswith(prefix)
-        decode_png(base64.b64decode(src[len(prefix):], validate=True))
+        decode_png(base64.b64decode(src[len(prefix) :], validate=True))
     assert_summary_only(result)
 
 
@@ -241,8 +242,17 @@ def test_existing_output_is_kept_unless_force(tmp_path: Path) -> None:
 
 
 def test_plots_and_frames(tmp_path: Path) -> None:
-    result = run(MATCHES, "--plots", str(tmp_path / "plots"), "--frames", str(tmp_path / "frames"),
-                 "--format", "csv", "--jobs", "2")
+    result = run(
+        MATCHES,
+        "--plots",
+        str(tmp_path / "plots"),
+        "--frames",
+        str(tmp_path / "frames"),
+        "--format",
+        "csv",
+        "--jobs",
+        "2",
+    )
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("player,")
     assert_summary_only(result)
@@ -307,8 +317,7 @@ def test_game_table_csv() -> None:
 def test_help() -> None:
     result = run("--help")
     assert result.exit_code == 0
-    for option in ("--by", "--format", "--output", "--frames", "--plots", "--alias", "--force", "--jobs",
-                   "--quiet"):
+    for option in ("--by", "--format", "--output", "--frames", "--plots", "--alias", "--force", "--jobs", "--quiet"):
         assert option in result.stdout
     assert result.stderr == ""
 
@@ -326,8 +335,21 @@ def test_the_command_and_a_python_caller_build_the_same_report(tmp_path: Path) -
     """``tabla report`` is :func:`build_report` with its options: a filtered report, frames and all."""
     flt = ReportFilter(players=("Ann",), since="2024-01-01")
     built = build_report(collect_sources([MATCHES]), ReportOptions(filter=flt, plays=True))
-    result = run(MATCHES, "--player", "Ann", "--since", "2024-01-01", "--by", "match", "--format", "json",
-                 "--frames", str(tmp_path / "frames"), "--jobs", "2")
+    result = run(
+        MATCHES,
+        "--player",
+        "Ann",
+        "--since",
+        "2024-01-01",
+        "--by",
+        "match",
+        "--format",
+        "json",
+        "--frames",
+        str(tmp_path / "frames"),
+        "--jobs",
+        "2",
+    )
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == json.loads(summarize(built.frames, "match").to_json(orient="records"))
     assert result.stderr.splitlines()[-1] == f"report: {built.describe()}"

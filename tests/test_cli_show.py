@@ -9,13 +9,28 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import corpus_files
 from tabla_cli.cli import main
 from tabla_cli.ids import parse_ids
 from tabla_cli.render import gnubg_board, gnubg_legend
 
-START_64 = ["24/20 24/18", "24/20 13/7", "24/18 13/9", "24/20 8/2", "24/18 8/4", "24/18 6/2", "24/14",
-            "13/9 13/7", "13/9 8/2", "13/7 8/4", "13/7 6/2", "13/3", "8/4 8/2", "8/2 6/2"]
+from helpers import corpus_files
+
+START_64 = [
+    "24/20 24/18",
+    "24/20 13/7",
+    "24/18 13/9",
+    "24/20 8/2",
+    "24/18 8/4",
+    "24/18 6/2",
+    "24/14",
+    "13/9 13/7",
+    "13/9 8/2",
+    "13/7 8/4",
+    "13/7 6/2",
+    "13/3",
+    "8/4 8/2",
+    "8/2 6/2",
+]
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
@@ -50,16 +65,35 @@ def test_every_corpus_board_is_drawn_as_gnubg_draws_it() -> None:
 
 
 def _corpus(pid: str, mid: str) -> tuple[list[str], tuple[str, str]]:
-    (lines, names), = [(lines, names) for p, m, lines, names in BOARDS if (p, m) == (pid, mid)]
+    ((lines, names),) = [(lines, names) for p, m, lines, names in BOARDS if (p, m) == (pid, mid)]
     return lines, names
 
 
-@pytest.mark.parametrize(("pid", "mid", "score"), [
-    ("4HPwATDgc/ABMA", "MACuAaAACAAE", "Score: O 10, X 1 in a 13-point match   Cube: 1, centred   On roll: O, dice 4-3"),
-    ("4PPgASHgc/ABBQ", "MIGlAaAACAAE", "Score: O 10, X 1 in a 13-point match   Cube: 1, centred   On roll: O, dice 3-1"),
-    ("4HPwAQXgc/ABMA", "cImyAaAACAAE", "Score: O 10, X 1 in a 13-point match   Cube: 1, centred   On roll: X, dice 5-4"),
-    ("DwAAwLYtCAEDAA", "QQm7AaAACAAE", "Score: O 10, X 1 in a 13-point match   Cube: 2, owned by O   On roll: X, dice 6-6"),
-])
+@pytest.mark.parametrize(
+    ("pid", "mid", "score"),
+    [
+        (
+            "4HPwATDgc/ABMA",
+            "MACuAaAACAAE",
+            "Score: O 10, X 1 in a 13-point match   Cube: 1, centred   On roll: O, dice 4-3",
+        ),
+        (
+            "4PPgASHgc/ABBQ",
+            "MIGlAaAACAAE",
+            "Score: O 10, X 1 in a 13-point match   Cube: 1, centred   On roll: O, dice 3-1",
+        ),
+        (
+            "4HPwAQXgc/ABMA",
+            "cImyAaAACAAE",
+            "Score: O 10, X 1 in a 13-point match   Cube: 1, centred   On roll: X, dice 5-4",
+        ),
+        (
+            "DwAAwLYtCAEDAA",
+            "QQm7AaAACAAE",
+            "Score: O 10, X 1 in a 13-point match   Cube: 2, owned by O   On roll: X, dice 6-6",
+        ),
+    ],
+)
 def test_show_reads_as_gnubg_for_score_and_sides(pid: str, mid: str, score: str) -> None:
     lines, (o_name, x_name) = _corpus(pid, mid)
     code, out, err = run("show", f"{pid}:{mid}")
@@ -80,14 +114,23 @@ def test_show_start_labels_every_number_by_side() -> None:
     assert "v|                  |BAR|" in out and "On roll: X, dice not rolled" in out
 
 
-@pytest.mark.parametrize(("text", "reason", "named"), [
-    ("AAAAAAAAAAAAAA", "both sides have borne off all 15 checkers", "'AAAAAAAAAAAAAA'"),
-    ("XGID=--------------------------:0:0:1:00:0:0:0:0:10", "both sides have borne off all 15 checkers",
-     "'XGID=--------------------------:0:0:1:00:0:0:0:0:10'"),
-    ("XGID=aa----EACA--dCa--c-e----BB:2:-1:-1:00:3:2:0:7:10", "17 checkers, more than 15",
-     "'aa----EACA--dCa--c-e----BB:2:-1:-1:00:3:2:0:7:10'"),
-    ("4HPwATDgc/ABMA:cImnAAAAAAAA", "a die shows 7", "Match ID 'cImnAAAAAAAA'"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason", "named"),
+    [
+        ("AAAAAAAAAAAAAA", "both sides have borne off all 15 checkers", "'AAAAAAAAAAAAAA'"),
+        (
+            "XGID=--------------------------:0:0:1:00:0:0:0:0:10",
+            "both sides have borne off all 15 checkers",
+            "'XGID=--------------------------:0:0:1:00:0:0:0:0:10'",
+        ),
+        (
+            "XGID=aa----EACA--dCa--c-e----BB:2:-1:-1:00:3:2:0:7:10",
+            "17 checkers, more than 15",
+            "'aa----EACA--dCa--c-e----BB:2:-1:-1:00:3:2:0:7:10'",
+        ),
+        ("4HPwATDgc/ABMA:cImnAAAAAAAA", "a die shows 7", "Match ID 'cImnAAAAAAAA'"),
+    ],
+)
 def test_ids_no_game_reaches_are_refused(text: str, reason: str, named: str) -> None:
     for command in (["show", text], ["plays", text, "31"]):
         code, out, err = run(*command)
@@ -96,11 +139,18 @@ def test_ids_no_game_reaches_are_refused(text: str, reason: str, named: str) -> 
         assert "<ids>" not in err and ":1:1:" not in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize(("variant", "lenient", "text", "reason"), [
-    ("plakoto", "tapa", "24:1p 12:14 / 1:1 10:14", "already lost by the mother-checker rule"),
-    ("long_nardy", "gulbara", "24:9 18:1 17:1 16:1 15:1 14:1 13:1 / 24:15",
-     "six-point prime with no opposing checker past it"),
-])
+@pytest.mark.parametrize(
+    ("variant", "lenient", "text", "reason"),
+    [
+        ("plakoto", "tapa", "24:1p 12:14 / 1:1 10:14", "already lost by the mother-checker rule"),
+        (
+            "long_nardy",
+            "gulbara",
+            "24:9 18:1 17:1 16:1 15:1 14:1 13:1 / 24:15",
+            "six-point prime with no opposing checker past it",
+        ),
+    ],
+)
 def test_variant_positions_no_game_reaches_are_refused(variant: str, lenient: str, text: str, reason: str) -> None:
     for command in ("show", "plays"):
         code, out, err = run(command, "--variant", variant, text, *(["64"] if command == "plays" else []))
@@ -137,8 +187,9 @@ def test_plays_ranked_by_equity() -> None:
     assert sorted(row["play"] for row in rows) == sorted(START_64)
     assert [row["rank"] for row in rows] == list(range(1, 15))
     assert [row["equity"] for row in rows] == sorted((row["equity"] for row in rows), reverse=True)
-    assert rows[0]["loss"] == 0 and all(row["loss"] == pytest.approx(rows[0]["equity"] - row["equity"], abs=1e-5)
-                                        for row in rows)
+    assert rows[0]["loss"] == 0 and all(
+        row["loss"] == pytest.approx(rows[0]["equity"] - row["equity"], abs=1e-5) for row in rows
+    )
     assert {row["level"] for row in rows} == {"1ply"}
     code, out, _ = run("plays", "start", "64", "--level", "1ply")
     first, second = out.splitlines()[:2]

@@ -34,8 +34,11 @@ REPORTS = str(ROOT / "tests" / "data" / "report" / "matches")
 THREE_POINT = str(ROOT / "examples" / "three-point-match.mat")
 SMALL = [str(p) for p in sorted(CORPUS.glob("mat/*"), key=lambda p: (p.stat().st_size, p.name))[:10]]
 """The 10 smallest transcripts of the corpus (the test runs stay short on a busy machine)."""
-FLAWED = [str(CORPUS / "mat" / "gammonview-5nqfGw9bWG3deTaU.mat"),
-          *(str(p) for p in sorted(CORPUS.glob("ids/*")) if not p.name.startswith(("xg-", "bgblitz-"))), REPORTS]
+FLAWED = [
+    str(CORPUS / "mat" / "gammonview-5nqfGw9bWG3deTaU.mat"),
+    *(str(p) for p in sorted(CORPUS.glob("ids/*")) if not p.name.startswith(("xg-", "bgblitz-"))),
+    REPORTS,
+]
 """An illegal play, files that are no transcripts, syntax errors."""
 WAIT = 90.0
 
@@ -47,8 +50,11 @@ class Cluster:
         self.workdir = workdir
         self.file = workdir / "scheduler.json"
         self.cache = workdir / "cache"
-        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
-                    "TABLA_CACHE_DIR": str(self.cache)}
+        self.env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+            "TABLA_CACHE_DIR": str(self.cache),
+        }
         self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0")
         deadline = time.monotonic() + WAIT
         while not self.file.exists():
@@ -62,7 +68,10 @@ class Cluster:
     def _start(self, kind: str, *args: str) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [sys.executable, "-m", "dask", kind, "--scheduler-file", str(self.file), "--no-dashboard", *args],
-            env=self.env, cwd=self.workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=self.env,
+            cwd=self.workdir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
 
     def ensure_workers(self, count: int = 2) -> None:
@@ -152,8 +161,12 @@ def test_a_file_no_worker_can_open_is_a_finding(workers: str) -> None:
 def test_killing_a_worker_mid_run_changes_nothing(cluster: Cluster, workers: str) -> None:
     args = ["check", "-q", "--format", "jsonl", *SMALL * 10, *FLAWED]
     expected = tabla(*args, "--jobs", "2")
-    run = subprocess.Popen([sys.executable, "-c", "from tabla_cli.cli import main; main()", *args, "--scheduler", workers],
-                           env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run = subprocess.Popen(
+        [sys.executable, "-c", "from tabla_cli.cli import main; main()", *args, "--scheduler", workers],
+        env=cluster.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + WAIT
     busy = 0
     while busy < 2 and run.poll() is None and time.monotonic() < deadline:
@@ -177,8 +190,15 @@ def test_a_task_lost_with_its_worker_runs_again(cluster: Cluster, workers: str) 
 
 def test_an_item_that_raises_becomes_its_on_error_result(workers: str) -> None:
     done: list[None] = []
-    got = list(map_on_cluster(int, ["1", "x", "3"], workers, on_error=lambda item, message: -len(message),
-                              progress=lambda: done.append(None)))
+    got = list(
+        map_on_cluster(
+            int,
+            ["1", "x", "3"],
+            workers,
+            on_error=lambda item, message: -len(message),
+            progress=lambda: done.append(None),
+        )
+    )
     assert got == [1, -len("ValueError: invalid literal for int() with base 10: 'x'"), 3]
     assert len(done) == 3
     with pytest.raises(ClusterError, match="^x: ValueError"):

@@ -37,7 +37,8 @@ def test_the_rules_refuse_doubles_and_beavers() -> None:
     assert Cube(RuleSet(), length=5).refusal(ZERO, crawford=True) == "crawford"
     assert not Cube(RuleSet(beaver=True), length=5).beavers
     assert Cube(RuleSet(cube_limit=2), length=0, value=2, owner=ZERO).value_problem(None) == (
-        "4 is above the cube limit 2")
+        "4 is above the cube limit 2"
+    )
 
 
 def test_a_dropped_or_cancelled_double_leaves_the_cube() -> None:

@@ -89,7 +89,7 @@ def examples() -> list[tuple[str, str, list[str]]]:
             starts = [i for i, line in enumerate(lines) if line.startswith("$ tabla ")]
             for n, i in enumerate(starts):
                 end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-                found.append((page_id(path), lines[i][len("$ tabla "):], lines[i + 1:end]))
+                found.append((page_id(path), lines[i][len("$ tabla ") :], lines[i + 1 : end]))
     return found
 
 
@@ -101,10 +101,12 @@ def expected(line: str) -> str:
     return TIMING.sub("", line.split("...", 1)[0]).rstrip()
 
 
-@pytest.mark.parametrize(("page", "command", "shown"), EXAMPLES,
-                         ids=[f"{page}: {command[:40]}" for page, command, _ in EXAMPLES])
-def test_examples_print_what_the_pages_show(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            page: str, command: str, shown: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("page", "command", "shown"), EXAMPLES, ids=[f"{page}: {command[:40]}" for page, command, _ in EXAMPLES]
+)
+def test_examples_print_what_the_pages_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: str, command: str, shown: list[str]
+) -> None:
     for name in ("examples", "tests"):
         (tmp_path / name).symlink_to(ROOT / name)
     monkeypatch.chdir(tmp_path)

@@ -9,11 +9,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from helpers import DATA, corpus_files
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
 from tabla_cli.formats.mat import parse_matches
 from tabla_cli.model import ActionKind
+
+from helpers import DATA, corpus_files
 
 MAT = DATA / "mat"
 # file -> (winner of the last game, points, whether the text named one side twice)
@@ -76,8 +77,11 @@ def test_a_bare_losses_line_takes_the_side_the_score_allows() -> None:
 def test_the_score_wins_over_the_column_of_the_wins_line() -> None:
     # Both lines at the left, as Galaxy writes them on lines of their own; lasse leads 0-1 and only
     # lasse can win 2 points and the match.
-    text = (MAT / "galaxy-bare-forfeit-right.mat").read_text(encoding="utf-8").replace(
-        "                                  Wins 2 point and the match", "      Wins 2 point and the match")
+    text = (
+        (MAT / "galaxy-bare-forfeit-right.mat")
+        .read_text(encoding="utf-8")
+        .replace("                                  Wins 2 point and the match", "      Wins 2 point and the match")
+    )
     match = next(parse_matches(text, path="m.mat"))
     last = match.games[-1].actions[-2:]
     assert [(int(a.player), a.kind) for a in last] == [(0, ActionKind.LOSS), (1, ActionKind.WIN)]
@@ -97,11 +101,9 @@ def test_when_the_score_does_not_tell_the_wins_line_does() -> None:
 
 
 def test_a_glued_forfeit_line_counts_its_columns_from_its_move_number() -> None:
-    match = next(parse_matches((MAT / "galaxy-glued-forfeit-one-line.mat").read_text(encoding="utf-8"),
-                               path="m.mat"))
+    match = next(parse_matches((MAT / "galaxy-glued-forfeit-one-line.mat").read_text(encoding="utf-8"), path="m.mat"))
     last = match.games[-1].actions[-3:]
-    assert [(a.kind, int(a.player)) for a in last] == [
-        (ActionKind.ROLL, 0), (ActionKind.LOSS, 0), (ActionKind.WIN, 1)]
+    assert [(a.kind, int(a.player)) for a in last] == [(ActionKind.ROLL, 0), (ActionKind.LOSS, 0), (ActionKind.WIN, 1)]
     assert last[2].match_won
     assert [f.code for f in match.findings] == ["glued-line"]
 
@@ -122,11 +124,18 @@ def _game_results(path: Path) -> dict[str, list[tuple[str | None, int | None]]]:
     assert conversion.output is not None, [f.render() for f in conversion.findings]
     converted = []
     for match in json.loads(conversion.output)["matches"]:
-        converted += [(None if g["outcome"]["winner"] is None else match["players"][g["outcome"]["winner"]],
-                       g["outcome"]["points"]) for g in match["games"]]
+        converted += [
+            (
+                None if g["outcome"]["winner"] is None else match["players"][g["outcome"]["winner"]],
+                g["outcome"]["points"],
+            )
+            for g in match["games"]
+        ]
     games = build_frames([path]).games
-    reported = [(None if w is pd.NA or w is None else str(w), None if p is pd.NA else int(p))
-                for w, p in zip(games["winner"], games["points_written"])]
+    reported = [
+        (None if w is pd.NA or w is None else str(w), None if p is pd.NA else int(p))
+        for w, p in zip(games["winner"], games["points_written"])
+    ]
     return {"check": checked, "convert": converted, "report": reported}
 
 

@@ -21,10 +21,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from helpers import CORPUS, DATA
-from smile_writer import bgf_file, encode, vint
 from test_cli_imports import loaded_by
+
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_source
 from tabla_cli.board import Dice, Play, Position
 from tabla_cli.check import check_file
@@ -40,6 +38,9 @@ from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import replay
 from tabla_cli.source import Source
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+
+from helpers import CORPUS, DATA
+from smile_writer import bgf_file, encode, vint
 
 BGF = sorted((DATA / "bgf").glob("*.bgf"))
 LIMIT = 1 << 28
@@ -70,11 +71,20 @@ class Decisions(BaseVisitor[list[tuple[Any, ...]]]):
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         dice: Dice | None = action.dice
         assert dice is not None
-        self.rows.append((state.game, "roll", state.position_id(), state.match_id(dice), tuple(sorted(dice)),
-                          None if after is None else after.position_id()))
+        self.rows.append(
+            (
+                state.game,
+                "roll",
+                state.position_id(),
+                state.match_id(dice),
+                tuple(sorted(dice)),
+                None if after is None else after.position_id(),
+            )
+        )
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: object) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: object
+    ) -> None:
         self.rows.append((state.game, action.kind.value, state.position_id(), state.match_id(), None, None))
 
     def result(self) -> list[tuple[Any, ...]]:
@@ -104,37 +114,44 @@ def test_decoder_reads_spec_vectors() -> None:
     assert decode(b":)\n\x00\x80\xc3\xa9") == "é"
 
 
-@pytest.mark.parametrize(("data", "reason"), [
-    (b"{}", "no ':)' header"),
-    (b":)\n\x10\x21", "version 1"),
-    (b":)\n\x00", "ends early"),
-    (b":)\n\x00\xfa\x80a", "ends early"),
-    (b":)\n\x00\x01", "shared string 0, which is not defined"),
-    (b":)\n\x02\x05", "shared string 4, which is not defined"),
-    (b":)\n\x01\xfa\x45\x21\xfb", "shared name 5, which is not defined"),
-    (b":)\n\x00\xe8\x0f\x7f\x7f\x7f\x7f\xbf", "runs past the end"),
-    (b":)\n\x00\xfd\x0f\x7f\x7f\x7f\xbf", "runs past the end"),
-    (b":)\n\x00\x5f" + b"x" * 5, "runs past the end"),
-    (b":)\n\x00\xe0no end", "no end marker"),
-    (b":)\n\x00\x24" + b"\x01" * 11, "runs over 5 bytes"),
-    (b":)\n\x00\x24\xc0", "last byte is out of range"),
-    (b":)\n\x00\x26\x0f\x7f\x7f\xbf", "longer than 1024"),
-    (b":)\n\x00\x41\xff\xfe", "not valid UTF-8"),
-    (b":)\n\x00\x2a\x1f\x7f\x7f\x7f\xbf\x81\x07", "scale -2147483648 is beyond 10000"),
-    (b":)\n\x00\x2c", "unexpected byte 0x2C"),
-    (b":)\n\x00\xfa\x10\x21\xfb", "where a property name should be"),
-    (b":)\n\x00\x21\x21", "bytes follow the end"),
-    (b":)\n\x00" + b"\xf8" * 100_000, "nest deeper than 64"),
-    (b":)\n\x00" + b"\xfa\x80a" * 100, "nest deeper than 64"),
-])
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"{}", "no ':)' header"),
+        (b":)\n\x10\x21", "version 1"),
+        (b":)\n\x00", "ends early"),
+        (b":)\n\x00\xfa\x80a", "ends early"),
+        (b":)\n\x00\x01", "shared string 0, which is not defined"),
+        (b":)\n\x02\x05", "shared string 4, which is not defined"),
+        (b":)\n\x01\xfa\x45\x21\xfb", "shared name 5, which is not defined"),
+        (b":)\n\x00\xe8\x0f\x7f\x7f\x7f\x7f\xbf", "runs past the end"),
+        (b":)\n\x00\xfd\x0f\x7f\x7f\x7f\xbf", "runs past the end"),
+        (b":)\n\x00\x5f" + b"x" * 5, "runs past the end"),
+        (b":)\n\x00\xe0no end", "no end marker"),
+        (b":)\n\x00\x24" + b"\x01" * 11, "runs over 5 bytes"),
+        (b":)\n\x00\x24\xc0", "last byte is out of range"),
+        (b":)\n\x00\x26\x0f\x7f\x7f\xbf", "longer than 1024"),
+        (b":)\n\x00\x41\xff\xfe", "not valid UTF-8"),
+        (b":)\n\x00\x2a\x1f\x7f\x7f\x7f\xbf\x81\x07", "scale -2147483648 is beyond 10000"),
+        (b":)\n\x00\x2c", "unexpected byte 0x2C"),
+        (b":)\n\x00\xfa\x10\x21\xfb", "where a property name should be"),
+        (b":)\n\x00\x21\x21", "bytes follow the end"),
+        (b":)\n\x00" + b"\xf8" * 100_000, "nest deeper than 64"),
+        (b":)\n\x00" + b"\xfa\x80a" * 100, "nest deeper than 64"),
+    ],
+)
 def test_decoder_refuses_malformed_input(data: bytes, reason: str) -> None:
     with pytest.raises(SmileError, match=re.escape(reason)):
         decode(data)
 
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
-    | st.text(max_size=80) | st.binary(max_size=40),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=80)
+    | st.binary(max_size=40),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=70), inner, max_size=5),
     max_leaves=30,
 )
@@ -148,11 +165,37 @@ def test_decoder_round_trips_what_the_spec_encodes(value: Any, share: bool) -> N
 
 _TOKENS = st.one_of(
     st.integers(0, 255).map(lambda b: bytes([b])),
-    st.sampled_from([b"\xfa", b"\xfb", b"\xf8", b"\xf9", b"\x80a", b"\x40", b"\x30\x41", b"\x34", b"\xfc",
-                     b"\x01", b"\xec\x20", b"\xe0", b"\xe4", b"\x24", b"\x25", b"\x26", b"\x28", b"\x29",
-                     b"\x2a", b"\xe8", b"\xfd", b"\xff"]),
-    st.builds(lambda token, number: bytes([token]) + vint(number),
-              st.sampled_from([0x24, 0x25, 0x26, 0x2A, 0xE8, 0xFD]), st.integers(0, 2**64)),
+    st.sampled_from(
+        [
+            b"\xfa",
+            b"\xfb",
+            b"\xf8",
+            b"\xf9",
+            b"\x80a",
+            b"\x40",
+            b"\x30\x41",
+            b"\x34",
+            b"\xfc",
+            b"\x01",
+            b"\xec\x20",
+            b"\xe0",
+            b"\xe4",
+            b"\x24",
+            b"\x25",
+            b"\x26",
+            b"\x28",
+            b"\x29",
+            b"\x2a",
+            b"\xe8",
+            b"\xfd",
+            b"\xff",
+        ]
+    ),
+    st.builds(
+        lambda token, number: bytes([token]) + vint(number),
+        st.sampled_from([0x24, 0x25, 0x26, 0x2A, 0xE8, 0xFD]),
+        st.integers(0, 2**64),
+    ),
     st.integers(0, 2**40).map(vint),
 )
 
@@ -218,16 +261,22 @@ def test_the_illegal_play_is_found_at_the_twins_game_and_move() -> None:
     report = check_file(str(DATA / "bgf" / "gammonview-5nqfGw9bWG3deTaU.bgf"))
     (finding,) = [f for f in report.findings if f.code == Code.ILLEGAL_PLAY]
     assert (finding.game, finding.move, finding.play) == (1, 11, "14/10 13/12")
-    assert finding.render().startswith(f"{DATA / 'bgf' / 'gammonview-5nqfGw9bWG3deTaU.bgf'}: error[illegal-play]: "
-                                       "game 1 move 11, Marion_Castlebury rolls 3-1")
+    assert finding.render().startswith(
+        f"{DATA / 'bgf' / 'gammonview-5nqfGw9bWG3deTaU.bgf'}: error[illegal-play]: "
+        "game 1 move 11, Marion_Castlebury rolls 3-1"
+    )
 
 
 def test_match_fields() -> None:
     (match,) = read((DATA / "bgf" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.bgf").read_bytes())
     assert match.players == ("Fox", "Bluepoint02")
     assert (match.length, match.format) == (0, "bgf")
-    assert (match.rules.crawford, match.rules.jacoby, match.rules.beaver, match.rules.cube_limit) == (True, False,
-                                                                                                       False, 64)
+    assert (match.rules.crawford, match.rules.jacoby, match.rules.beaver, match.rules.cube_limit) == (
+        True,
+        False,
+        False,
+        64,
+    )
     assert match.header("Site") == "SampleServer"
     assert match.header("EventDate") == "2026.01.04"
     assert match.header("Match ID") == "B4_SrGcsKAQmoTyHlgJCbM"
@@ -248,8 +297,7 @@ def test_resignations_are_read() -> None:
 
 def _file_figures(doc: dict[str, Any], key: str) -> tuple[float, float, int, int]:
     figures = doc[key]
-    return (-float(figures["checkerError"]), -float(figures["cubeError"]), figures["checkerCnt"],
-            figures["cubeCnt"])
+    return (-float(figures["checkerError"]), -float(figures["cubeError"]), figures["checkerCnt"], figures["cubeCnt"])
 
 
 @pytest.mark.parametrize("path", BGF, ids=lambda p: p.stem)
@@ -294,8 +342,9 @@ def test_candidates_and_cube_equities_are_kept() -> None:
     assert first.analysis.level == "BGBlitz 3-ply"
     assert first.analysis.candidates[0].play == "13/8 24/20"
     assert first.analysis.played == 0 and len(first.analysis.candidates) == 8
-    assert first.analysis.candidates[0].probabilities == pytest.approx((0.5062251, 0.13558827, 0.00225435, 0.4937749,
-                                                                        0.12860413, 0.00187333))
+    assert first.analysis.candidates[0].probabilities == pytest.approx(
+        (0.5062251, 0.13558827, 0.00225435, 0.4937749, 0.12860413, 0.00187333)
+    )
     drop = next(a for a in match.games[1].actions if a.kind is ActionKind.DROP)
     assert drop.analysis is not None and drop.analysis.cube_evaluation is not None
     cube = drop.analysis.cube_evaluation
@@ -393,14 +442,17 @@ def test_the_small_seed_checks_cleanly() -> None:
     assert codes(bgf_file(SMALL, smile=False)) == []
 
 
-@pytest.mark.parametrize(("data", "code", "text"), [
-    (b'{"format":"BGF",\n', Code.UNREADABLE_FILE, "header line is not JSON"),
-    (b'{"format":"BGF"} no newline', Code.UNREADABLE_FILE, "no {\"format\":\"BGF\""),
-    (b'{"format":"BGF","compress":true}\n\x1f\x8b\x08garbage', Code.UNREADABLE_FILE, "damaged"),
-    (b'{"format":"BGF","compress":false}\n:)\n\x00\xfa\x80', Code.UNREADABLE_FILE, "Smile document is malformed"),
-    (b'{"format":"BGF","compress":false,"useSmile":false}\n{"games": [', Code.UNREADABLE_FILE, "JSON document"),
-    (b'{"format":"BGF","compress":false}\n:)\n\x00\xf8\xf9', Code.UNREADABLE_FILE, "not an object"),
-])
+@pytest.mark.parametrize(
+    ("data", "code", "text"),
+    [
+        (b'{"format":"BGF",\n', Code.UNREADABLE_FILE, "header line is not JSON"),
+        (b'{"format":"BGF"} no newline', Code.UNREADABLE_FILE, 'no {"format":"BGF"'),
+        (b'{"format":"BGF","compress":true}\n\x1f\x8b\x08garbage', Code.UNREADABLE_FILE, "damaged"),
+        (b'{"format":"BGF","compress":false}\n:)\n\x00\xfa\x80', Code.UNREADABLE_FILE, "Smile document is malformed"),
+        (b'{"format":"BGF","compress":false,"useSmile":false}\n{"games": [', Code.UNREADABLE_FILE, "JSON document"),
+        (b'{"format":"BGF","compress":false}\n:)\n\x00\xf8\xf9', Code.UNREADABLE_FILE, "not an object"),
+    ],
+)
 def test_damaged_files_are_findings(data: bytes, code: Code, text: str) -> None:
     report = check_file(Source("bad.bgf", data=data))
     assert [f.code for f in report.findings] == [code], report.findings
@@ -427,20 +479,25 @@ def test_a_bad_record_is_located_by_game_and_move() -> None:
     report = check_file(Source("bad.bgf", data=bgf_file(doc)))
     (finding,) = [f for f in report.findings if f.code == Code.SYNTAX_ERROR]
     assert (finding.game, finding.move) == (1, 3)
-    assert finding.render() == "bad.bgf: error[syntax-error]: game 1 move 3: record 7: an action of unknown code 8 " \
-                               "(red=8, green=7)"
+    assert (
+        finding.render() == "bad.bgf: error[syntax-error]: game 1 move 3: record 7: an action of unknown code 8 "
+        "(red=8, green=7)"
+    )
     with pytest.raises(TranscriptSyntaxError):
         read(bgf_file(doc))
 
 
-@pytest.mark.parametrize(("change", "text"), [
-    ({"type": "bmove"}, "unknown type 'bmove'"),
-    ({"player": 0}, "player 0 is neither"),
-    ({"red": 0}, "dice 0-4 are not two values"),
-    ({"from": [13, 30, -1, -1]}, "moves from 30 to 20"),
-    ({"from": [13]}, "same number of checkers"),
-    ({"to": "x"}, "'to' is str, not list"),
-])
+@pytest.mark.parametrize(
+    ("change", "text"),
+    [
+        ({"type": "bmove"}, "unknown type 'bmove'"),
+        ({"player": 0}, "player 0 is neither"),
+        ({"red": 0}, "dice 0-4 are not two values"),
+        ({"from": [13, 30, -1, -1]}, "moves from 30 to 20"),
+        ({"from": [13]}, "same number of checkers"),
+        ({"to": "x"}, "'to' is str, not list"),
+    ],
+)
 def test_malformed_records_are_findings(change: dict[str, Any], text: str) -> None:
     doc = copy.deepcopy(SMALL)
     doc["games"][0]["moves"][0].update(change)
@@ -541,10 +598,25 @@ def _flip(data: bytes, rng: random.Random, flips: int) -> bytes:
 def _lie(body: bytes, rng: random.Random) -> bytes:
     """The Smile body with a length, a reference or a nesting token swapped for a lying one."""
     at = rng.randrange(4, len(body))
-    token = rng.choice([b"\xe8\x0f\x7f\x7f\x7f\xbf", b"\xfd\x7f\x7f\xbf", b"\x7f", b"\xbf", b"\x1f", b"\xef\xff",
-                        b"\x33\xff", b"\x7f", b"\xe0", b"\xf8" * 200, b"\xfa" * 200, b"\x26\x7f\x7f\xbf",
-                        b"\x29" + b"\x7f" * 10, b"\x2a\x81\x7f\xbf"])
-    return body[:at] + token + body[at + rng.randrange(0, 3):]
+    token = rng.choice(
+        [
+            b"\xe8\x0f\x7f\x7f\x7f\xbf",
+            b"\xfd\x7f\x7f\xbf",
+            b"\x7f",
+            b"\xbf",
+            b"\x1f",
+            b"\xef\xff",
+            b"\x33\xff",
+            b"\x7f",
+            b"\xe0",
+            b"\xf8" * 200,
+            b"\xfa" * 200,
+            b"\x26\x7f\x7f\xbf",
+            b"\x29" + b"\x7f" * 10,
+            b"\x2a\x81\x7f\xbf",
+        ]
+    )
+    return body[:at] + token + body[at + rng.randrange(0, 3) :]
 
 
 def _mutants(count: int, seed: int) -> None:
@@ -558,7 +630,7 @@ def _mutants(count: int, seed: int) -> None:
         elif kind == 1:
             mutant = _lie(body, rng)
         else:
-            mutant = body[:rng.randrange(len(body))] + body[rng.randrange(len(body)):]
+            mutant = body[: rng.randrange(len(body))] + body[rng.randrange(len(body)) :]
         try:
             decode(mutant)
         except SmileError:
@@ -576,8 +648,16 @@ def test_mutants_check_cleanly_long() -> None:
 
 
 _FIELDS = st.sampled_from(["red", "green", "player", "from", "to", "type", "moveAnalysis", "pr", "equity", "luck"])
-_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-(2**40), 2**40), st.floats(allow_nan=True),
-                    st.text(max_size=5), st.lists(st.integers(-2, 30), max_size=6), st.just({}), st.just([]))
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=True),
+    st.text(max_size=5),
+    st.lists(st.integers(-2, 30), max_size=6),
+    st.just({}),
+    st.just([]),
+)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -589,8 +669,20 @@ def test_any_record_value_checks_cleanly(index: int, field: str, value: Any) -> 
 
 
 _GAME_FIELDS = st.sampled_from(["initial", "scoreGreen", "scoreRed", "isCrawford", "moves", "lostOnTime"])
-_MATCH_FIELDS = st.sampled_from(["games", "matchlen", "nameGreen", "cubeLimit", "useCrawford", "finalGreen", "luck",
-                                 "prGreen", "event", "ratingRed"])
+_MATCH_FIELDS = st.sampled_from(
+    [
+        "games",
+        "matchlen",
+        "nameGreen",
+        "cubeLimit",
+        "useCrawford",
+        "finalGreen",
+        "luck",
+        "prGreen",
+        "event",
+        "ratingRed",
+    ]
+)
 _NESTED = _VALUES | st.dictionaries(st.sampled_from(["points", "cube", "cubeOwner", "x"]), _VALUES, max_size=3)
 
 

@@ -15,13 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player
-from match_compare import match_differences
 from tabla_cli.errors import TablaError, TranscriptSyntaxError
 from tabla_cli.formats import fibs
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Match
 from tabla_cli.replay import replay_match
 from tabla_cli.writers.rolls import replay_rolls
+
+from match_compare import match_differences
 
 DATA = Path(__file__).resolve().parent / "data" / "fibs"
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -113,8 +114,10 @@ def test_other_lines_between_games_are_ignored() -> None:
 
 def test_on_error_skips_the_rest_of_a_game_only() -> None:
     errors: list[TranscriptSyntaxError] = []
-    text = (HEAD + "X: (3 1) 17-20 19-20\nO: (6 2) 24+18\nX: doubles\n\n"
-            "Score is 0-1 in a 3 point match.\nann is X - bob is O\nO: (3 1) 8-5 6-5\n")
+    text = (
+        HEAD + "X: (3 1) 17-20 19-20\nO: (6 2) 24+18\nX: doubles\n\n"
+        "Score is 0-1 in a 3 point match.\nann is X - bob is O\nO: (3 1) 8-5 6-5\n"
+    )
     [match] = fibs.parse_matches(text, on_error=errors.append)
     assert len(errors) == 1 and errors[0].location is not None and errors[0].location.line == 4
     assert [len(g.actions) for g in match.games] == [1, 1]
@@ -177,11 +180,26 @@ def test_arbitrary_text_raises_only_tabla_errors(text: str) -> None:
         pass
 
 
-LINES = st.sampled_from([
-    "Score is 0-0 in a 3 point match.", "Score is 1-2", "ann is X - bob is O", "bob is X - ann is O",
-    "X: (3 1) 17-20 19-20", "O: (6 2) 24-18 13-11", "X: (6 6) can't move", "O: doubles", "X: accepts",
-    "X: rejects", "O: wants to resign", "X: wins 2 points", "O: wins", "X: (3 1) bar-3 20-off", "", "junk",
-])
+LINES = st.sampled_from(
+    [
+        "Score is 0-0 in a 3 point match.",
+        "Score is 1-2",
+        "ann is X - bob is O",
+        "bob is X - ann is O",
+        "X: (3 1) 17-20 19-20",
+        "O: (6 2) 24-18 13-11",
+        "X: (6 6) can't move",
+        "O: doubles",
+        "X: accepts",
+        "X: rejects",
+        "O: wants to resign",
+        "X: wins 2 points",
+        "O: wins",
+        "X: (3 1) bar-3 20-off",
+        "",
+        "junk",
+    ]
+)
 
 
 @pytest.mark.slow

@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player
-from match_compare import Carried, match_differences
 from tabla_cli.errors import TablaError, TranscriptSyntaxError
 from tabla_cli.formats import gnubg_text, mat
 from tabla_cli.grammar import load_grammar
@@ -28,6 +27,7 @@ from tabla_cli.replay import replay_match
 from tabla_cli.writers.rolls import replay_rolls
 
 from helpers import CORPUS, corpus_files, replayed_decisions
+from match_compare import Carried, match_differences
 
 ZERO, ONE = Player.ZERO, Player.ONE
 
@@ -81,8 +81,7 @@ def test_hand_made_export() -> None:
     assert match.comments == ["first", "second"]
     game = match.games[0]
     assert (game.number, game.score) == (3, (1, 3))
-    assert [(a.kind.value, int(a.player), a.dice, a.play_text, a.value, a.move_number)
-            for a in game.actions] == [
+    assert [(a.kind.value, int(a.player), a.dice, a.play_text, a.value, a.move_number) for a in game.actions] == [
         ("roll", 0, (3, 1), "8/5 6/5", None, 1),
         ("double", 1, None, None, 2, 2),
         ("take", 0, None, None, None, 3),
@@ -92,7 +91,12 @@ def test_hand_made_export() -> None:
         ("win", 1, None, None, 2, None),
     ]
     assert [(p.move, p.kind, int(p.player)) for p in export.positions] == [
-        (1, "roll", 0), (2, "cube", 1), (3, "take", 1), (4, "roll", 1), (5, "roll", 0), (6, "resign", 0),
+        (1, "roll", 0),
+        (2, "cube", 1),
+        (3, "take", 1),
+        (4, "roll", 1),
+        (5, "roll", 0),
+        (6, "resign", 0),
     ]
     assert export.positions[0].action is game.actions[0]
     assert export.positions[2].action is game.actions[2]
@@ -114,7 +118,8 @@ def test_money_session_and_set_up_start() -> None:
 def test_lone_post_crawford_game() -> None:
     """gnubg says 'post-Crawford play'; the replay must not take the game for the Crawford game."""
     text = "The score (after 6 games) is: Ann 4, Bob 2 (match to 5 points), post-Crawford play\n\n" + record(
-        1, "Ann to play 31", "* Ann moves 8/5 6/5", mid="MIGlAEAAEAAE")
+        1, "Ann to play 31", "* Ann moves 8/5 6/5", mid="MIGlAEAAEAAE"
+    )
     export = gnubg_text.parse_exports(text)[0]
     assert export.post_crawford == [True] and export.crawford == [False]
     assert not export.match.rules.crawford
@@ -134,15 +139,22 @@ def test_beaver_records() -> None:
     )
     game = gnubg_text.parse_exports(text)[0].match.games[0]
     assert [(a.kind.value, a.value) for a in game.actions] == [
-        ("roll", None), ("double", 2), ("beaver", 4), ("roll", None),
+        ("roll", None),
+        ("double", 2),
+        ("beaver", 4),
+        ("roll", None),
     ]
 
 
 def test_consecutive_games_form_one_match() -> None:
-    game1 = "The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)\n\n" + record(
-        1, "Ann to play 31", "* Ann moves 8/5 6/5") + "Ann wins 1 point\n\n"
+    game1 = (
+        "The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)\n\n"
+        + record(1, "Ann to play 31", "* Ann moves 8/5 6/5")
+        + "Ann wins 1 point\n\n"
+    )
     game2 = "The score (after 1 game) is: Ann 1, Bob 0 (match to 3 points)\n\n" + record(
-        1, "Bob to play 31", "* Bob moves 8/5 6/5", mid="cAkAAAAAAAAA")
+        1, "Bob to play 31", "* Bob moves 8/5 6/5", mid="cAkAAAAAAAAA"
+    )
     exports = gnubg_text.parse_exports(game1 + game2)
     assert len(exports) == 1
     assert [(g.number, g.score) for g in exports[0].match.games] == [(1, (0, 0)), (2, (1, 0))]
@@ -152,11 +164,15 @@ def test_consecutive_games_form_one_match() -> None:
 
 def test_on_error_skips_the_rest_of_a_game_only() -> None:
     errors: list[TranscriptSyntaxError] = []
-    text = ("The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)\n\n"
-            + record(1, "Ann to play 31", "* Ann moves 8/5 6/5") + record(2, "Bob to play 77", "")
-            + record(3, "Ann to play 31", "") + "Ann wins 1 point\n\n"
-            + "The score (after 1 game) is: Ann 1, Bob 0 (match to 3 points)\n\n"
-            + record(1, "Bob to play 31", "* Bob moves 8/5 6/5", mid="cAkAAAAAAAAA"))
+    text = (
+        "The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)\n\n"
+        + record(1, "Ann to play 31", "* Ann moves 8/5 6/5")
+        + record(2, "Bob to play 77", "")
+        + record(3, "Ann to play 31", "")
+        + "Ann wins 1 point\n\n"
+        + "The score (after 1 game) is: Ann 1, Bob 0 (match to 3 points)\n\n"
+        + record(1, "Bob to play 31", "* Bob moves 8/5 6/5", mid="cAkAAAAAAAAA")
+    )
     [export] = gnubg_text.parse_exports(text, on_error=errors.append)
     assert len(errors) == 1 and "to play 77" in errors[0].message
     assert [len(g.actions) for g in export.match.games] == [1, 1]
@@ -166,7 +182,8 @@ def test_on_error_skips_the_rest_of_a_game_only() -> None:
 
 def test_read_matches_and_looks_like() -> None:
     text = "The score (after 0 games) is: Ann 0, Bob 0 (match to 1 point)\n" + record(
-        1, "Ann to play 31", "* Ann moves 8/5 6/5")
+        1, "Ann to play 31", "* Ann moves 8/5 6/5"
+    )
     assert gnubg_text.looks_like_gnubg_text(text)
     assert not gnubg_text.looks_like_gnubg_text(" 1 point match\n")
     matches = list(gnubg_text.read_matches(io.StringIO(text), path="x.txt"))
@@ -223,11 +240,19 @@ def test_corpus_ids_equal_the_replayed_positions() -> None:
 
 def _swapped(match: Match) -> Match:
     """The same match with player 0 and 1 exchanged."""
+
     def flip(action: Action) -> Action:
         return dataclasses.replace(action, player=action.player.other)
 
-    games = [dataclasses.replace(g, score=(g.score[1], g.score[0]), actions=[flip(a) for a in g.actions],
-                                 start=g.start.flip() if g.start else None) for g in match.games]
+    games = [
+        dataclasses.replace(
+            g,
+            score=(g.score[1], g.score[0]),
+            actions=[flip(a) for a in g.actions],
+            start=g.start.flip() if g.start else None,
+        )
+        for g in match.games
+    ]
     return dataclasses.replace(match, players=(match.players[1], match.players[0]), games=games)
 
 
@@ -243,15 +268,22 @@ def test_corpus_exports_equal_their_mat_games() -> None:
             continue
         whole = mat.read_match(source)
         # gnubg drops a '????' roll (the roller resigned without moving).
-        game = dataclasses.replace(whole.games[number - 1], actions=[
-            a for a in whole.games[number - 1].actions if not a.resigned])
+        game = dataclasses.replace(
+            whole.games[number - 1], actions=[a for a in whole.games[number - 1].actions if not a.resigned]
+        )
         expected = Match(whole.players, whole.length, [game], rules=whole.rules)
         exported = export_of(path).match
         if exported.players == whole.players[::-1]:
             exported = _swapped(exported)  # the Jaflo export lists the players the other way round
         actual = Match(exported.players, exported.length, exported.games, rules=whole.rules)
-        carried = Carried(headers=(), comments=False, ratings=False, values=False,
-                          skip_kinds=frozenset({ActionKind.LOSS}), resigned=False)
+        carried = Carried(
+            headers=(),
+            comments=False,
+            ratings=False,
+            values=False,
+            skip_kinds=frozenset({ActionKind.LOSS}),
+            resigned=False,
+        )
         assert match_differences(expected, actual, carried) == [], path.name
         doubles = [a.value for a in game.actions if a.kind is ActionKind.DOUBLE]
         assert doubles == [a.value for a in actual.games[0].actions if a.kind is ActionKind.DOUBLE]
@@ -318,14 +350,29 @@ def test_arbitrary_text_raises_only_tabla_errors(text: str) -> None:
         pass
 
 
-LINES = st.sampled_from([
-    "The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)", "Move number 1:  Ann to play 31",
-    "Move number 2:  Bob doubles to 2", "Move number 3:  Bob on roll, cube decision?",
-    " GNU Backgammon  Position ID: 4HPwATDgc/ABMA", "                 Match ID   : MIDlAAAAAAAE",
-    " GNU Backgammon  Position ID: ////////////AA", "                 Match ID   : ////////////",
-    "Pip counts: O 167, X 167", "* Ann moves 8/5 6/5", "* Bob doubles", "* Ann accepts", "* Bob rejects",
-    "* Ann cannot move", "Ann wins 2 points", "", " | X   O |", "Match Information:", "Comments: x",
-])
+LINES = st.sampled_from(
+    [
+        "The score (after 0 games) is: Ann 0, Bob 0 (match to 3 points)",
+        "Move number 1:  Ann to play 31",
+        "Move number 2:  Bob doubles to 2",
+        "Move number 3:  Bob on roll, cube decision?",
+        " GNU Backgammon  Position ID: 4HPwATDgc/ABMA",
+        "                 Match ID   : MIDlAAAAAAAE",
+        " GNU Backgammon  Position ID: ////////////AA",
+        "                 Match ID   : ////////////",
+        "Pip counts: O 167, X 167",
+        "* Ann moves 8/5 6/5",
+        "* Bob doubles",
+        "* Ann accepts",
+        "* Bob rejects",
+        "* Ann cannot move",
+        "Ann wins 2 points",
+        "",
+        " | X   O |",
+        "Match Information:",
+        "Comments: x",
+    ]
+)
 
 
 @pytest.mark.slow

@@ -246,9 +246,7 @@ def test_gnubg_trailing_blanks() -> None:
 
 
 def test_studio_question_marks_then_win() -> None:
-    match = corpus_match(
-        "bglab-lasse-MrPurple_-_Lasse_3pt_Backgammon_Studio_2024_05_11_20_10_33.txt"
-    )
+    match = corpus_match("bglab-lasse-MrPurple_-_Lasse_3pt_Backgammon_Studio_2024_05_11_20_10_33.txt")
     roll, win = match.games[-1].actions[-2:]
     assert brief(roll) == (ROLL, ZERO, 24, (3, 2), "", None) and roll.resigned
     assert brief(win) == (WIN, ONE, 24, None, None, 4016)
@@ -411,7 +409,7 @@ def test_result_lines_by_indentation() -> None:
 
 
 def test_crlf_bom_tabs_and_blank_lines() -> None:
-    text = "\ufeff; [Site \"X\"]\r\n\r\n 3 point match  \r\n\r\n Game 1 (Crawford)\r\n A : 0\t\tB : 0 \r\n\r\n  1) 52: 13/8 13/11\t  41: 24/23 13/9   \r\n\r\n"
+    text = '\ufeff; [Site "X"]\r\n\r\n 3 point match  \r\n\r\n Game 1 (Crawford)\r\n A : 0\t\tB : 0 \r\n\r\n  1) 52: 13/8 13/11\t  41: 24/23 13/9   \r\n\r\n'
     (match,) = parse(text)
     assert match.headers == [("Site", "X")]
     assert [brief(a) for a in match.games[0].actions] == [
@@ -423,12 +421,12 @@ def test_crlf_bom_tabs_and_blank_lines() -> None:
 
 def test_headers_comments_set_pos_and_illegal_play() -> None:
     text = (
-        "; [Site \"Home\"]\n"
+        '; [Site "Home"]\n'
         "; free text here\n"
-        "# [Variation \"HyperGammon (3)\"]\n"
-        "; [Crawford \"Off\"]\n"
-        "; [cubelimit \"64\"]\n"
-        "; [Jacoby \"maybe\"]\n"
+        '# [Variation "HyperGammon (3)"]\n'
+        '; [Crawford "Off"]\n'
+        '; [cubelimit "64"]\n'
+        '; [Jacoby "maybe"]\n'
         " 5 point match\n"
         " Game 1\n"
         " A : 0        B : 0\n"
@@ -550,9 +548,9 @@ def test_undecodable_stream() -> None:
 
 def test_read_text(tmp_path: Path) -> None:
     path = tmp_path / "a.mat"
-    path.write_bytes(b"\xef\xbb\xbf; [Site \"K\xc3\xa9\"]\r\n")
+    path.write_bytes(b'\xef\xbb\xbf; [Site "K\xc3\xa9"]\r\n')
     assert mat.read_text(path) == '; [Site "Ké"]\r\n'
-    path.write_bytes(b"; [Site \"K\xe9\"]\n")
+    path.write_bytes(b'; [Site "K\xe9"]\n')
     assert mat.read_text(path) == '; [Site "Ké"]\n'
     path.write_bytes('; [Site "Ké"]\n'.encode("utf-16"))
     assert mat.read_text(path) == '; [Site "Ké"]\n'
@@ -561,7 +559,7 @@ def test_read_text(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("\ufeff; [Site \"x\"]\r\n\r\n 7 point match\r\n", True),
+        ('\ufeff; [Site "x"]\r\n\r\n 7 point match\r\n', True),
         ("0 point match\n", True),
         ("# comment\n 13 Point Match\n", True),
         (" Game 1\n 7 point match\n", False),
@@ -580,7 +578,7 @@ def test_looks_like_mat(text: str, expected: bool) -> None:
 FRAGMENTS = [
     "",
     " ",
-    "; [Site \"x\"]",
+    '; [Site "x"]',
     "; comment",
     " 7 point match",
     "0 point match",

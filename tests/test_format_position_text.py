@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
-from tabla_cli.evaluation.recorded import evaluation_from_recorded
 from tabla_cli.analysis.stats import decisions_frame, player_stats
-from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.errors import TranscriptSyntaxError
+from tabla_cli.evaluation.recorded import evaluation_from_recorded
+from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.formats import detect, position_text
 from tabla_cli.ids import parse_xgid
 from tabla_cli.writers.json import format_json
@@ -108,8 +108,25 @@ def test_analyze_gives_the_same_rows_in_every_language(number: str) -> None:
     rows = {}
     for path in sorted(IDS.glob(f"xg-{number}_*.txt")) + sorted(IDS.glob(f"bgblitz-{number}_*.txt")):
         frame = decisions_frame(analyse_file(str(path), RECORDED).rows)
-        rows[path.name] = frame[["kind", "dice", "action", "best", "equity", "best_equity", "error", "rank",
-                                 "source", "position_id", "match_id"]].astype(str).values.tolist()
+        rows[path.name] = (
+            frame[
+                [
+                    "kind",
+                    "dice",
+                    "action",
+                    "best",
+                    "equity",
+                    "best_equity",
+                    "error",
+                    "rank",
+                    "source",
+                    "position_id",
+                    "match_id",
+                ]
+            ]
+            .astype(str)
+            .values.tolist()
+        )
         assert frame["action"].isna().all() and frame["error"].isna().all()
         stats = player_stats(frame)
         assert (stats["decisions"] == 0).all()
@@ -124,13 +141,23 @@ def test_analyze_gives_the_same_rows_in_every_language(number: str) -> None:
 def test_the_decision_rows() -> None:
     frame = decisions_frame(analyse_file(str(IDS / "xg-07_RP_EN.txt"), RECORDED).rows)
     double, take = frame.itertuples()
-    assert (double.kind, double.player, double.best, double.best_equity) == ("double", "プレーヤー 1", "no double", 1.027)
+    assert (double.kind, double.player, double.best, double.best_equity) == (
+        "double",
+        "プレーヤー 1",
+        "no double",
+        1.027,
+    )
     assert (take.kind, take.player, take.best, take.best_equity) == ("take", "プレーヤー 2", "pass", -1.0)
     assert double.source == take.source == "recorded XG Roller++"
     frame = decisions_frame(analyse_file(str(IDS / "bgblitz-01_checkerPosition_FR.txt"), RECORDED).rows)
     [roll] = frame.itertuples()
-    assert (roll.kind, roll.player, roll.dice, roll.best, roll.best_equity) == ("checker", "Rouge", "21", "19/18 14/12",
-                                                                               -0.492)
+    assert (roll.kind, roll.player, roll.dice, roll.best, roll.best_equity) == (
+        "checker",
+        "Rouge",
+        "21",
+        "19/18 14/12",
+        -0.492,
+    )
     assert roll.source == "recorded BGBlitz" and roll.options == 5
 
 

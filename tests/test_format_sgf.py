@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player, Position
-from match_compare import Carried, match_differences
 from tabla_cli.errors import RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import mat, sgf
 from tabla_cli.grammar import load_grammar
@@ -22,6 +21,7 @@ from tabla_cli.model import ActionKind, Match
 from tabla_cli.replay import replay_match
 
 from helpers import CORPUS, corpus_files, replayed_decisions
+from match_compare import Carried, match_differences
 
 SAME_MATCH = "gnubg-bglab-lasse-match8640511"
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -81,7 +81,10 @@ def test_spec_match_game() -> None:
     assert match.players == ("Petar", "Maria")
     assert match.length == 3 and match.format == "sgf"
     assert match.headers == [
-        ("EventDate", "2025.03.14"), ("Event", "Club night"), ("Site", "Kafene Sofia"), ("Transcriber", "specs"),
+        ("EventDate", "2025.03.14"),
+        ("Event", "Club night"),
+        ("Site", "Kafene Sofia"),
+        ("Transcriber", "specs"),
     ]
     assert match.rules.crawford and not match.rules.jacoby
     assert kinds(match) == [
@@ -119,7 +122,9 @@ def test_spec_setup_node_and_gnubg_ids() -> None:
     assert [f.code for f in result.findings] == ["missing-result"]
     decisions = games[0]
     assert [d.position.position_id() for d in decisions] == [
-        "2xIAAAoBAAAAAA", "AgAAbEsAAAAAAA", "uwEAAAIAAAAAAA",
+        "2xIAAAoBAAAAAA",
+        "AgAAbEsAAAAAAA",
+        "uwEAAAIAAAAAAA",
     ]
     assert decisions[-1].cube == 4 and decisions[-1].cube_owner == ZERO
     assert result.games[0].multiplier == 1  # Black bore off its last checker: a single game
@@ -353,8 +358,10 @@ def test_errors_have_line_and_column(text: str, message: str, line: int, column:
 
 def test_on_error_skips_the_rest_of_a_game_only() -> None:
     errors: list[TranscriptSyntaxError] = []
-    text = ("(;GM[6]MI[length:3]PW[a]PB[b]RE[W+1];W[31hefe];B[99];W[42iege])"
-            "(;GM[6]MI[length:3][game:1][ws:1]PW[a]PB[b];B[31hefe])")
+    text = (
+        "(;GM[6]MI[length:3]PW[a]PB[b]RE[W+1];W[31hefe];B[99];W[42iege])"
+        "(;GM[6]MI[length:3][game:1][ws:1]PW[a]PB[b];B[31hefe])"
+    )
     [match] = sgf.parse_matches(text, on_error=errors.append)
     assert [e.message.split(":")[0] for e in errors] == ["cannot read the move B[99]"]
     assert [len(g.actions) for g in match.games] == [1, 1]
@@ -382,7 +389,7 @@ def test_illegal_setups_are_rejected() -> None:
 def test_looks_like_sgf() -> None:
     assert sgf.looks_like_sgf("(;FF[4]GM[6])")
     assert sgf.looks_like_sgf("\n ( ; GM[6])")
-    assert not sgf.looks_like_sgf("; [Site \"x\"]\n 5 point match")
+    assert not sgf.looks_like_sgf('; [Site "x"]\n 5 point match')
     assert not sgf.looks_like_sgf("(hello)")
 
 
@@ -400,9 +407,41 @@ def test_arbitrary_text_raises_only_tabla_errors(text: str) -> None:
 
 
 SGF_ALPHABET = st.sampled_from(
-    ["(", ")", ";", "[", "]", "\\", "\n", "GM[6]", "B[", "W[", "31", "hefe", "double", "take", "drop",
-     "MI[length:3]", "[game:1]", "RE[W+1]", "RE[B+2R]", "AE[a:y]", "AW[a]", "AB[x]", "CV[2]", "CP[b]", "PW[a]",
-     "PB[b]", "RU[Crawford]", "yz", "A[0]", "x", ":", "55", "]"]
+    [
+        "(",
+        ")",
+        ";",
+        "[",
+        "]",
+        "\\",
+        "\n",
+        "GM[6]",
+        "B[",
+        "W[",
+        "31",
+        "hefe",
+        "double",
+        "take",
+        "drop",
+        "MI[length:3]",
+        "[game:1]",
+        "RE[W+1]",
+        "RE[B+2R]",
+        "AE[a:y]",
+        "AW[a]",
+        "AB[x]",
+        "CV[2]",
+        "CP[b]",
+        "PW[a]",
+        "PB[b]",
+        "RU[Crawford]",
+        "yz",
+        "A[0]",
+        "x",
+        ":",
+        "55",
+        "]",
+    ]
 )
 
 

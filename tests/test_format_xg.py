@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from helpers import CORPUS, DATA
-from xg_pack import SMALL, game_file, pack, with_record
 
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
 from tabla_cli.analysis.stats import decisions_frame, player_stats
@@ -35,6 +33,9 @@ from tabla_cli.replay import replay_match
 from tabla_cli.source import Source, collect_paths
 from tabla_cli.writers.positions import format_positions
 
+from helpers import CORPUS, DATA
+from xg_pack import SMALL, game_file, pack, with_record
+
 XG_FILES = sorted((DATA / "xg").glob("*.xg"))
 MYDVW = DATA / "xg" / "gammonview-MYdvw1qGuyaRUH_.xg"
 NOT_ANALYSED = -1000.0
@@ -53,13 +54,14 @@ def read(path: Path) -> Match:
 def decisions(match: Match) -> list[tuple[str, str, str, str, str, str]]:
     """Game, player, action, dice (either order), Position ID and Match ID of every decision."""
     rows = csv.DictReader(io.StringIO(format_positions([(match, replay_match(match))])))
-    return [(r["game"], r["player"], r["action"], "".join(sorted(r["dice"])), r["position_id"], r["match_id"])
-            for r in rows]
+    return [
+        (r["game"], r["player"], r["action"], "".join(sorted(r["dice"])), r["position_id"], r["match_id"]) for r in rows
+    ]
 
 
 def records(path: Path) -> list[object]:
     data = read_game_file(path.read_bytes(), path=str(path), max_size=BIG)
-    return [parse_record(data[at:at + RECORD_SIZE], 30) for at in range(0, len(data), RECORD_SIZE)]
+    return [parse_record(data[at : at + RECORD_SIZE], 30) for at in range(0, len(data), RECORD_SIZE)]
 
 
 def test_the_corpus_is_here() -> None:
@@ -137,7 +139,9 @@ def test_the_analysis_a_roll_carries() -> None:
     assert best.probabilities is not None and sum(best.probabilities[:4]) > 0.9
     assert recorded.cube is not None and recorded.cube.double_pass == 1.0
     assert recorded.cube.no_double == pytest.approx(-0.0142008, abs=1e-6)
-    assert recorded.checker_evaluation is not None and recorded.checker_evaluation.luck == pytest.approx(0.0655, abs=1e-4)
+    assert recorded.checker_evaluation is not None and recorded.checker_evaluation.luck == pytest.approx(
+        0.0655, abs=1e-4
+    )
 
 
 def test_match_fields() -> None:
@@ -201,15 +205,18 @@ def test_a_repacked_file_reads_as_the_original() -> None:
     assert findings(archive(temp_of(SMALL))) == findings(SMALL.read_bytes())
 
 
-@pytest.mark.parametrize(("make", "code", "says"), [
-    (lambda raw: raw[:5000], Code.UNREADABLE_FILE, "truncated"),
-    (lambda raw: raw[:-100], Code.UNREADABLE_FILE, "does not fit the file"),
-    (lambda raw: raw[:30000] + bytes([raw[30000] ^ 1]) + raw[30001:], Code.UNREADABLE_FILE, "checksum"),
-    (lambda raw: archive(temp_of(SMALL), size=12345), Code.UNREADABLE_FILE, "says temp.xg holds 12345 bytes"),
-    (lambda raw: archive(temp_of(SMALL), crc=7), Code.UNREADABLE_FILE, "checksum of temp.xg"),
-    (lambda raw: archive(temp_of(SMALL), name=b"other"), Code.UNREADABLE_FILE, "holds no temp.xg"),
-    (lambda raw: archive(b"\0" * RECORD_SIZE), Code.UNREADABLE_FILE, "not an eXtreme Gammon match header"),
-])
+@pytest.mark.parametrize(
+    ("make", "code", "says"),
+    [
+        (lambda raw: raw[:5000], Code.UNREADABLE_FILE, "truncated"),
+        (lambda raw: raw[:-100], Code.UNREADABLE_FILE, "does not fit the file"),
+        (lambda raw: raw[:30000] + bytes([raw[30000] ^ 1]) + raw[30001:], Code.UNREADABLE_FILE, "checksum"),
+        (lambda raw: archive(temp_of(SMALL), size=12345), Code.UNREADABLE_FILE, "says temp.xg holds 12345 bytes"),
+        (lambda raw: archive(temp_of(SMALL), crc=7), Code.UNREADABLE_FILE, "checksum of temp.xg"),
+        (lambda raw: archive(temp_of(SMALL), name=b"other"), Code.UNREADABLE_FILE, "holds no temp.xg"),
+        (lambda raw: archive(b"\0" * RECORD_SIZE), Code.UNREADABLE_FILE, "not an eXtreme Gammon match header"),
+    ],
+)
 def test_a_damaged_archive_is_a_finding(make: Callable[[bytes], bytes], code: str, says: str) -> None:
     [(found, text)] = findings(make(SMALL.read_bytes()))
     assert found == code and says in text, text
@@ -233,12 +240,19 @@ def test_records_that_cannot_be_are_findings_at_their_game_and_move() -> None:
     temp = temp_of(SMALL)
     move = first(temp, 3)
     unknown = with_record(temp, move, lambda r: r.__setitem__(8, 9))
-    assert ("syntax-error", "bad.xg: error[syntax-error]: game 1: record 4 has type 9, not one XG writes: skipped") in \
-        findings(archive(unknown))
+    assert (
+        "syntax-error",
+        "bad.xg: error[syntax-error]: game 1: record 4 has type 9, not one XG writes: skipped",
+    ) in findings(archive(unknown))
     bad_point = with_record(temp, move, lambda r: struct.pack_into("<i", r, 68, 40))
     found = findings(archive(bad_point))
-    assert found[0] == ("syntax-error", ("bad.xg: error[syntax-error]: game 1 move 1: a play moves from point code 40: "
-                                         "not a point (0-23), the bar (24, from only) or off (below 0, to only)"))
+    assert found[0] == (
+        "syntax-error",
+        (
+            "bad.xg: error[syntax-error]: game 1 move 1: a play moves from point code 40: "
+            "not a point (0-23), the bar (24, from only) or off (below 0, to only)"
+        ),
+    )
     bad_player = with_record(temp, move, lambda r: struct.pack_into("<i", r, 64, 3))
     assert "names player 3" in findings(archive(bad_player))[0][1]
     lying_count = with_record(temp, move, lambda r: struct.pack_into("<i", r, 124 + 64, 1000))
@@ -275,8 +289,10 @@ def test_a_position_that_does_not_follow_is_a_finding_unless_edited() -> None:
 
     changed = with_record(temp, third, moved_checker)
     found = [text for code, text in findings(archive(changed)) if code == Code.POSITION_MISMATCH]
-    assert found == ["bad.xg: error[position-mismatch]: game 1 move 2: the position before this decision is not "
-                     "the one the last play left, and XG does not mark it edited"]
+    assert found == [
+        "bad.xg: error[position-mismatch]: game 1 move 2: the position before this decision is not "
+        "the one the last play left, and XG does not mark it edited"
+    ]
     edited = with_record(changed, third, lambda r: r.__setitem__(2528, 1))
     assert not [code for code, _ in findings(archive(edited)) if code == Code.POSITION_MISMATCH]
     [match] = read_path_matches_of(archive(edited))
@@ -299,8 +315,11 @@ def test_convert_to_sgf_keeps_the_analysis_as_gnubg_properties(path: Path, tmp_p
     compared = 0
     for game_xg, game_sgf in zip(xg.games, sgf.games, strict=True):
         kinds = (ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP)
-        pairs = zip([a for a in game_xg.actions if a.kind in kinds], [a for a in game_sgf.actions if a.kind in kinds],
-                    strict=True)
+        pairs = zip(
+            [a for a in game_xg.actions if a.kind in kinds],
+            [a for a in game_sgf.actions if a.kind in kinds],
+            strict=True,
+        )
         for mine, back in pairs:
             if mine.analysis is None:
                 continue
@@ -315,7 +334,8 @@ def test_convert_to_sgf_keeps_the_analysis_as_gnubg_properties(path: Path, tmp_p
             assert (got.cube is None) == (want.cube is None), mine.location
             if want.cube is not None and got.cube is not None:
                 assert (got.cube.no_double, got.cube.double_take) == pytest.approx(
-                    (want.cube.no_double, want.cube.double_take), abs=1e-5), mine.location
+                    (want.cube.no_double, want.cube.double_take), abs=1e-5
+                ), mine.location
             compared += 1
     assert compared > 50
 
@@ -352,8 +372,8 @@ def test_comment_and_missing_game_records_are_read() -> None:
         record[8] = 7
         struct.pack_into("<ii", record, 24, -1, 2)
 
-    comment = temp[:(footer + 1) * RECORD_SIZE] + bytes(8) + b"\x06" + bytes(RECORD_SIZE - 9)
-    with_missing = comment + with_record(bytes(RECORD_SIZE), 0, missing) + temp[(footer + 1) * RECORD_SIZE:]
+    comment = temp[: (footer + 1) * RECORD_SIZE] + bytes(8) + b"\x06" + bytes(RECORD_SIZE - 9)
+    with_missing = comment + with_record(bytes(RECORD_SIZE), 0, missing) + temp[(footer + 1) * RECORD_SIZE :]
     [match] = read_path_matches_of(archive(with_missing))
     assert ("XG Missing Game", "after game 1: player 2 won 2 points") in match.headers
     assert len(match.games) == 3

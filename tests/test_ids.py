@@ -200,7 +200,10 @@ def state(**fields: Any) -> MatchState:
 
 
 MATCH_VECTORS = {
-    "M1": ("QYkqASAAIAAA", state(cube=2, cube_owner=ZERO, on_roll=ONE, dice=(5, 2), length=9, score=(2, 4), jacoby=True)),
+    "M1": (
+        "QYkqASAAIAAA",
+        state(cube=2, cube_owner=ZERO, on_roll=ONE, dice=(5, 2), length=9, score=(2, 4), jacoby=True),
+    ),
     "M2": ("MIEFAAAAAAAA", state(on_roll=ZERO, dice=(3, 1), jacoby=True)),
     "M3": ("cAkAAAAAAAAA", state(on_roll=ONE, jacoby=True)),
     "M4": ("cAmgAAAAAAAE", state(on_roll=ONE, length=5)),
@@ -811,7 +814,7 @@ def check_matchid_worked_example(text: str) -> None:
         *st_.score,
     ]
     stream = "".join(bits for _, _, _, bits in rows)
-    packed = bytes(int(stream[i:i + 8][::-1], 2) for i in range(0, len(stream), 8))
+    packed = bytes(int(stream[i : i + 8][::-1], 2) for i in range(0, len(stream), 8))
     printed = re.search(r"^bytes: ([0-9A-F ]+)$", text, re.M)
     assert printed is not None and bytes.fromhex(printed[1]) == packed
     assert base64.b64encode(packed).decode() == match_id == encode_match_id(st_)

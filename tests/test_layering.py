@@ -23,6 +23,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tabla_cli"
 ENGINE = ["tabla_cli.board", "tabla_cli.variant", "tabla_cli.notation", "tabla_cli.variants"]
 HEAVY = ["lark", "pandas", "click"]
 
+
 def module_names() -> dict[str, Path]:
     """Every module of the package, by dotted name."""
     names = {}
@@ -143,16 +144,20 @@ def test_graph_ignores_type_checking_and_function_imports() -> None:
 @pytest.mark.parametrize("module", ENGINE)
 def test_engine_loads_no_third_party_package(module: str) -> None:
     code = f"import sys, {module}; print(sorted(name for name in {HEAVY!r} if name in sys.modules))"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            cwd=PACKAGE.parent)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PACKAGE.parent
+    )
     assert result.stdout.strip() == "[]"
 
 
 def test_package_reader_loads_on_first_use() -> None:
-    code = ("import sys, tabla_cli; assert 'tabla_cli.reader' not in sys.modules;"
-            "f = tabla_cli.read_match; print('tabla_cli.reader' in sys.modules, f.__module__)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            cwd=PACKAGE.parent)
+    code = (
+        "import sys, tabla_cli; assert 'tabla_cli.reader' not in sys.modules;"
+        "f = tabla_cli.read_match; print('tabla_cli.reader' in sys.modules, f.__module__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PACKAGE.parent
+    )
     assert result.stdout.split() == ["True", "tabla_cli.reader"]
 
 
@@ -162,9 +167,27 @@ def _package(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-UNDER_THE_PIPELINE = {"board", "cube", "errors", "findings", "variant", "variants", "notation", "scoring", "written",
-                      "evaluation", "ids", "model", "formats", "writers", "replay", "results", "visitor", "digest",
-                      "reader"}
+UNDER_THE_PIPELINE = {
+    "board",
+    "cube",
+    "errors",
+    "findings",
+    "variant",
+    "variants",
+    "notation",
+    "scoring",
+    "written",
+    "evaluation",
+    "ids",
+    "model",
+    "formats",
+    "writers",
+    "replay",
+    "results",
+    "visitor",
+    "digest",
+    "reader",
+}
 """What a transcript is and what the replay makes of it: none of these reaches up to a command's library."""
 
 ABOVE = {"pipeline", "check", "convert", "analysis", "reports", "cli"}
@@ -179,8 +202,9 @@ LAYERS = [
 @pytest.mark.parametrize("package", sorted(UNDER_THE_PIPELINE))
 def test_the_model_and_its_readers_and_writers_import_no_command(package: str) -> None:
     graph = import_graph(deferred=True)
-    upward = {f"{m} -> {t}" for m, targets in graph.items() if _package(m) == package
-              for t in targets if _package(t) in ABOVE}
+    upward = {
+        f"{m} -> {t}" for m, targets in graph.items() if _package(m) == package for t in targets if _package(t) in ABOVE
+    }
     assert upward == set()
 
 
@@ -193,8 +217,11 @@ def test_a_package_imports_only_what_lies_under_it(package: str, allowed: set[st
 
 def test_only_the_cli_imports_the_cli() -> None:
     graph = import_graph(deferred=True)
-    assert {m for m, targets in graph.items() if _package(m) not in ("cli", "__main__")
-            and any(_package(t) == "cli" for t in targets)} == set()
+    assert {
+        m
+        for m, targets in graph.items()
+        if _package(m) not in ("cli", "__main__") and any(_package(t) == "cli" for t in targets)
+    } == set()
 
 
 def test_reports_and_analysis_sit_over_the_pipeline() -> None:

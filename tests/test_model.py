@@ -8,8 +8,8 @@ import pickle
 
 import pytest
 
-from tabla_cli.evaluation.recorded import RecordedAnalysis
 from tabla_cli.errors import Location
+from tabla_cli.evaluation.recorded import RecordedAnalysis
 from tabla_cli.model import Action, ActionKind
 from tabla_cli.visitor import DecisionState
 
@@ -37,7 +37,13 @@ def test_action_is_a_frozen_value_that_compares_without_its_analysis() -> None:
     where = Location("a.mat", 3, 7)
     roll = Action(ActionKind.ROLL, 1, where, 2, (6, 5), "24/13", resigned=False)
     assert (roll.kind, roll.player, roll.location, roll.move_number, roll.dice, roll.play_text) == (
-        ActionKind.ROLL, 1, where, 2, (6, 5), "24/13")
+        ActionKind.ROLL,
+        1,
+        where,
+        2,
+        (6, 5),
+        "24/13",
+    )
     assert (roll.value, roll.match_won, roll.resigned, roll.analysis) == (None, False, False, None)
     analysed = dataclasses.replace(roll, analysis=RecordedAnalysis(level="2-ply"))
     assert analysed.analysis == RecordedAnalysis(level="2-ply") and analysed == roll

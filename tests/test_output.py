@@ -193,8 +193,18 @@ def test_convert_cleans_stale_temporaries_in_its_target_folder(source: Path, tmp
 def test_report_frames_killed_midway_leave_only_a_temporary_the_next_run_removes(tmp_path: Path) -> None:
     frames = tmp_path / "frames"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    command = [sys.executable, "-c", "from tabla_cli.cli import main; main()", "report",
-               str(DATA / "corpus" / "mat"), "--frames", str(frames), "--jobs", "1", "-q"]
+    command = [
+        sys.executable,
+        "-c",
+        "from tabla_cli.cli import main; main()",
+        "report",
+        str(DATA / "corpus" / "mat"),
+        "--frames",
+        str(frames),
+        "--jobs",
+        "1",
+        "-q",
+    ]
     child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while not temporaries(tmp_path) and child.poll() is None and time.monotonic() < deadline:
@@ -241,10 +251,12 @@ def test_full_disk_while_writing_a_file(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(output, "open", Full, raising=False)
     out = tmp_path / "out"
-    for args in (["report", str(source), "-o", str(out / "r.csv")],
-                 ["report", str(source), "--plots", str(out / "a" / "plots")],
-                 ["convert", str(source), "-o", str(out / "a" / "b" / "m.sgf")],
-                 ["show", "start", "-o", str(out / "board.txt")]):
+    for args in (
+        ["report", str(source), "-o", str(out / "r.csv")],
+        ["report", str(source), "--plots", str(out / "a" / "plots")],
+        ["convert", str(source), "-o", str(out / "a" / "b" / "m.sgf")],
+        ["show", "start", "-o", str(out / "board.txt")],
+    ):
         out.mkdir(exist_ok=True)
         result = run(*args, "-q") if args[0] != "show" else run(*args)
         assert result.exit_code == 1 and "No space left on device" in result.stderr, args

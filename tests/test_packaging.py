@@ -37,8 +37,16 @@ def test_wheel_ships_the_grammars_and_the_column_schema(installed: Path, tmp_pat
     assert (installed / "tabla_cli" / "columns.toml").read_bytes() == (ROOT / "tabla_cli" / "columns.toml").read_bytes()
     env = {**os.environ, "PYTHONPATH": str(installed)}
     tables = subprocess.run(
-        [sys.executable, "-c", "import tabla_cli.reports.summaries as s; print(s.__file__, len(s.SUMMARY_COLUMNS['dice']))"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            "import tabla_cli.reports.summaries as s; print(s.__file__, len(s.SUMMARY_COLUMNS['dice']))",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert tables.stdout.split() == [str(installed / "tabla_cli" / "reports" / "summaries.py"), "38"]
 
@@ -47,18 +55,28 @@ def test_installed_tabla_runs_from_the_wheel(installed: Path, tmp_path: Path) ->
     env = {**os.environ, "PYTHONPATH": str(installed)}
     where = subprocess.run(
         [sys.executable, "-c", "import tabla_cli, tabla_cli.grammar as g; print(tabla_cli.__file__)"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert where.stdout.strip().startswith(str(installed))
     check = subprocess.run(
         [str(installed / "bin" / "tabla"), "check", str(EXAMPLES), "--jobs", "1"],
-        cwd=tmp_path, env=env, capture_output=True, text=True,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert check.returncode == 0, check.stderr
     assert f"checked {len(list(EXAMPLES.iterdir()))} files" in check.stderr
     show = subprocess.run(
         [str(installed / "bin" / "tabla"), "show", "4HPwATDgc/ABMA"],
-        cwd=tmp_path, env=env, capture_output=True, text=True,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert show.returncode == 0 and "XGID=" in show.stdout
 
@@ -72,11 +90,23 @@ def test_wheel_leaves_out_test_only_code(installed: Path, tmp_path: Path) -> Non
     for module in ("tabla_cli.compare", "tabla_cli.variants.reference", "match_compare", "selfplay"):
         found = subprocess.run(
             [sys.executable, "-c", f"import importlib.util as u; print(u.find_spec({module!r}) is None)"],
-            cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         assert found.stdout.strip() == "True", module
     search = subprocess.run(
-        [sys.executable, "-c", "from tabla_cli.variants.common import TablaVariant as T; print(hasattr(T, 'random_play'))"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            "from tabla_cli.variants.common import TablaVariant as T; print(hasattr(T, 'random_play'))",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert search.stdout.strip() == "False"

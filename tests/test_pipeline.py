@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from helpers import DATA, EXAMPLES, corpus_files
 from tabla_cli import replay as replay_module
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
@@ -27,6 +26,8 @@ from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.options import format_for_path as report_format
 from tabla_cli.source import Source, decode_bytes
 from tabla_cli.writers import FORMATS, SUFFIXES, WRITERS, format_for_path, get
+
+from helpers import DATA, EXAMPLES, corpus_files
 
 THREE = (EXAMPLES / "three-point-match.mat").read_text(encoding="utf-8")
 NAMES = re.search(r"^\s*(\S+) : \d+\s+(\S+) : \d+", THREE, re.MULTILINE)
@@ -81,7 +82,9 @@ def test_check_isolates_a_crash(folder: Path, jobs: str) -> None:
     assert code == 1
     # a.mat and c.mat hold the same match: c.mat's copy is noted as such.
     assert [(Path(f["path"]).name, f["code"]) for f in findings] == [
-        ("b-bad.mat", "internal-error"), ("c.mat", "duplicate-match")]
+        ("b-bad.mat", "internal-error"),
+        ("c.mat", "duplicate-match"),
+    ]
     assert "ZeroDivisionError: boom" in findings[0]["message"] and "please report" in findings[0]["message"]
     code, _, err = invoke("check", str(folder), "--jobs", jobs)
     assert "checked 3 files, 2 matches" in err
@@ -90,8 +93,9 @@ def test_check_isolates_a_crash(folder: Path, jobs: str) -> None:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.usefixtures("broken_reader")
 def test_report_isolates_a_crash(folder: Path, jobs: str) -> None:
-    code, out, err = invoke("report", str(folder), "--jobs", jobs, "--by", "match", "--format", "json",
-                            "--keep-duplicates")
+    code, out, err = invoke(
+        "report", str(folder), "--jobs", jobs, "--by", "match", "--format", "json", "--keep-duplicates"
+    )
     assert code == 1
     assert len(json.loads(out)) == 2
     assert re.search(r"b-bad\.mat: error\[internal-error\]: ZeroDivisionError: boom", err)
@@ -133,7 +137,8 @@ def test_named_pipes_are_never_opened(tmp_path: Path) -> None:
     code, out, _ = invoke("check", str(tmp_path), "--format", "json", "--jobs", "1")
     assert code == 0
     assert [(f["code"], f["severity"], f["message"]) for f in json.loads(out)] == [
-        ("special-file", "note", "a named pipe: skipped")]
+        ("special-file", "note", "a named pipe: skipped")
+    ]
     code, out, _ = invoke("check", str(tmp_path / "pipe.mat"), "--format", "json")
     assert code == 1 and json.loads(out)[0]["code"] == "unreadable-file"
     code, _, err = invoke("report", str(tmp_path / "pipe.mat"))
@@ -146,7 +151,8 @@ def test_devices_are_not_read(tmp_path: Path) -> None:
     (tmp_path / "zero.mat").symlink_to("/dev/zero")
     report = check_file(str(tmp_path / "zero.mat"))
     assert [(f.code, f.message) for f in report.findings] == [
-        ("unreadable-file", "a character device, not a regular file: not read")]
+        ("unreadable-file", "a character device, not a regular file: not read")
+    ]
 
 
 def test_max_size(tmp_path: Path) -> None:
@@ -168,13 +174,16 @@ def test_max_size(tmp_path: Path) -> None:
 # --- encodings -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("names", "codec"), [
-    (("Müller", "Jörg"), "cp1252"),
-    (("Пётр", "Фёдор"), "cp1251"),
-    (("Пётр", "Ann"), "cp1251"),
-    (("Иван", "Сергей"), "cp1251"),
-    (("Łukasz", "Wójcik"), "cp1250"),
-])
+@pytest.mark.parametrize(
+    ("names", "codec"),
+    [
+        (("Müller", "Jörg"), "cp1252"),
+        (("Пётр", "Фёдор"), "cp1251"),
+        (("Пётр", "Ann"), "cp1251"),
+        (("Иван", "Сергей"), "cp1251"),
+        (("Łukasz", "Wójcik"), "cp1250"),
+    ],
+)
 def test_legacy_code_pages_are_guessed(tmp_path: Path, names: tuple[str, str], codec: str) -> None:
     text = renamed(*names)
     decoded = decode_bytes(text.encode(codec))
@@ -228,7 +237,11 @@ def test_every_reader_reads_utf16(tmp_path: Path, fmt: str, codec: str) -> None:
     wide = check_file(Source("s", data=text.encode(codec)))
     assert plain.matches >= 1 and plain.plays > 0
     assert (wide.matches, wide.games, wide.plays, wide.findings) == (
-        plain.matches, plain.games, plain.plays, plain.findings)
+        plain.matches,
+        plain.games,
+        plain.plays,
+        plain.findings,
+    )
 
 
 # --- codes, writers ------------------------------------------------------------------

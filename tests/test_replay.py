@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CORPUS, EXAMPLES, corpus_files, replayed_decisions
 from tabla_cli.board import BAR, OFF, Player, Position, apply_segments, legal_plays
 from tabla_cli.findings import CODES, Severity
 from tabla_cli.formats.mat import parse_matches
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.reader import read_match, read_path_matches
 from tabla_cli.replay import replay_match
+
+from helpers import CORPUS, EXAMPLES, corpus_files, replayed_decisions
 
 MAT_FILES = corpus_files("mat")
 
@@ -51,8 +52,9 @@ def test_spec_money_session_beaver() -> None:
 def test_corpus_errors_are_exactly_the_expected_findings() -> None:
     corpus = CORPUS / "mat"
     with open(CORPUS / "EXPECTED-FINDINGS.csv", newline="", encoding="utf-8") as handle:
-        expected = sorted((row["file"], int(row["line"])) for row in csv.DictReader(handle)
-                          if row["severity"] == "error")
+        expected = sorted(
+            (row["file"], int(row["line"])) for row in csv.DictReader(handle) if row["severity"] == "error"
+        )
     found = []
     for path in sorted(corpus.iterdir()):
         for match in read_path_matches(path):
@@ -95,13 +97,20 @@ def check(body: str, head: str = HEAD) -> list[tuple[int, str]]:
     [
         ("  1) 33: 8/5 8/5 6/3 6/3\n", [(5, "opening-double")]),
         ("  1) 31: 8/5 6/5\n  2) 42: 8/4 6/4\n", [(6, "wrong-turn")]),
-        ("  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                      42: 8/4 6/4\n"
-         "  3) 31: 13/10 6/5               Doubles => 4\n", [(7, "illegal-double")]),
-        ("  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Drops\n                                 Wins 1 point\n",
-         [(5, "cube-value")]),
+        (
+            "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                      42: 8/4 6/4\n"
+            "  3) 31: 13/10 6/5               Doubles => 4\n",
+            [(7, "illegal-double")],
+        ),
+        (
+            "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Drops\n                                 Wins 1 point\n",
+            [(5, "cube-value")],
+        ),
         ("  1) 31: 8/5 6/5                 Takes\n", [(5, "unexpected-answer")]),
-        ("  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Drops\n                                 Wins 2 points\n",
-         [(7, "result-mismatch")]),
+        (
+            "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Drops\n                                 Wins 2 points\n",
+            [(7, "result-mismatch")],
+        ),
         ("  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Drops\n      Wins 1 point\n", [(7, "wrong-winner")]),
         ("  1) 31: 8/5 6/5                 Beavers => 4\n", [(5, "unexpected-answer")]),
         ("  1) 31: 8/5 6/5                 42: 8/4\n", [(5, "illegal-play")]),
@@ -173,7 +182,7 @@ def _mutations(position: Position, dice: tuple[int, int], play: tuple) -> list[t
     for i, (src, dst, _) in enumerate(steps):
         die = src - dst
         if outside and die <= 6 and me[die] and src != BAR:
-            out.append(("bear-off outside home", (*steps[:i], (die, OFF, False), *steps[i + 1:])))
+            out.append(("bear-off outside home", (*steps[:i], (die, OFF, False), *steps[i + 1 :])))
             break
     if me[BAR] and steps and steps[0][0] == BAR:
         die = BAR - steps[0][1]
@@ -193,9 +202,11 @@ def _truncated(match: Match, game_index: int, action_index: int, action: Action)
     """The match with one action replaced and the rest of that game's play cut, results kept."""
     games = list(match.games)
     game = games[game_index]
-    kept = game.actions[:action_index] + [action] + [
-        a for a in game.actions[action_index + 1:] if a.kind in (ActionKind.WIN, ActionKind.LOSS)
-    ]
+    kept = (
+        game.actions[:action_index]
+        + [action]
+        + [a for a in game.actions[action_index + 1 :] if a.kind in (ActionKind.WIN, ActionKind.LOSS)]
+    )
     games[game_index] = dataclasses.replace(game, actions=kept)
     return dataclasses.replace(match, games=games)
 
@@ -211,8 +222,11 @@ def test_mutated_plays_are_caught_at_their_line() -> None:
     for match in _clean_matches():
         _, games = replayed_decisions(match)
         for gi, (game, replayed) in enumerate(zip(match.games, games)):
-            later_cube = [i for i, a in enumerate(game.actions)
-                          if a.kind in (ActionKind.TAKE, ActionKind.BEAVER, ActionKind.RACCOON)]
+            later_cube = [
+                i
+                for i, a in enumerate(game.actions)
+                if a.kind in (ActionKind.TAKE, ActionKind.BEAVER, ActionKind.RACCOON)
+            ]
             decisions = [d for d in replayed if d.play]
             rng.shuffle(decisions)
             for decision in decisions[:3]:
@@ -225,10 +239,21 @@ def test_mutated_plays_are_caught_at_their_line() -> None:
                     found = replay_match(_truncated(match, gi, ai, mutated)).findings
                     in_game = [f for f in found if f.game == game.number and f.severity is not Severity.NOTE]
                     assert [(f.location, f.code) for f in in_game] == [(decision.action.location, "illegal-play")], (
-                        kind, match.path, decision.action, mutated.play_text)
+                        kind,
+                        match.path,
+                        decision.action,
+                        mutated.play_text,
+                    )
                     kinds[kind] = kinds.get(kind, 0) + 1
-    assert set(kinds) == {"wrong die", "wrong point", "wrong side", "under-play", "over-play",
-                          "bear-off outside home", "move while on the bar"}, kinds
+    assert set(kinds) == {
+        "wrong die",
+        "wrong point",
+        "wrong side",
+        "under-play",
+        "over-play",
+        "bear-off outside home",
+        "move while on the bar",
+    }, kinds
     assert sum(kinds.values()) > 300
 
 
@@ -246,12 +271,13 @@ def test_mutated_cube_and_result_lines_are_caught() -> None:
                     code = "cube-value"
                 else:
                     continue
-                actions = game.actions[:ai] + [bad] + game.actions[ai + 1:]
+                actions = game.actions[:ai] + [bad] + game.actions[ai + 1 :]
                 games = list(match.games)
                 games[gi] = dataclasses.replace(game, actions=actions)
                 found = replay_match(dataclasses.replace(match, games=games)).findings
-                in_game = [(f.location, f.code) for f in found
-                           if f.game == game.number and f.severity is Severity.ERROR]
+                in_game = [
+                    (f.location, f.code) for f in found if f.game == game.number and f.severity is Severity.ERROR
+                ]
                 assert in_game == [(action.location, code)], (match.path, action)
                 checked += 1
     assert checked > 50
@@ -266,10 +292,15 @@ def test_dice_out_of_range_are_reported() -> None:
     assert ("invalid-dice", 5) in codes and ("unchecked", 5) in codes
 
 
-@pytest.mark.parametrize(("header", "points", "expected"), [
-    ("", 1, []), ("", 2, []), ("; [Jacoby \"On\"]\n", 2, [(13, "result-mismatch")]),
-    ("; [Jacoby \"Off\"]\n", 1, [(13, "result-mismatch")]),
-])
+@pytest.mark.parametrize(
+    ("header", "points", "expected"),
+    [
+        ("", 1, []),
+        ("", 2, []),
+        ('; [Jacoby "On"]\n', 2, [(13, "result-mismatch")]),
+        ('; [Jacoby "Off"]\n', 1, [(13, "result-mismatch")]),
+    ],
+)
 def test_money_gammons_and_the_jacoby_rule(header: str, points: int, expected: list[tuple[int, str]]) -> None:
     # Player 0 bears off the last checkers with the opponent having none off: a gammon.
     head = header + " 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
@@ -278,18 +309,21 @@ def test_money_gammons_and_the_jacoby_rule(header: str, points: int, expected: l
     game.start = Position.from_points({1: 1}, {6: 5, 8: 5, 13: 5})
     game.actions[0] = dataclasses.replace(game.actions[0], dice=(2, 1), play_text="1/0")
     line = game.actions[0].location.line
-    game.actions.append(Action(ActionKind.WIN, Player.ZERO, dataclasses.replace(game.actions[0].location, line=13),
-                               value=points))
+    game.actions.append(
+        Action(ActionKind.WIN, Player.ZERO, dataclasses.replace(game.actions[0].location, line=13), value=points)
+    )
     found = [(f.location.line, f.code) for f in replay_match(match).findings if f.severity is Severity.ERROR]
     assert found == expected, line
 
 
 def test_after_an_unplayable_record_the_rest_of_the_game_is_skipped_quietly() -> None:
-    body = ("  1) 31: 8/5 6/5                 42: 7/3 6/4\n"
-            "  2) 42: 8/4 6/4                 31: 8/5 6/5\n"
-            "  3) 64: 24/18 13/9              Doubles => 2\n"
-            "  4)  Takes                      52: 13/8 13/11\n"
-            "                                 Wins 2 points\n")
+    body = (
+        "  1) 31: 8/5 6/5                 42: 7/3 6/4\n"
+        "  2) 42: 8/4 6/4                 31: 8/5 6/5\n"
+        "  3) 64: 24/18 13/9              Doubles => 2\n"
+        "  4)  Takes                      52: 13/8 13/11\n"
+        "                                 Wins 2 points\n"
+    )
     (match,) = parse_matches(HEAD + body, path="t.mat")
     codes = [(f.location.line, f.code) for f in replay_match(match).findings if f.severity is not Severity.NOTE]
     assert codes == [(5, "illegal-play")]

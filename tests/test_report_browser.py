@@ -29,8 +29,15 @@ from selenium.webdriver.common.by import By
 from tabla_cli.cli import main
 
 DATA = Path(__file__).parent / "data" / "players"
-FLAGS = ("--no-sandbox", "--disable-gpu", "--headless", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run")
+FLAGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--headless",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +64,11 @@ def browser() -> Iterator[webdriver.Chrome]:
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where the screenshots go: $TABLA_SCREENSHOTS, else a temporary folder of this run."""
-    folder = Path(os.environ["TABLA_SCREENSHOTS"]) if os.environ.get("TABLA_SCREENSHOTS") else (
-        tmp_path_factory.mktemp("screenshots"))
+    folder = (
+        Path(os.environ["TABLA_SCREENSHOTS"])
+        if os.environ.get("TABLA_SCREENSHOTS")
+        else (tmp_path_factory.mktemp("screenshots"))
+    )
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -78,13 +88,16 @@ def page(tmp_path: Path, *args: str) -> str:
     return out.resolve().as_uri()
 
 
-@pytest.mark.parametrize("args, sections", [
-    (("--player", "lasse"),
-     ["Headline", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"]),
-    ((), ["Players", "Findings by code", "Plots"]),
-])
-def test_every_section_renders_and_no_image_is_broken(browser: webdriver.Chrome, tmp_path: Path, shots: Path,
-                                                      args: tuple[str, ...], sections: list[str]) -> None:
+@pytest.mark.parametrize(
+    "args, sections",
+    [
+        (("--player", "lasse"), ["Headline", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"]),
+        ((), ["Players", "Findings by code", "Plots"]),
+    ],
+)
+def test_every_section_renders_and_no_image_is_broken(
+    browser: webdriver.Chrome, tmp_path: Path, shots: Path, args: tuple[str, ...], sections: list[str]
+) -> None:
     browser.get(page(tmp_path, *args))
     screenshot(browser, shots / ("personal.png" if args else "everyone.png"))
     found = browser.find_elements(By.CSS_SELECTOR, "section")

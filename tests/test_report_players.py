@@ -20,8 +20,8 @@ import pytest
 from click.testing import CliRunner
 
 from tabla_cli.analysis.stats import decision_row, decisions_frame
-from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.cli import main
+from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.reports import Frames, build_frames
 from tabla_cli.reports.dice import EXPECTED_PIPS, ROLLS, dice_summary, roll_probabilities
 from tabla_cli.reports.filters import ReportFilter, filter_frames, fold_case
@@ -64,7 +64,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def typed_like(table: pd.DataFrame, by: str) -> None:
     columns = SUMMARY_COLUMNS[by]
-    assert list(table.columns)[:len(columns)] == [c.name for c in columns]
+    assert list(table.columns)[: len(columns)] == [c.name for c in columns]
     for c in columns:
         assert table[c.name].dtype == c.pandas_dtype, c.name
 
@@ -108,8 +108,12 @@ def test_date_and_rating_parsing() -> None:
 
 def test_session_kinds(frames: Frames) -> None:
     kinds = dict(zip(frames.matches["file"].map(lambda p: Path(p).name), session_kinds(frames.matches)))
-    assert kinds == {LOST.name: "completed", UNDATED.name: "completed", SESSION.name: "one-game",
-                     STUDIO.name: "completed"}
+    assert kinds == {
+        LOST.name: "completed",
+        UNDATED.name: "completed",
+        SESSION.name: "one-game",
+        STUDIO.name: "completed",
+    }
     report = build_frames([REPORT_MATCHES])
     assert session_kinds(report.matches).tolist() == ["completed", "completed", "money"]
 
@@ -131,11 +135,29 @@ def test_plays_frame_marks_openings_and_bar_entries(frames: Frames) -> None:
 def test_player_row_by_hand(folded: Frames) -> None:
     row = player_summary(folded, ("lasse",)).iloc[0]
     expected = {
-        "matches": 4, "matches_completed": 3, "match_wins": 2, "matches_unfinished": 0, "one_game_sessions": 1,
-        "money_sessions": 0, "games": 14, "game_wins": 7, "game_losses": 7, "points_won": 10, "points_lost": 9,
-        "money_points_won": 16, "money_points_lost": 0, "gammons_won": 2, "backgammons_won": 0,
-        "gammons_lost": 0, "doubles": 3, "redoubles": 2, "doubles_received": 8, "takes": 4, "drops": 4,
-        "doubles_dropped": 2, "max_cube": 16,
+        "matches": 4,
+        "matches_completed": 3,
+        "match_wins": 2,
+        "matches_unfinished": 0,
+        "one_game_sessions": 1,
+        "money_sessions": 0,
+        "games": 14,
+        "game_wins": 7,
+        "game_losses": 7,
+        "points_won": 10,
+        "points_lost": 9,
+        "money_points_won": 16,
+        "money_points_lost": 0,
+        "gammons_won": 2,
+        "backgammons_won": 0,
+        "gammons_lost": 0,
+        "doubles": 3,
+        "redoubles": 2,
+        "doubles_received": 8,
+        "takes": 4,
+        "drops": 4,
+        "doubles_dropped": 2,
+        "max_cube": 16,
     }
     assert {k: int(row[k]) for k in expected} == expected
     assert row["match_win_rate"] == pytest.approx(2 / 3)
@@ -154,8 +176,13 @@ def test_opponents_by_hand(folded: Frames) -> None:
     rows = table.set_index("opponent")
     assert sorted(rows.index) == ["Magic", "bohunk1419", "leon77", "yeah"]
     leon = rows.loc["leon77"]
-    assert (leon["matches"], leon["match_wins"], leon["games"], leon["game_losses"], leon["points_lost"]) == \
-        (1, 0, 3, 3, 5)
+    assert (leon["matches"], leon["match_wins"], leon["games"], leon["game_losses"], leon["points_lost"]) == (
+        1,
+        0,
+        3,
+        3,
+        5,
+    )
     assert (leon["takes"], leon["opponent_doubles"], leon["opponent_takes"]) == (2, 2, 0)
     magic = rows.loc["Magic"]
     assert (magic["drops"], magic["opponent_drops"], magic["doubles"], magic["opponent_doubles"]) == (4, 2, 2, 4)
@@ -254,8 +281,9 @@ def test_dice_counts_equal_a_regex_count_of_the_transcripts() -> None:
     assert len(paths) > 100
     table = dice_summary(build_frames(paths, jobs=2, include=["matches", "plays"]))
     expected = regex_roll_counts(paths)
-    actual = {(p, r): int(n) for p, row in table.set_index("player").iterrows() for r in ROLLS
-              if (n := row[f"roll_{r}"])}
+    actual = {
+        (p, r): int(n) for p, row in table.set_index("player").iterrows() for r in ROLLS if (n := row[f"roll_{r}"])
+    }
     assert actual == expected
     assert sum(expected.values()) > 10000
 
@@ -287,8 +315,9 @@ def test_fair_dice_constants() -> None:
     probabilities = roll_probabilities()
     assert len(ROLLS) == 21 and sum(probabilities.values()) == pytest.approx(1)
     assert EXPECTED_PIPS == pytest.approx(8.1667, abs=1e-4)
-    assert sum(p * (4 * int(r[0]) if r[0] == r[1] else int(r[0]) + int(r[1]))
-               for r, p in probabilities.items()) == pytest.approx(EXPECTED_PIPS)
+    assert sum(
+        p * (4 * int(r[0]) if r[0] == r[1] else int(r[0]) + int(r[1])) for r, p in probabilities.items()
+    ) == pytest.approx(EXPECTED_PIPS)
 
 
 # --- skill from a decisions frame -----------------------------------------------------------
@@ -327,8 +356,12 @@ def test_limit_rows() -> None:
 
 def test_trend_and_dice_plots_are_pngs(folded: Frames) -> None:
     periods = period_summary(folded, ("lasse",))
-    for png in (plot_trend(periods), plot_trend(periods.iloc[:0]), plot_dice(folded.plays, ["lasse"]),
-                plot_dice(folded.plays.iloc[:0])):
+    for png in (
+        plot_trend(periods),
+        plot_trend(periods.iloc[:0]),
+        plot_dice(folded.plays, ["lasse"]),
+        plot_dice(folded.plays.iloc[:0]),
+    ):
         assert png.startswith(b"\x89PNG")
 
 
@@ -343,25 +376,52 @@ def test_cli_player_row_counts_every_match() -> None:
 def test_cli_opponent_period_and_dice_tables() -> None:
     code, out, _ = run(str(DATA), "--player", "lasse", "--by", "opponent", "--format", "csv")
     assert code == 0 and pd.read_csv(io.StringIO(out))["opponent"].tolist() == ["Magic", "bohunk1419", "leon77", "yeah"]
-    code, out, err = run(str(DATA), "--player", "lasse", "--ignore-case", "--by", "period", "--every", "year",
-                         "--since", "2024-05-01", "--format", "csv")
+    code, out, err = run(
+        str(DATA),
+        "--player",
+        "lasse",
+        "--ignore-case",
+        "--by",
+        "period",
+        "--every",
+        "year",
+        "--since",
+        "2024-05-01",
+        "--format",
+        "csv",
+    )
     assert code == 0 and pd.read_csv(io.StringIO(out))["period"].tolist() == [2024]
     assert "since 2024-05-01: 2 of 4 matches; 1 undated match left out (--keep-undated keeps them)" in err
-    code, out, err = run(str(DATA), "--player", "lasse", "--by", "period", "--every", "year",
-                         "--since", "2024-05-01", "--keep-undated", "--format", "csv")
+    code, out, err = run(
+        str(DATA),
+        "--player",
+        "lasse",
+        "--by",
+        "period",
+        "--every",
+        "year",
+        "--since",
+        "2024-05-01",
+        "--keep-undated",
+        "--format",
+        "csv",
+    )
     assert code == 0 and pd.read_csv(io.StringIO(out))["period"].tolist() == ["2024", "undated"]
     assert "since 2024-05-01: 3 of 4 matches (1 undated, kept)" in err
     code, out, _ = run(str(DATA), "--by", "dice", "--format", "json")
     assert code == 0 and '"roll_66"' in out and '"chi2_p_value"' in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--by", "opponent"], "--by opponent needs --player"),
-    (["--by", "period"], "--by period needs --player"),
-    (["--length", "5", "--money"], "exclude each other"),
-    (["--since", "2024-31-01"], "--since"),
-    (["--keep-undated"], "--keep-undated needs --since or --until"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--by", "opponent"], "--by opponent needs --player"),
+        (["--by", "period"], "--by period needs --player"),
+        (["--length", "5", "--money"], "exclude each other"),
+        (["--since", "2024-31-01"], "--since"),
+        (["--keep-undated"], "--keep-undated needs --since or --until"),
+    ],
+)
 def test_cli_usage_errors(args: list[str], message: str) -> None:
     code, out, err = run(str(DATA), *args)
     assert code == 2 and out == "" and message in err
@@ -408,8 +468,15 @@ def test_personal_page_draws_forfeits_apart_and_counts_them(tmp_path: Path) -> N
 def test_readable_tables() -> None:
     from tabla_cli.reports.personal import readable
 
-    df = pd.DataFrame({"player": ["a", "b"], "match_win_rate": [0.574, None], "gammons_bar_won": [0, 0],
-                       "drops": [0, 0], "games": [3, 1]})
+    df = pd.DataFrame(
+        {
+            "player": ["a", "b"],
+            "match_win_rate": [0.574, None],
+            "gammons_bar_won": [0, 0],
+            "drops": [0, 0],
+            "games": [3, 1],
+        }
+    )
     out = readable(df, keep=("drops",))
     assert list(out.columns) == ["player", "match wins %", "drops", "games"]
     assert out["match wins %"].tolist() == ["57.4%", ""]
@@ -435,11 +502,14 @@ def test_cli_player_names_ignore_case_unless_asked() -> None:
     assert pd.read_csv(io.StringIO(out)).loc[0, "matches"] == 1
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--player", "lase"], "report: no match has a player named 'lase'; did you mean 'lasse'?"),
-    (["--player", "LASSE", "--exact-case"], "did you mean 'Lasse' or 'lasse'?"),
-    (["--player", "lasse", "--opponent", "nobody-at-all"], "no match has a player named 'nobody-at-all'\n"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--player", "lase"], "report: no match has a player named 'lase'; did you mean 'lasse'?"),
+        (["--player", "LASSE", "--exact-case"], "did you mean 'Lasse' or 'lasse'?"),
+        (["--player", "lasse", "--opponent", "nobody-at-all"], "no match has a player named 'nobody-at-all'\n"),
+    ],
+)
 def test_cli_a_name_in_no_match_is_an_error_with_the_nearest_names(args: list[str], message: str) -> None:
     code, out, err = run(str(DATA), *args, "--format", "csv")
     assert (code, out) == (1, "")

@@ -49,8 +49,7 @@ def rows(*args: str | Path) -> list[dict[str, Any]]:
 def by_player(table: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each player's statistics, as analyze names them."""
     inverse = {new: old for old, new in RENAMED.items()}
-    return {r["player"]: {inverse.get(k, k): v for k, v in r.items() if inverse.get(k, k) in STATS}
-            for r in table}
+    return {r["player"]: {inverse.get(k, k): v for k, v in r.items() if inverse.get(k, k) in STATS} for r in table}
 
 
 def assert_same_stats(report: dict[str, dict[str, Any]], analyze: dict[str, dict[str, Any]]) -> None:
@@ -149,8 +148,9 @@ def test_by_decisions_gives_the_documented_columns(tmp_path: Path) -> None:
     code, out, err = tabla("report", "-q", "--by", "decisions", "--format", "csv", "--frames", tmp_path / "f", EXPORT)
     assert code == 0, err
     table = pd.read_csv(io.StringIO(out))
-    assert list(table.columns) == [c.name for c in COLUMNS["decisions"]] == [c.name for c in
-                                                                              SUMMARY_COLUMNS["decisions"]]
+    assert (
+        list(table.columns) == [c.name for c in COLUMNS["decisions"]] == [c.name for c in SUMMARY_COLUMNS["decisions"]]
+    )
     analyze = rows("analyze", "--by", "decision", EXPORT)
     assert len(table) == len(analyze) == 13
     assert table["error"].sum() == pytest.approx(sum(r["error"] or 0 for r in analyze))
@@ -166,10 +166,11 @@ def test_library_frames_carry_decisions_through_filters_and_aliases() -> None:
     assert set(frames.decisions["opponent"]) == {"alfa_3", "Lasse"}
     assert summarize(frames, "decisions").equals(frames.decisions)
     players = summarize(frames, "player")
-    assert list(players.columns[-len(SKILL_COLUMNS):]) == [c.name for c in SKILL_COLUMNS]
+    assert list(players.columns[-len(SKILL_COLUMNS) :]) == [c.name for c in SKILL_COLUMNS]
     assert [c.name for c in MATCH_SKILL_COLUMNS][:2] == ["checker_decisions0", "checker_decisions1"]
-    code, out, err = tabla("report", "-q", "--format", "json", "--by", "decisions", "--opponent", "Petar",
-                           EXPORT, THREE_POINT)
+    code, out, err = tabla(
+        "report", "-q", "--format", "json", "--by", "decisions", "--opponent", "Petar", EXPORT, THREE_POINT
+    )
     assert code == 0 and json.loads(out) == []
 
 
@@ -192,8 +193,8 @@ def test_html_has_error_rates_and_worst_decisions_with_boards(tmp_path: Path) ->
     code, _, err = tabla("report", "-q", EXPORTS, "-o", page)
     assert code == 0, err
     text = page.read_text(encoding="utf-8")
-    worst = text[text.index('<section id="worst-decisions">'):]
-    worst = worst[:worst.index("</section>")]
+    worst = text[text.index('<section id="worst-decisions">') :]
+    worst = worst[: worst.index("</section>")]
     assert worst.count("<svg") == 20 and worst.count("<figcaption>") == 20
     assert '<section id="error-rates">' in text and 'alt="Error rate per player (mEMG)"' in text
     plain = tmp_path / "plain.html"

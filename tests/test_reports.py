@@ -41,11 +41,10 @@ from tabla_cli.reports import (
     summarize,
 )
 from tabla_cli.reports import rows as rows_module
-from tabla_cli.reports.frames import read_frames, write_frames
 from tabla_cli.reports.cells import records
-from tabla_cli.reports.plots import make_plots
-from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
+from tabla_cli.reports.frames import read_frames, write_frames
 from tabla_cli.reports.options import format_for_path
+from tabla_cli.reports.plots import make_plots
 from tabla_cli.reports.render import (
     render_csv,
     render_json,
@@ -53,6 +52,7 @@ from tabla_cli.reports.render import (
     render_markdown,
     render_table,
 )
+from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
 
 from helpers import CORPUS
 
@@ -80,8 +80,7 @@ def read_golden(path: Path, columns: tuple[Column, ...]) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def check_golden(request: pytest.FixtureRequest, actual: pd.DataFrame, name: str,
-                 columns: tuple[Column, ...]) -> None:
+def check_golden(request: pytest.FixtureRequest, actual: pd.DataFrame, name: str, columns: tuple[Column, ...]) -> None:
     path = DATA / name
     if request.config.getoption("--update-golden", default=False):
         path.write_text(render_csv(actual), encoding="utf-8")
@@ -159,8 +158,7 @@ def test_player_summary_with_aliases_golden(request: pytest.FixtureRequest, fram
 
 
 def test_match_summary_golden(request: pytest.FixtureRequest, frames: Frames) -> None:
-    check_golden(request, basenames(summarize(frames, "match")), "matches.expected.csv",
-                 SUMMARY_COLUMNS["match"])
+    check_golden(request, basenames(summarize(frames, "match")), "matches.expected.csv", SUMMARY_COLUMNS["match"])
 
 
 def test_game_table_golden(request: pytest.FixtureRequest, frames: Frames) -> None:
@@ -191,7 +189,11 @@ def test_plays_frame_pips_hits_and_dances() -> None:
     assert (first["dice"], first["play"], first["pips_before"], first["pips_after"]) == ("31", "8/5 6/5", 167, 163)
     hit = plays.iloc[2]  # Petar 64: 13/7* 13/9 hits Maria's blot on his 7-point (her 18)
     assert (hit["play"], hit["hits"], hit["opponent_pips_before"], hit["opponent_pips_after"]) == (
-        "13/9 13/7*", 1, 159, 166)
+        "13/9 13/7*",
+        1,
+        159,
+        166,
+    )
     dance = plays.iloc[3]  # Maria 55 cannot enter
     assert bool(dance["dance"]) and dance["play"] == "" and dance["pips_after"] == dance["pips_before"]
     assert plays["dance"].sum() == 1
@@ -274,7 +276,9 @@ this line is junk
 
 def test_syntax_error_inside_a_game_keeps_the_match() -> None:
     frames = frames_from_text(SYNTAX, "junk.mat")
-    assert frames.matches[["games", "findings", "error_findings"]].values.tolist() == [[2, 2, 1]]  # one error per mistake
+    assert frames.matches[["games", "findings", "error_findings"]].values.tolist() == [
+        [2, 2, 1]
+    ]  # one error per mistake
     first = frames.findings.iloc[0]
     assert (first["code"], first["line"], first["match"]) == ("syntax-error", 6, 0)
     assert len(frames.games) == 2 and len(frames.plays) == 4
@@ -292,7 +296,11 @@ def test_summaries_of_no_data() -> None:
         assert table.empty
         assert list(table.columns) == [c.name for c in SUMMARY_COLUMNS[by]]
     assert make_plots(empty, player_summary(empty)).keys() == {
-        "gammon_rates", "cube_values", "result_types", "take_drop_by_score"}
+        "gammon_rates",
+        "cube_values",
+        "result_types",
+        "take_drop_by_score",
+    }
 
 
 def test_unknown_table() -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import CORPUS, EXAMPLES
 from tabla_cli.board import Player, Position
 from tabla_cli.cli import main
 from tabla_cli.errors import UnknownScoringError
@@ -21,6 +20,8 @@ from tabla_cli.reports import frames_from_text, player_summary
 from tabla_cli.scoring import apply_scoring, find_scoring
 from tabla_cli.writers.json import format_json
 from tabla_cli.writers.mat import format_mats
+
+from helpers import CORPUS, EXAMPLES
 
 EXAMPLE = EXAMPLES / "tabla-1248.mat"
 GALAXY = CORPUS / "mat"
@@ -37,8 +38,13 @@ def without_header(text: str, key: str) -> str:
 # --- 1-2-4-8 ----------------------------------------------------------------------------
 
 
-def bear_off(loser: dict[int, int], points: int, header: str = "; [Scoring \"1-2-4-8\"]\n; [Jacoby \"Off\"]\n",
-             cube: str = "", losses: bool = False) -> MatchResult:
+def bear_off(
+    loser: dict[int, int],
+    points: int,
+    header: str = '; [Scoring "1-2-4-8"]\n; [Jacoby "Off"]\n',
+    cube: str = "",
+    losses: bool = False,
+) -> MatchResult:
     """A money game whose first roll bears off player 0's last checker against ``loser``'s checkers."""
     head = header + " 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
     (match,) = parse_matches(head + "  1) 21: 1/0\n", path="t.mat")
@@ -49,18 +55,22 @@ def bear_off(loser: dict[int, int], points: int, header: str = "; [Scoring \"1-2
     where = game.actions[0].location
     if losses:
         game.actions.append(Action(ActionKind.LOSS, Player.ONE, where, value=points))
-    game.actions.append(Action(ActionKind.WIN, Player.ZERO, dataclasses.replace(where, line=where.line + 1),
-                               value=points))
+    game.actions.append(
+        Action(ActionKind.WIN, Player.ZERO, dataclasses.replace(where, line=where.line + 1), value=points)
+    )
     return replay_match(match)
 
 
-@pytest.mark.parametrize(("loser", "level", "name"), [
-    ({6: 5, 5: 5, 4: 4}, 1, "single"),             # one checker off
-    ({6: 5, 5: 5, 4: 5}, 2, "gammon"),             # all home, none off
-    ({6: 5, 5: 5, 4: 4, 13: 1}, 4, "gammon-outside"),
-    ({6: 5, 5: 5, 4: 4, 25: 1}, 8, "gammon-bar"),  # on the bar
-    ({6: 5, 5: 5, 4: 4, 24: 1}, 4, "gammon-outside"),  # in the winner's home: still 4, not 8
-])
+@pytest.mark.parametrize(
+    ("loser", "level", "name"),
+    [
+        ({6: 5, 5: 5, 4: 4}, 1, "single"),  # one checker off
+        ({6: 5, 5: 5, 4: 5}, 2, "gammon"),  # all home, none off
+        ({6: 5, 5: 5, 4: 4, 13: 1}, 4, "gammon-outside"),
+        ({6: 5, 5: 5, 4: 4, 25: 1}, 8, "gammon-bar"),  # on the bar
+        ({6: 5, 5: 5, 4: 4, 24: 1}, 4, "gammon-outside"),  # in the winner's home: still 4, not 8
+    ],
+)
 def test_1248_levels_of_a_bear_off(loser: dict[int, int], level: int, name: str) -> None:
     result = bear_off(loser, level)
     assert codes(result) == []
@@ -73,7 +83,7 @@ def test_1248_levels_of_a_bear_off(loser: dict[int, int], level: int, name: str)
 
 
 def test_standard_scoring_without_the_header() -> None:
-    result = bear_off({6: 5, 5: 5, 4: 4, 25: 1}, 8, header="; [Jacoby \"Off\"]\n")
+    result = bear_off({6: 5, 5: 5, 4: 4, 25: 1}, 8, header='; [Jacoby "Off"]\n')
     assert codes(result, Severity.ERROR) == ["result-mismatch"]
     assert (result.games[0].result, result.games[0].verified_points) == ("backgammon", 3)
 
@@ -81,12 +91,16 @@ def test_standard_scoring_without_the_header() -> None:
 def test_a_resignation_may_offer_any_1248_level() -> None:
     body = "  1) 31: 8/5 6/5                 42:\n      Wins {} points\n"
     for points, level in ((1, 1), (2, 2), (4, 4), (8, 8)):
-        (match,) = parse_matches("; [Scoring \"1-2-4-8\"]\n 0 point match\n\n Game 1\n"
-                                 " Ann : 0                        Bob : 0\n" + body.format(points), path="t.mat")
+        (match,) = parse_matches(
+            '; [Scoring "1-2-4-8"]\n 0 point match\n\n Game 1\n'
+            " Ann : 0                        Bob : 0\n" + body.format(points),
+            path="t.mat",
+        )
         result = replay_match(match)
         assert codes(result) == [] and result.games[0].multiplier == level
-    (match,) = parse_matches(" 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
-                             + body.format(4), path="t.mat")
+    (match,) = parse_matches(
+        " 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n" + body.format(4), path="t.mat"
+    )
     assert codes(replay_match(match), Severity.ERROR) == ["result-mismatch"]
 
 
@@ -94,15 +108,16 @@ def test_scoring_names_and_the_option_over_the_header() -> None:
     assert find_scoring(" 1248 ").name == "1-2-4-8" and find_scoring("STANDARD").name == "standard"
     with pytest.raises(UnknownScoringError, match="known: standard, 1-2-4-8"):
         find_scoring("1-2-3-4")
-    (match,) = parse_matches("; [Scoring \"1-2-4-8\"]\n 1 point match\n\n Game 1\n Ann : 0   Bob : 0\n")
+    (match,) = parse_matches('; [Scoring "1-2-4-8"]\n 1 point match\n\n Game 1\n Ann : 0   Bob : 0\n')
     assert match.rules.scoring == "1-2-4-8"
     assert apply_scoring(match, "standard").rules.scoring == "standard"
     assert apply_scoring(match, None).rules.scoring == "standard"
 
 
 def test_an_unknown_scoring_header_is_a_warning() -> None:
-    (match,) = parse_matches("; [Scoring \"2-4-6\"]\n 0 point match\n\n Game 1\n Ann : 0   Bob : 0\n"
-                             "  1) 31: 8/5 6/5\n", path="t.mat")
+    (match,) = parse_matches(
+        '; [Scoring "2-4-6"]\n 0 point match\n\n Game 1\n Ann : 0   Bob : 0\n  1) 31: 8/5 6/5\n', path="t.mat"
+    )
     assert codes(replay_match(match)) == ["unknown-scoring"]
 
 
@@ -171,8 +186,9 @@ def test_the_scoring_option_on_the_commands(tmp_path: Path) -> None:
     assert unknown.exit_code == 2 and "unknown scoring" in unknown.stderr
     done = runner.invoke(main, ["convert", str(bare), "-o", "-", "--to", "json", "--scoring", "1248", "-q"])
     assert done.exit_code == 0 and '"scoring": "1-2-4-8"' in done.stdout
-    report = runner.invoke(main, ["report", str(bare), "--by", "game", "--format", "csv", "-q", "-j", "1",
-                                  "--scoring", "1-2-4-8"])
+    report = runner.invoke(
+        main, ["report", str(bare), "--by", "game", "--format", "csv", "-q", "-j", "1", "--scoring", "1-2-4-8"]
+    )
     assert report.exit_code == 0 and "gammon-bar" in report.stdout
     assert runner.invoke(main, ["report", str(bare), "-q", "--scoring", "x"]).exit_code == 2
 
@@ -180,17 +196,22 @@ def test_the_scoring_option_on_the_commands(tmp_path: Path) -> None:
 # --- the cube in the games traditionally played without one ----------------------------
 
 
-TAPA = " 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 64: 24/14                 Doubles => 2\n"
+TAPA = (
+    " 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 64: 24/14                 Doubles => 2\n"
+)
 
 
-@pytest.mark.parametrize(("header", "expected"), [
-    ("; [Variation \"Tapa\"]\n", ["untraditional-cube"]),
-    ("; [Variation \"Gulbara\"]\n", ["untraditional-cube"]),
-    ("; [Variation \"Tapa\"]\n; [Cube \"on\"]\n", []),
-    ("; [Variation \"Tapa\"]\n; [CubeLimit \"64\"]\n", []),
-    ("; [Variation \"Tapa\"]\n; [Cube \"off\"]\n", ["illegal-double"]),
-    ("", []),
-])
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ('; [Variation "Tapa"]\n', ["untraditional-cube"]),
+        ('; [Variation "Gulbara"]\n', ["untraditional-cube"]),
+        ('; [Variation "Tapa"]\n; [Cube "on"]\n', []),
+        ('; [Variation "Tapa"]\n; [CubeLimit "64"]\n', []),
+        ('; [Variation "Tapa"]\n; [Cube "off"]\n', ["illegal-double"]),
+        ("", []),
+    ],
+)
 def test_a_cube_in_tapa_is_a_warning(header: str, expected: list[str]) -> None:
     (match,) = parse_matches(header + TAPA, path="t.mat")
     found = [c for c in codes(replay_match(match)) if c not in ("unanswered-double", "missing-result")]
@@ -199,8 +220,9 @@ def test_a_cube_in_tapa_is_a_warning(header: str, expected: list[str]) -> None:
 
 def test_a_cube_in_tapa_fails_check_only_with_strict(tmp_path: Path) -> None:
     path = tmp_path / "tapa.mat"
-    path.write_text("; [Variation \"Tapa\"]\n" + TAPA + "  2)  Takes                      31: 24/21 24/23\n",
-                    encoding="utf-8")
+    path.write_text(
+        '; [Variation "Tapa"]\n' + TAPA + "  2)  Takes                      31: 24/21 24/23\n", encoding="utf-8"
+    )
     runner = CliRunner()
     plain = runner.invoke(main, ["check", str(path), "-j", "1"])
     assert plain.exit_code == 0 and "warning[untraditional-cube]" in plain.stderr
@@ -230,30 +252,44 @@ def test_a_losses_line_after_a_bear_off_only_repeats_the_result() -> None:
 
 
 def test_a_forfeit_in_the_middle_of_a_match() -> None:
-    text = (" 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
-            "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
-            "  2)  Losses 1 point              Wins 1 point\n")
+    text = (
+        " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+        "  2)  Losses 1 point              Wins 1 point\n"
+    )
     (match,) = parse_matches(text, path="t.mat")
     result = replay_match(match)
     assert result.games[0].ended_by == "forfeit" and codes(result) == ["forfeit", "match-incomplete"]
 
 
 def game_two(score: str, body: str, length: int = 3) -> MatchResult:
-    head = (f" {length} point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
-            "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Drops\n                                 Wins 1 point\n\n"
-            f" Game 2\n Ann : 0                        Bob : {score}\n")
+    head = (
+        f" {length} point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+        "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Drops\n                                 Wins 1 point\n\n"
+        f" Game 2\n Ann : 0                        Bob : {score}\n"
+    )
     (match,) = parse_matches(head + body, path="t.mat")
     return replay_match(match)
 
 
-@pytest.mark.parametrize(("points", "expected"), [
-    (2, []), (4, []), (6, []), (3, ["capped-win"]), (5, ["capped-win"]), (7, ["result-mismatch"]),
-    (4016, ["result-mismatch"]),
-])
+@pytest.mark.parametrize(
+    ("points", "expected"),
+    [
+        (2, []),
+        (4, []),
+        (6, []),
+        (3, ["capped-win"]),
+        (5, ["capped-win"]),
+        (7, ["result-mismatch"]),
+        (4016, ["result-mismatch"]),
+    ],
+)
 def test_a_final_win_capped_at_the_match_length(points: int, expected: list[str]) -> None:
     # 0-1 in a 3-point match; Bob doubles, Ann takes and resigns on a 2-cube: Bob needs 2, the game is worth up to 6.
-    body = ("  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                      42: 8/4 6/4\n"
-            f"  3) 21:\n                                 Wins {points} points and the match\n")
+    body = (
+        "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                      42: 8/4 6/4\n"
+        f"  3) 21:\n                                 Wins {points} points and the match\n"
+    )
     result = game_two("1", body)
     assert codes(result) == expected
     game = result.games[1]
@@ -261,9 +297,11 @@ def test_a_final_win_capped_at_the_match_length(points: int, expected: list[str]
 
 
 def test_garbage_points_are_never_summed() -> None:
-    body = ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) 21:\n"
-            "                                 Wins 4016 points and the match\n")  # a resignation at cube 1
-    text = (" 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n" + body)
+    body = (
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) 21:\n"
+        "                                 Wins 4016 points and the match\n"
+    )  # a resignation at cube 1
+    text = " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n" + body
     frames = frames_from_text(text)
     assert frames.games["points_written"].tolist() == [4016]
     assert frames.games["points"].isna().all()
@@ -272,8 +310,12 @@ def test_garbage_points_are_never_summed() -> None:
 
 
 def test_one_game_sixteen_point_galaxy_files_are_sessions() -> None:
-    files = ["bglab-lasse-match8061871.txt", "bglab-lasse-match8858177.txt", "bglab-lasse-match9809519.txt",
-             "bglab-lasse-match8055573.txt"]
+    files = [
+        "bglab-lasse-match8061871.txt",
+        "bglab-lasse-match8858177.txt",
+        "bglab-lasse-match9809519.txt",
+        "bglab-lasse-match8055573.txt",
+    ]
     for name in files:
         result = galaxy(name)
         assert result.kind == "one-game" and codes(result) == [], name

@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DAMAGED = ROOT / "tests" / "data" / "search" / "gulbara-damaged.mat"
 CLEAN = ROOT / "examples" / "gulbara.mat"
 # Game 2 move 13 of the damaged file: Georgi to play 1-1 (a progression: 1s to 6s, four each).
-SPREAD = GulbaraPosition.from_text("24:2 22:1 17:1 16:2 13:1 10:5 9:2 8:1 / 23:1 19:1 18:4 17:1 16:2 15:2 "
-                                   "14:1 13:3 / rolls=3,3")
+SPREAD = GulbaraPosition.from_text(
+    "24:2 22:1 17:1 16:2 13:1 10:5 9:2 8:1 / 23:1 19:1 18:4 17:1 16:2 15:2 14:1 13:3 / rolls=3,3"
+)
 
 
 def count_states(monkeypatch: pytest.MonkeyPatch) -> list[SearchResult]:

@@ -7,23 +7,27 @@ from pathlib import Path
 
 import pytest
 
-from helpers import EXAMPLES
 from tabla_cli.formats import MODULES, detect, formats, get
 from tabla_cli.reader import read_match
 from tabla_cli.source import collect_paths, decode_bytes, map_in_order
 
+from helpers import EXAMPLES
+
 TEXT = (EXAMPLES / "three-point-match.mat").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("data", "encoding"), [
-    (TEXT.encode("utf-8"), "utf-8"),
-    (codecs.BOM_UTF8 + TEXT.encode("utf-8"), "utf-8-sig"),
-    (TEXT.encode("utf-16"), "utf-16"),
-    (codecs.BOM_UTF16_BE + TEXT.encode("utf-16-be"), "utf-16"),
-    (TEXT.encode("utf-16-le"), "utf-16-le"),
-    (TEXT.encode("utf-16-be"), "utf-16-be"),
-    ("Jörg : 0".encode("latin-1"), "cp1252"),
-])
+@pytest.mark.parametrize(
+    ("data", "encoding"),
+    [
+        (TEXT.encode("utf-8"), "utf-8"),
+        (codecs.BOM_UTF8 + TEXT.encode("utf-8"), "utf-8-sig"),
+        (TEXT.encode("utf-16"), "utf-16"),
+        (codecs.BOM_UTF16_BE + TEXT.encode("utf-16-be"), "utf-16"),
+        (TEXT.encode("utf-16-le"), "utf-16-le"),
+        (TEXT.encode("utf-16-be"), "utf-16-be"),
+        ("Jörg : 0".encode("latin-1"), "cp1252"),
+    ],
+)
 def test_decode_bytes(data: bytes, encoding: str) -> None:
     decoded = decode_bytes(data)
     assert decoded.encoding == encoding

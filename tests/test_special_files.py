@@ -46,8 +46,14 @@ def folder(tmp_path: Path) -> Iterator[Path]:
 
 def _tabla(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-c", "from tabla_cli.cli import main; main()", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", "from tabla_cli.cli import main; main()", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_sniffing_a_directory_opens_no_special_file(folder: Path) -> None:
@@ -58,14 +64,19 @@ def test_sniffing_a_directory_opens_no_special_file(folder: Path) -> None:
         read_source(folder / "listen.sock")
 
 
-@pytest.mark.parametrize("command", [
-    ["check"],
-    ["report", "-q", "--format", "csv"],
-    ["convert", "--to", "json", "--force", "--out-dir", "{out}"],
-    ["analyze", "--level", "1ply", "--no-luck", "--no-cache", "-q"],
-], ids=lambda command: command[0])
-def test_every_command_skips_the_special_files_of_a_directory_with_a_note(folder: Path, tmp_path_factory: pytest.TempPathFactory,
-                                                                          command: list[str]) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check"],
+        ["report", "-q", "--format", "csv"],
+        ["convert", "--to", "json", "--force", "--out-dir", "{out}"],
+        ["analyze", "--level", "1ply", "--no-luck", "--no-cache", "-q"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_every_command_skips_the_special_files_of_a_directory_with_a_note(
+    folder: Path, tmp_path_factory: pytest.TempPathFactory, command: list[str]
+) -> None:
     out = tmp_path_factory.mktemp("out")
     run = _tabla(*(part.replace("{out}", str(out)) for part in command), str(folder))
     assert run.returncode == 0, run.stderr
@@ -100,9 +111,11 @@ def test_an_alias_file_that_is_a_pipe_is_not_read(folder: Path) -> None:
     assert run.returncode == 1 and "a named pipe, not a regular file" in run.stderr, run.stderr
 
 
-@pytest.mark.parametrize("command", [["convert", "--to", "mat", "--force"],
-                                     ["analyze", "--level", "1ply", "--no-luck", "--no-cache", "-q", "--force"]],
-                         ids=lambda command: command[0])
+@pytest.mark.parametrize(
+    "command",
+    [["convert", "--to", "mat", "--force"], ["analyze", "--level", "1ply", "--no-luck", "--no-cache", "-q", "--force"]],
+    ids=lambda command: command[0],
+)
 def test_an_output_directory_inside_the_input_is_never_read(tmp_path: Path, command: list[str]) -> None:
     shutil.copy(MATCH, tmp_path / "three-point-match.mat")
     out = tmp_path / "out"

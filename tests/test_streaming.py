@@ -38,7 +38,6 @@ def test_streamed_matches_equal_whole_text_matches(newline: str) -> None:
     assert [m.location for m in streamed] == [m.location for m in whole]
 
 
-
 class _Trickle(io.StringIO):
     """A text stream that gives at most 7 characters a read: match_chunks cuts it line by line."""
 
@@ -47,13 +46,21 @@ class _Trickle(io.StringIO):
 
 
 _ONE_BLOCK_CASES = [
-    "", "\n\n", "hello\n", "; only a comment\n", "\ufeff5 point match\n Game 1\n",
-    "; [Site \"x\"]\n\n# c\n 3 point match\n Game 1\n",
+    "",
+    "\n\n",
+    "hello\n",
+    "; only a comment\n",
+    "\ufeff5 point match\n Game 1\n",
+    '; [Site "x"]\n\n# c\n 3 point match\n Game 1\n',
     "hello\n3 point match\n Game 1\n",  # a line before the length line: two chunks
     "; 5 point match\n7 point match\n",  # the words twice, once in a comment
-    " Game 1 of a 5 point match\n Game 1\n", "5 point match\r\n Game 1\r 1) 31: 8/5 6/5",
-    "5 POINT\tMATCH\n\n; x\n\n2 point match\n", "x\n \ufeff 5 point match\n",
-    "x\n3 po\u0131nt match\n", "x\n3 Po\u0130nt MATCH\n", "x\n3 po\u0130nt\n",  # i without or with a dot
+    " Game 1 of a 5 point match\n Game 1\n",
+    "5 point match\r\n Game 1\r 1) 31: 8/5 6/5",
+    "5 POINT\tMATCH\n\n; x\n\n2 point match\n",
+    "x\n \ufeff 5 point match\n",
+    "x\n3 po\u0131nt match\n",
+    "x\n3 Po\u0130nt MATCH\n",
+    "x\n3 po\u0130nt\n",  # i without or with a dot
 ]
 
 
@@ -62,6 +69,7 @@ def test_a_stream_read_in_one_block_is_cut_as_line_by_line(text: str) -> None:
     whole = list(match_chunks(io.StringIO(text, newline=""), "t.mat"))
     assert whole == list(match_chunks(_Trickle(text, newline=""), "t.mat"))
     assert "".join(chunk for chunk, _ in whole) == text.replace("\r\n", "\n").replace("\r", "\n")
+
 
 @pytest.fixture
 def small_streams(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,7 +107,7 @@ def test_findings_of_a_later_match_keep_their_file_lines(tmp_path: Path, small_s
 def test_a_legacy_file_streams_with_a_guessed_code_page(tmp_path: Path, small_streams: None) -> None:
     path = tmp_path / "l.mat"
     text = CORPUS[0].read_text(encoding="utf-8")
-    path.write_bytes(("; [Place \"Köln\"]\n" + text).encode("cp1252", errors="replace"))
+    path.write_bytes(('; [Place "Köln"]\n' + text).encode("cp1252", errors="replace"))
     stream = open_stream(path)
     assert stream is not None and stream.guessed
     with stream.handle as handle:
@@ -119,7 +127,7 @@ def money_session(games: int = 40) -> str:
     bodies: list[list[str]] = []
     for game in next(first).games[:-1]:  # not the game that ends the match (a capped win)
         start = game.location.line  # the Game line; the score line follows
-        lines = text[start + 1:]
+        lines = text[start + 1 :]
         end = next((i for i, line in enumerate(lines) if line.strip().startswith("Game ")), len(lines))
         bodies.append([line for line in lines[:end] if line.strip()])
     out = ['; [Jacoby "Off"]\n 0 point match\n']
@@ -137,8 +145,9 @@ def money_session(games: int = 40) -> str:
 def read_lazily(text: str, errors: list[TranscriptSyntaxError] | None = None) -> list[Match]:
     """The matches of ``text`` read game by game, their games gathered afterwards."""
     matches = []
-    for match in mat.read_matches(io.StringIO(text), path="j.mat", on_error=errors.append if errors is not None
-                                  else None, lazy=True):
+    for match in mat.read_matches(
+        io.StringIO(text), path="j.mat", on_error=errors.append if errors is not None else None, lazy=True
+    ):
         assert match.games == []
         games = list(match.iter_games())
         match.game_stream, match.games = None, games
@@ -204,7 +213,8 @@ def test_the_replay_reads_a_lazy_match_two_games_ahead_at_most() -> None:
 
 
 def test_check_and_report_of_a_session_read_game_by_game_equal_reading_it_whole(
-        tmp_path: Path, small_streams: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, small_streams: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(mat, "_PIECE_LINES", 20)
     lines = money_session().split("\n")
     lines.insert(40, "hello there")  # a syntax error in a later game

@@ -53,8 +53,9 @@ def of_class(root: ET.Element, name: str) -> list[ET.Element]:
 
 
 def drawn(position: Position, state: MatchState) -> ET.Element:
-    return parse(board_svg(position, on_roll=state.dice_owner, dice=state.dice, cube=state.cube,
-                           cube_owner=state.cube_owner))
+    return parse(
+        board_svg(position, on_roll=state.dice_owner, dice=state.dice, cube=state.cube, cube_owner=state.cube_owner)
+    )
 
 
 def checkers_shown(root: ET.Element, mark: str) -> int:
@@ -87,8 +88,7 @@ def test_the_cases_cover_bar_borne_off_stacks_cube_and_dice() -> None:
 
 
 def labels(root: ET.Element) -> list[tuple[float, float, int]]:
-    return [(float(e.get("y", "")), float(e.get("x", "")), int(e.text or ""))
-            for e in of_class(root, "point-number")]
+    return [(float(e.get("y", "")), float(e.get("x", "")), int(e.text or "")) for e in of_class(root, "point-number")]
 
 
 def test_point_numbers_read_as_the_ascii_board() -> None:
@@ -113,9 +113,13 @@ def test_checkers_stand_on_their_points(case: str) -> None:
     for y, x, point in labels(root):
         mine, theirs = position.mover[point], position.opponent[25 - point]
         owner = state.dice_owner if mine else state.dice_owner.other
-        here = [e for e in root.iter() if str(e.get("class", "")).startswith(("checker", "count"))
-                and float(e.get("cx", e.get("x", ""))) == x
-                and (float(e.get("cy", e.get("y", ""))) < middle) == (y < middle)]
+        here = [
+            e
+            for e in root.iter()
+            if str(e.get("class", "")).startswith(("checker", "count"))
+            and float(e.get("cx", e.get("x", ""))) == x
+            and (float(e.get("cy", e.get("y", ""))) < middle) == (y < middle)
+        ]
         classes = {str(e.get("class")).split()[1] for e in here}
         assert classes <= {MARK[owner]}
         circles = sum(1 for e in here if e.tag == f"{NS}circle")
@@ -129,8 +133,11 @@ def test_bar_checkers_sit_in_the_bar_in_their_own_half() -> None:
     root = parse(board_svg(position, on_roll=Player.ONE))
     numbers = [e for e in of_class(root, "point-number") if e.text in ("7", "6")]
     left, right = sorted(float(e.get("x", "")) for e in numbers)
-    at_bar = [e for e in root.iter(f"{NS}circle")
-              if str(e.get("class", "")).startswith("checker") and left < float(e.get("cx", "")) < right]
+    at_bar = [
+        e
+        for e in root.iter(f"{NS}circle")
+        if str(e.get("class", "")).startswith("checker") and left < float(e.get("cx", "")) < right
+    ]
     mover = [float(e.get("cy", "")) for e in at_bar if e.get("class") == "checker x"]
     opponent = [float(e.get("cy", "")) for e in at_bar if e.get("class") == "checker o"]
     assert len(mover) == 2 and len(opponent) == 1
@@ -164,8 +171,14 @@ def test_dice_show_their_spots() -> None:
 
 def test_score_pips_and_caption_are_labelled_by_side() -> None:
     position = Position.from_points({6: 5, 5: 5}, {24: 2, 13: 13})
-    svg = board_svg(position, on_roll=Player.ONE, score=(3, 1), length=5, names=("Ann", "Bob & Co"),
-                    caption="play made: 13/7 8/7 \u2014 best: 24/18 13/7 (\u22120.123)")
+    svg = board_svg(
+        position,
+        on_roll=Player.ONE,
+        score=(3, 1),
+        length=5,
+        names=("Ann", "Bob & Co"),
+        caption="play made: 13/7 8/7 \u2014 best: 24/18 13/7 (\u22120.123)",
+    )
     root = parse(svg)
     (score,) = of_class(root, "score")
     assert score.text == "Ann (O) 3, Bob & Co (X) 1 \u2014 5-point match"

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import DATA, EXAMPLES
 from tabla_cli.board import OFF, Position
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
@@ -38,6 +37,8 @@ from tabla_cli.variants import (
 )
 from tabla_cli.variants.position_text import board_lines
 from tabla_cli.variants.search import SearchLimitError
+
+from helpers import DATA, EXAMPLES
 from selfplay import random_play
 from variant_reference import reference_plays
 
@@ -48,16 +49,33 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 # --- names and options ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("alias", "name"), [
-    ("tapa", "tapa"), ("Тапа", "tapa"), ("TAPA", "tapa"),
-    ("plakoto", "plakoto"), ("πλακωτό", "plakoto"), ("Πλακωτό", "plakoto"),
-    ("gulbara", "gulbara"), ("Гюлбара", "gulbara"), ("gul bara", "gulbara"),
-    ("fevga", "fevga"), ("φεύγα", "fevga"), ("Φεύγα", "fevga"),
-    ("long nardy", "long_nardy"), ("Длинные нарды", "long_nardy"), ("narde", "long_nardy"),
-    ("long tabla", "long_tabla"), ("дълга табла", "long_tabla"),
-    ("portes", "portes"), ("πόρτες", "portes"),
-    ("табла", "backgammon"), ("права табла", "backgammon"), ("nackgammon", "nackgammon"),
-])
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [
+        ("tapa", "tapa"),
+        ("Тапа", "tapa"),
+        ("TAPA", "tapa"),
+        ("plakoto", "plakoto"),
+        ("πλακωτό", "plakoto"),
+        ("Πλακωτό", "plakoto"),
+        ("gulbara", "gulbara"),
+        ("Гюлбара", "gulbara"),
+        ("gul bara", "gulbara"),
+        ("fevga", "fevga"),
+        ("φεύγα", "fevga"),
+        ("Φεύγα", "fevga"),
+        ("long nardy", "long_nardy"),
+        ("Длинные нарды", "long_nardy"),
+        ("narde", "long_nardy"),
+        ("long tabla", "long_tabla"),
+        ("дълга табла", "long_tabla"),
+        ("portes", "portes"),
+        ("πόρτες", "portes"),
+        ("табла", "backgammon"),
+        ("права табла", "backgammon"),
+        ("nackgammon", "nackgammon"),
+    ],
+)
 def test_names_and_aliases(alias: str, name: str) -> None:
     assert find_variant(alias).name == name
 
@@ -227,8 +245,11 @@ def test_fast_generator_matches_reference_10000(variant: type[TablaVariant]) -> 
 
 def test_long_progressions_match_reference() -> None:
     """Gulbara doubles of 12-24 moves on late positions (fewer checkers, fewer plays)."""
-    late = [p for p, _ in self_play(Gulbara, 4000, 3) if isinstance(p, GulbaraPosition)
-            and p.mover_rolls >= 3 and p.mover[OFF] + sum(p.mover[1:7]) >= 12][::25]
+    late = [
+        p
+        for p, _ in self_play(Gulbara, 4000, 3)
+        if isinstance(p, GulbaraPosition) and p.mover_rolls >= 3 and p.mover[OFF] + sum(p.mover[1:7]) >= 12
+    ][::25]
     compared = 0
     for position in late[:40]:
         for die in (1, 2, 3, 4):
@@ -267,53 +288,82 @@ def test_position_text_examples() -> None:
     assert Tapa.start_position().text() == "24:15 / 24:15"  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("cls", "text", "why"), [
-    (PlakotoPosition, "24:15", "MOVER / OPPONENT"),
-    (PlakotoPosition, "24:14 off:0 / 24:15", "not 15"),
-    (PlakotoPosition, "24:16 / 24:15", "not 15"),
-    (PlakotoPosition, "25:1 24:14 / 24:15", "no bar"),
-    (PlakotoPosition, "24:14 1:1 / 24:15", "mark the one pinned checker"),
-    (PlakotoPosition, "24:14 1:1p / 23:15", "no checker there"),
-    (PlakotoPosition, "24:13 1:2p / 24:15", "only a single checker"),
-    (ParallelPosition, "24:14 12:1 / 24:15", "both sides"),
-    (ParallelPosition, "24:14 11:1p / 24:15", "only Tapa/Plakoto"),
-    (ParallelPosition, "24:15 / 24:15 / rolls=1,1", "only kept in Gulbara"),
-    (GulbaraPosition, "24:15 / 24:15 / owed=7", "dice 1-6"),
-    (GulbaraPosition, "24:15 / 24:15 / rolls=x", "rolls=M,O"),
-    (PlakotoPosition, "24:15 24:1 / 24:15", "given twice"),
-    (PlakotoPosition, "24:x / 24:15", "POINT:COUNT"),
-])
+@pytest.mark.parametrize(
+    ("cls", "text", "why"),
+    [
+        (PlakotoPosition, "24:15", "MOVER / OPPONENT"),
+        (PlakotoPosition, "24:14 off:0 / 24:15", "not 15"),
+        (PlakotoPosition, "24:16 / 24:15", "not 15"),
+        (PlakotoPosition, "25:1 24:14 / 24:15", "no bar"),
+        (PlakotoPosition, "24:14 1:1 / 24:15", "mark the one pinned checker"),
+        (PlakotoPosition, "24:14 1:1p / 23:15", "no checker there"),
+        (PlakotoPosition, "24:13 1:2p / 24:15", "only a single checker"),
+        (ParallelPosition, "24:14 12:1 / 24:15", "both sides"),
+        (ParallelPosition, "24:14 11:1p / 24:15", "only Tapa/Plakoto"),
+        (ParallelPosition, "24:15 / 24:15 / rolls=1,1", "only kept in Gulbara"),
+        (GulbaraPosition, "24:15 / 24:15 / owed=7", "dice 1-6"),
+        (GulbaraPosition, "24:15 / 24:15 / rolls=x", "rolls=M,O"),
+        (PlakotoPosition, "24:15 24:1 / 24:15", "given twice"),
+        (PlakotoPosition, "24:x / 24:15", "POINT:COUNT"),
+    ],
+)
 def test_bad_position_text(cls: type, text: str, why: str) -> None:
     with pytest.raises(InvalidIdError, match=why):
         cls.from_text(text)
 
 
-@pytest.mark.parametrize(("cls", "text", "message"), [
-    (PlakotoPosition, "24:14 1:1 / 24:15",
-     "bad position text '24:14 1:1 / 24:15': the mover's 1-point holds checkers of both sides: "
-     "mark the one pinned checker with 'p'"),
-    (PlakotoPosition, "24:15 / 24:15 / owed=1", "bad position text '24:15 / 24:15 / owed=1': "
-                                               "rolls and owed dice are only kept in Gulbara positions"),
-    (GulbaraPosition, "24:15 / 24:15 / foo=1", "bad position text '24:15 / 24:15 / foo=1': "
-                                              "'foo=1': extras are rolls=M,O, owed=d,d and owed-other=d,d"),
-    (GulbaraPosition, "24:15 / 24:15 / owed=1 owed-other=0", "bad position text "
-     "'24:15 / 24:15 / owed=1 owed-other=0': owed-other='0': give dice 1-6 separated by commas"),
-    (GulbaraPosition, "24:14 1:1p / 24:15", "bad position text '24:14 1:1p / 24:15': "
-                                           "only Tapa/Plakoto checkers can be pinned"),
-    (ParallelPosition, "24:14 12:1 / 24:15", "bad position text '24:14 12:1 / 24:15': both sides have "
-                                            "checkers on the mover's 12-point (it is the other side's 24-point)"),
-])
+@pytest.mark.parametrize(
+    ("cls", "text", "message"),
+    [
+        (
+            PlakotoPosition,
+            "24:14 1:1 / 24:15",
+            "bad position text '24:14 1:1 / 24:15': the mover's 1-point holds checkers of both sides: "
+            "mark the one pinned checker with 'p'",
+        ),
+        (
+            PlakotoPosition,
+            "24:15 / 24:15 / owed=1",
+            "bad position text '24:15 / 24:15 / owed=1': rolls and owed dice are only kept in Gulbara positions",
+        ),
+        (
+            GulbaraPosition,
+            "24:15 / 24:15 / foo=1",
+            "bad position text '24:15 / 24:15 / foo=1': 'foo=1': extras are rolls=M,O, owed=d,d and owed-other=d,d",
+        ),
+        (
+            GulbaraPosition,
+            "24:15 / 24:15 / owed=1 owed-other=0",
+            "bad position text "
+            "'24:15 / 24:15 / owed=1 owed-other=0': owed-other='0': give dice 1-6 separated by commas",
+        ),
+        (
+            GulbaraPosition,
+            "24:14 1:1p / 24:15",
+            "bad position text '24:14 1:1p / 24:15': only Tapa/Plakoto checkers can be pinned",
+        ),
+        (
+            ParallelPosition,
+            "24:14 12:1 / 24:15",
+            "bad position text '24:14 12:1 / 24:15': both sides have "
+            "checkers on the mover's 12-point (it is the other side's 24-point)",
+        ),
+    ],
+)
 def test_bad_position_text_messages(cls: type, text: str, message: str) -> None:
     with pytest.raises(InvalidIdError) as caught:
         cls.from_text(text)
     assert str(caught.value) == message
 
 
-@pytest.mark.parametrize(("text", "again"), [
-    ("24:15 / 24:15 /", "24:15 / 24:15 / rolls=0,0"),
-    ("24:15 / 24:15 / owed-other=2,2 rolls=7,1", "24:15 / 24:15 / rolls=3,1 owed-other=2,2"),
-    ("off:2 6:13 / 24:15 / owed=5", "6:13 off:2 / 24:15 / rolls=0,0 owed=5"),
-])
+@pytest.mark.parametrize(
+    ("text", "again"),
+    [
+        ("24:15 / 24:15 /", "24:15 / 24:15 / rolls=0,0"),
+        ("24:15 / 24:15 / owed-other=2,2 rolls=7,1", "24:15 / 24:15 / rolls=3,1 owed-other=2,2"),
+        ("off:2 6:13 / 24:15 / owed=5", "6:13 off:2 / 24:15 / rolls=0,0 owed=5"),
+    ],
+)
 def test_gulbara_text_keeps_rolls_and_owed_dice(text: str, again: str) -> None:
     position = GulbaraPosition.from_text(text)
     assert isinstance(position, GulbaraPosition) and position.text() == again
@@ -323,11 +373,18 @@ def test_gulbara_text_keeps_rolls_and_owed_dice(text: str, again: str) -> None:
 def test_board_drawing_marks_pinned_checkers() -> None:
     position = PlakotoPosition.from_text("24:13 18:1 6:1p / 24:12 19:2 7:1p")
     lines = board_lines(position)
-    assert lines[1:3] == [" |                o |   |                X |", " |                X |   |                X |"]
-    assert lines[-4:-1] == [" |                  |   | O              O |", " |                  |   | O              O |",
-                            " |                  |   | x              O |"]
+    assert lines[1:3] == [
+        " |                o |   |                X |",
+        " |                X |   |                X |",
+    ]
+    assert lines[-4:-1] == [
+        " |                  |   | O              O |",
+        " |                  |   | O              O |",
+        " |                  |   | x              O |",
+    ]
     assert board_lines(ParallelPosition.from_text("24:14 13:1 / 24:15"))[-2] == (
-        " | O                |   |                  |")
+        " | O                |   |                  |"
+    )
 
 
 def test_variant_positions_have_no_gnubg_id() -> None:
@@ -463,8 +520,7 @@ def test_gulbara_progression_and_owed_dice() -> None:
 
 
 def test_gulbara_huge_progression_is_listed_lazily() -> None:
-    position = GulbaraPosition.from_text(
-        "24:10 23:1 21:1 18:1 11:1 5:1 / 24:2 22:1 20:7 15:2 5:1 3:1 1:1 / rolls=3,3")
+    position = GulbaraPosition.from_text("24:10 23:1 21:1 18:1 11:1 5:1 / 24:2 22:1 20:7 15:2 5:1 3:1 1:1 / rolls=3,3")
     listed, total = Gulbara.some_plays(position, (1, 1), 10)
     assert len(listed) == 10 and total == -1  # over a million plays: not counted
     after, play = random_play(Gulbara, position, (1, 1), random.Random(0))
@@ -476,9 +532,19 @@ def test_gulbara_huge_progression_is_listed_lazily() -> None:
 
 def test_examples_check_clean() -> None:
     names = sorted(p.name for p in EXAMPLES.glob("*.mat"))
-    assert {"tapa.mat", "plakoto.mat", "fevga.mat", "gulbara.mat", "long-nardy.mat", "portes.mat",
-            "tabla-series.mat", "tapa-opening.mat", "fevga-opening.mat", "gulbara-opening.mat",
-            "long-nardy-opening.mat"} <= set(names)
+    assert {
+        "tapa.mat",
+        "plakoto.mat",
+        "fevga.mat",
+        "gulbara.mat",
+        "long-nardy.mat",
+        "portes.mat",
+        "tabla-series.mat",
+        "tapa-opening.mat",
+        "fevga-opening.mat",
+        "gulbara-opening.mat",
+        "long-nardy-opening.mat",
+    } <= set(names)
     for name in names:
         report = check_file(str(EXAMPLES / name))
         assert report.findings == [] and report.matches == 1, (name, [f.render() for f in report.findings])
@@ -579,8 +645,9 @@ def test_cli_show_for_a_variant() -> None:
     assert data["on_roll"]["points"] == {"24": 15} and data["opponent"]["pips"] == 360
 
 
-@pytest.mark.parametrize("position", ["4HPwATDgc/ABMA", "4HPwATDgc/ABMA:cAkAAAAAAAAA",
-                                      "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:1:0:10"])
+@pytest.mark.parametrize(
+    "position", ["4HPwATDgc/ABMA", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:1:0:10"]
+)
 def test_cli_refuses_gnubg_and_xg_ids_for_variants(position: str) -> None:
     code, out, err = run("plays", "--variant", "gulbara", position, "64")
     assert code == 1 and out == "" and "exist only for standard backgammon" in err and "Traceback" not in err

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import DATA, replayed_decisions, transcript_files
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.errors import Location, TablaError
@@ -23,6 +22,8 @@ from tabla_cli.reports.rows import FileRows, RowsVisitor
 from tabla_cli.reports.schema import INDEX
 from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Skip, Tee, Wants
 from tabla_cli.writers.positions import PositionsVisitor
+
+from helpers import DATA, replayed_decisions, transcript_files
 
 ZERO, ONE = Player.ZERO, Player.ONE
 
@@ -49,16 +50,26 @@ class Recorder(BaseVisitor[dict[int, Step]]):
     def __init__(self) -> None:
         self.steps: dict[int, Step] = {}
 
-    def _keep(self, state: DecisionState, action: Action, after: tuple[int, Player | None] | None = None,
-              kind: str = "") -> None:
-        self.steps[id(action)] = Step(kind or action.kind.value, state.game, state.cube, state.cube_owner, state.score,
-                                      state.position, state.on_roll, after)
+    def _keep(
+        self, state: DecisionState, action: Action, after: tuple[int, Player | None] | None = None, kind: str = ""
+    ) -> None:
+        self.steps[id(action)] = Step(
+            kind or action.kind.value,
+            state.game,
+            state.cube,
+            state.cube_owner,
+            state.score,
+            state.position,
+            state.on_roll,
+            after,
+        )
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         self._keep(state, action)
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         self._keep(state, action, (cube_after, owner))
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
@@ -139,14 +150,18 @@ def test_visitors_agree(name: str, match: Match) -> None:
                 row = next(play_rows)
                 mover, other = step.position.pips()
                 assert (row[INDEX["plays"]["pips_before"]], row[INDEX["plays"]["opponent_pips_before"]]) == (
-                    mover, other)
+                    mover,
+                    other,
+                )
                 continue
             row = next(cube_rows)
             assert step.after is not None
             assert row[col["cube_after"]] == step.after[0]
             player = action.player
-            assert (row[col["score_player"]], row[col["score_opponent"]]) == (step.score[player],
-                                                                                step.score[player.other])
+            assert (row[col["score_player"]], row[col["score_opponent"]]) == (
+                step.score[player],
+                step.score[player.other],
+            )
     assert next(cube_rows, None) is None and next(play_rows, None) is None
 
     # the games: what the replay ended each game with
@@ -154,7 +169,9 @@ def test_visitors_agree(name: str, match: Match) -> None:
     for res in result.games:
         row = by_game[res.number]
         assert (row[INDEX["games"]["cube"]], row[INDEX["games"]["score0"]], row[INDEX["games"]["score1"]]) == (
-            res.cube, *res.score)
+            res.cube,
+            *res.score,
+        )
 
 
 MONEY = """\
@@ -174,8 +191,10 @@ def _money(answer: str) -> Match:
     match = next(read_matches(io.StringIO(MONEY.format(answer=answer.replace("?", "2")))))
     if "?" in answer:
         game = match.games[0]
-        actions = [dataclasses.replace(a, value=None) if a.kind in (ActionKind.BEAVER, ActionKind.RACCOON) else a
-                   for a in game.actions]
+        actions = [
+            dataclasses.replace(a, value=None) if a.kind in (ActionKind.BEAVER, ActionKind.RACCOON) else a
+            for a in game.actions
+        ]
         match = dataclasses.replace(match, games=[dataclasses.replace(game, actions=actions)])
     return match
 
@@ -189,8 +208,9 @@ def _cube_steps(answer: str) -> list[tuple[str, Player, int, int, Player | None]
         def __init__(self) -> None:
             self.seen: list[tuple[str, Player, int, int, Player | None]] = []
 
-        def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                       owner: Player | None) -> None:
+        def visit_cube(
+            self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+        ) -> None:
             self.seen.append((action.kind.value, state.on_roll, cube_before, cube_after, owner))
 
         def result(self) -> list[tuple[str, Player, int, int, Player | None]]:
@@ -199,13 +219,16 @@ def _cube_steps(answer: str) -> list[tuple[str, Player, int, int, Player | None]
     return replay(match, Cubes())
 
 
-@pytest.mark.parametrize(("answer", "expected"), [
-    ("Takes", [("take", ONE, 1, 2, ZERO)]),
-    ("Beavers => 4", [("beaver", ONE, 2, 4, ZERO)]),
-    ("Beavers => ?", [("beaver", ONE, 2, 4, ZERO)]),
-    ("Beavers => 4                      Raccoons => 8", [("beaver", ONE, 2, 4, ZERO), ("raccoon", ONE, 4, 8, ONE)]),
-    ("Beavers => ?                      Raccoons => ?", [("beaver", ONE, 2, 4, ZERO), ("raccoon", ONE, 4, 8, ONE)]),
-])
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Takes", [("take", ONE, 1, 2, ZERO)]),
+        ("Beavers => 4", [("beaver", ONE, 2, 4, ZERO)]),
+        ("Beavers => ?", [("beaver", ONE, 2, 4, ZERO)]),
+        ("Beavers => 4                      Raccoons => 8", [("beaver", ONE, 2, 4, ZERO), ("raccoon", ONE, 4, 8, ONE)]),
+        ("Beavers => ?                      Raccoons => ?", [("beaver", ONE, 2, 4, ZERO), ("raccoon", ONE, 4, 8, ONE)]),
+    ],
+)
 def test_beaver_and_raccoon_with_and_without_values(answer: str, expected: list[object]) -> None:
     steps = _cube_steps(answer)
     assert steps[0] == ("double", ONE, 1, 2, None)
@@ -232,8 +255,7 @@ def test_skip_a_game_keeps_its_score() -> None:
         def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
             return None if game.number == 2 else SKIP
 
-        def visit_roll(self, state: DecisionState, action: Action, play: Play | None,
-                       after: Position | None) -> None:
+        def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
             self.rolls.add(state.game)
 
         def end_game(self, game_result: GameResult) -> None:
@@ -277,8 +299,9 @@ class _BeaverRule(BaseVisitor[list[tuple[str, bool, bool]]]):
         self.seen: list[tuple[str, bool, Action]] = []
         self.refused: set[Location] = set()
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         if action.kind in (ActionKind.BEAVER, ActionKind.RACCOON):
             self.seen.append((action.kind.value, state.beavers, action))
 
@@ -303,18 +326,34 @@ def test_a_money_mat_without_a_beaver_header_allows_beavers_and_says_so() -> Non
     assert replay_match(_with_header(None)).findings == []
 
 
-@pytest.mark.parametrize(("header", "length", "allowed"), [
-    (None, 0, True), ("On", 0, True), ("yes", 0, True), ("Off", 0, False), ("No", 0, False), ("0", 0, False),
-    (None, 3, False), ("On", 3, False),
-])
+@pytest.mark.parametrize(
+    ("header", "length", "allowed"),
+    [
+        (None, 0, True),
+        ("On", 0, True),
+        ("yes", 0, True),
+        ("Off", 0, False),
+        ("No", 0, False),
+        ("0", 0, False),
+        (None, 3, False),
+        ("On", 3, False),
+    ],
+)
 def test_the_beaver_rule_has_one_source(header: str | None, length: int, allowed: bool) -> None:
     match = _with_header(header, length)
     assert match.rules.beavers(length) is allowed
     assert replay(match, _BeaverRule()) == [("beaver", allowed, not allowed)]
 
 
-_ANSWERS = ("Takes", "Drops", "Beavers => 4", "Beavers => 8", "Raccoons => 8", "Beavers => 4                      Raccoons => 8",
-            "Beavers => 4                      Takes")
+_ANSWERS = (
+    "Takes",
+    "Drops",
+    "Beavers => 4",
+    "Beavers => 8",
+    "Raccoons => 8",
+    "Beavers => 4                      Raccoons => 8",
+    "Beavers => 4                      Takes",
+)
 
 
 class _States(_BeaverRule):
@@ -330,8 +369,9 @@ class _States(_BeaverRule):
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         self.states.append(state)
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         super().visit_cube(state, action, cube_before, cube_after, owner)
         self.states.append(state)
 
@@ -341,10 +381,15 @@ class _States(_BeaverRule):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from((None, "On", "Off", "no", "TRUE", "maybe")), st.sampled_from((None, "On", "Off")),
-       st.sampled_from((0, 0, 3, 5)), st.sampled_from(_ANSWERS))
-def test_every_visitor_state_agrees_with_what_the_replay_accepted(beaver: str | None, jacoby: str | None,
-                                                                   length: int, answer: str) -> None:
+@given(
+    st.sampled_from((None, "On", "Off", "no", "TRUE", "maybe")),
+    st.sampled_from((None, "On", "Off")),
+    st.sampled_from((0, 0, 3, 5)),
+    st.sampled_from(_ANSWERS),
+)
+def test_every_visitor_state_agrees_with_what_the_replay_accepted(
+    beaver: str | None, jacoby: str | None, length: int, answer: str
+) -> None:
     text = MONEY.format(answer=answer).replace("0 point match", f"{length} point match")
     for key, value in (("Beaver", beaver), ("Jacoby", jacoby)):
         if value is not None:
@@ -369,11 +414,13 @@ def test_every_visitor_state_agrees_with_what_the_replay_accepted(beaver: str | 
 def test_a_visitor_that_overrides_a_step_it_does_not_want_is_refused() -> None:
     """The replay calls only what ``wants`` declares: a visitor that forgot one would silently miss it."""
     with pytest.raises(TypeError, match="Rolls overrides visit_roll but its 'wants' lacks Wants.ROLL"):
+
         class Rolls(BaseVisitor[None]):
             wants = Wants.CUBE
 
-            def visit_roll(self, state: DecisionState, action: Action, play: Play | None,
-                           after: Position | None) -> None:
+            def visit_roll(
+                self, state: DecisionState, action: Action, play: Play | None, after: Position | None
+            ) -> None:
                 pass
 
     class Fewer(BaseVisitor[None]):
@@ -404,8 +451,9 @@ class _Log(BaseVisitor[list[str]]):
     def visit_move(self, action: Action, after: Position | None) -> None:
         self.log.append("move")
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         self.log.append(action.kind.value)
 
     def end_game(self, game_result: GameResult) -> None:
@@ -431,9 +479,9 @@ def test_a_tee_skips_a_game_only_for_the_children_that_skip_it() -> None:
     skipping, playing = _Log(Wants.ROLL, skip=1), _Log(Wants.ROLL)
     replay(match, Tee(skipping, playing))
     first = skipping.log.index("end")
-    assert skipping.log[:first + 1] == ["game 1", "end"]
+    assert skipping.log[: first + 1] == ["game 1", "end"]
     assert playing.log[1] == "roll"
-    assert skipping.log[first + 1:] == playing.log[playing.log.index("end") + 1:]
+    assert skipping.log[first + 1 :] == playing.log[playing.log.index("end") + 1 :]
     both = [_Log(Wants.ROLL, skip=1), _Log(Wants.ROLL, skip=1)]
     replay(match, Tee(*both))
     assert both[0].log[:2] == both[1].log[:2] == ["game 1", "end"]

@@ -18,20 +18,21 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from helpers import DATA, corpus_files
 from test_writer_sgf import random_match
-from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
-from tabla_cli.evaluation.types import DecisionKind, Evaluation
+
 from tabla_cli.board import Player, Position
 from tabla_cli.cli import main
-from match_compare import match_differences
 from tabla_cli.errors import Location, TablaError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.evaluation.types import DecisionKind, Evaluation
 from tabla_cli.formats import json as json_format
 from tabla_cli.formats import mat
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.reader import detect_format, read_path_matches, read_text_matches
 from tabla_cli.writers.json import SCHEMA, format_json, match_data, write_json
+
+from helpers import DATA, corpus_files
+from match_compare import match_differences
 
 ZERO, ONE = Player.ZERO, Player.ONE
 TRANSCRIPTS = [p for folder in ("mat", "sgf", "txt") for p in corpus_files(folder)]
@@ -40,9 +41,10 @@ TRANSCRIPTS = [p for folder in ("mat", "sgf", "txt") for p in corpus_files(folde
 def unlocated(match: Match) -> Match:
     """``match`` without where it was read from (the one thing JSON does not keep)."""
     nowhere = Location("")
-    games = [dataclasses.replace(g, location=nowhere,
-                                 actions=[dataclasses.replace(a, location=nowhere) for a in g.actions])
-             for g in match.games]
+    games = [
+        dataclasses.replace(g, location=nowhere, actions=[dataclasses.replace(a, location=nowhere) for a in g.actions])
+        for g in match.games
+    ]
     return dataclasses.replace(match, games=games, location=nowhere, path="")
 
 
@@ -61,15 +63,36 @@ def test_document_layout() -> None:
     assert data["headers"][0] == ["Site", "Kafene Sofia"]
     assert data["source"]["format"] == "mat" and data["source"]["path"].endswith("spec-3pt-gnubg.mat")
     game = data["games"][0]
-    assert game["outcome"] == {"winner": 0, "points": 1, "ended_by": "drop", "result": "single", "cube": 1,
-                               "cube_owner": None, "crawford": False}
+    assert game["outcome"] == {
+        "winner": 0,
+        "points": 1,
+        "ended_by": "drop",
+        "result": "single",
+        "cube": 1,
+        "cube_owner": None,
+        "crawford": False,
+    }
     first = game["actions"][0]
-    assert first == {"kind": "roll", "player": 0, "move": 1, "dice": [3, 1], "play": "8/5 6/5",
-                     "steps": [[8, 5, False], [6, 5, False]], "location": first["location"]}
+    assert first == {
+        "kind": "roll",
+        "player": 0,
+        "move": 1,
+        "dice": [3, 1],
+        "play": "8/5 6/5",
+        "steps": [[8, 5, False], [6, 5, False]],
+        "location": first["location"],
+    }
     hit = game["actions"][2]
     assert hit["play"] == "13/7* 13/9" and hit["steps"] == [[13, 9, False], [13, 7, True]]
-    assert game["actions"][3] == {"kind": "roll", "player": 1, "move": 2, "dice": [5, 5], "play": "",
-                                  "steps": [], "location": game["actions"][3]["location"]}
+    assert game["actions"][3] == {
+        "kind": "roll",
+        "player": 1,
+        "move": 2,
+        "dice": [5, 5],
+        "play": "",
+        "steps": [],
+        "location": game["actions"][3]["location"],
+    }
     assert data["games"][3]["actions"][-1]["match_won"] is True
     # One action per line.
     assert '\n            {"kind": "roll", "player": 0, "move": 1, "dice": [3, 1], "play": "8/5 6/5"' in text
@@ -82,17 +105,38 @@ def test_document_layout() -> None:
 def test_every_field_of_the_model() -> None:
     loc = Location("src.mat", 7, 3)
     start = Position.from_points({1: 2, 2: 2, 6: 1}, {1: 1, 25: 1})
-    match = Match(("Ann", "Bob"), 0, headers=[("Site", "x"), ("Site", "y")], comments=["c"],
-                  ratings=("1700", None), variant="nackgammon", path="src.mat", format="mat", location=loc)
+    match = Match(
+        ("Ann", "Bob"),
+        0,
+        headers=[("Site", "x"), ("Site", "y")],
+        comments=["c"],
+        ratings=("1700", None),
+        variant="nackgammon",
+        path="src.mat",
+        format="mat",
+        location=loc,
+    )
     match.rules = dataclasses.replace(match.rules, jacoby=True, beaver=True, cube_limit=64, cube=True, crawford=False)
-    match.games.append(Game(3, (2, 1), [
-        Action(ActionKind.ROLL, ONE, loc, 1, (6, 1), "25/19 1/0"),
-        Action(ActionKind.ROLL, ZERO, loc, 2, (5, 5), "", resigned=True),
-        Action(ActionKind.LOSS, ZERO, loc, value=2),
-        Action(ActionKind.WIN, ONE, loc, 2, value=2, match_won=True),
-    ], location=loc, start=start, start_cube=(2, ONE), variant="hypergammon", crawford=False))
-    match.games.append(Game(4, (2, 3), [Action(ActionKind.RESIGN, ZERO, Location("src.mat"))],
-                            location=Location("src.mat")))
+    match.games.append(
+        Game(
+            3,
+            (2, 1),
+            [
+                Action(ActionKind.ROLL, ONE, loc, 1, (6, 1), "25/19 1/0"),
+                Action(ActionKind.ROLL, ZERO, loc, 2, (5, 5), "", resigned=True),
+                Action(ActionKind.LOSS, ZERO, loc, value=2),
+                Action(ActionKind.WIN, ONE, loc, 2, value=2, match_won=True),
+            ],
+            location=loc,
+            start=start,
+            start_cube=(2, ONE),
+            variant="hypergammon",
+            crawford=False,
+        )
+    )
+    match.games.append(
+        Game(4, (2, 3), [Action(ActionKind.RESIGN, ZERO, Location("src.mat"))], location=Location("src.mat"))
+    )
     text, (back,) = round_trip([match])
     assert back == dataclasses.replace(match, path="w.json")
     assert back.games[0].actions[0].location == loc
@@ -120,9 +164,26 @@ def test_random_legal_matches_round_trip(seed: int, length: int, games: int) -> 
 
 
 def test_steps_are_the_play_when_no_play_is_written() -> None:
-    text = json.dumps({"schema": SCHEMA, "matches": [{"players": ["A", "B"], "length": 1, "games": [
-        {"number": 1, "score": [0, 0], "actions": [
-            {"kind": "roll", "player": 0, "dice": [3, 1], "steps": [[8, 5, False], [6, 5, False]]}]}]}]})
+    text = json.dumps(
+        {
+            "schema": SCHEMA,
+            "matches": [
+                {
+                    "players": ["A", "B"],
+                    "length": 1,
+                    "games": [
+                        {
+                            "number": 1,
+                            "score": [0, 0],
+                            "actions": [
+                                {"kind": "roll", "player": 0, "dice": [3, 1], "steps": [[8, 5, False], [6, 5, False]]}
+                            ],
+                        }
+                    ],
+                }
+            ],
+        }
+    )
     (match,) = read_text_matches(text, "s.json")
     assert match.games[0].actions[0].play_text == "8/5 6/5"
     assert match.format == "json" and match.games[0].actions[0].location == Location("s.json")
@@ -151,32 +212,56 @@ def test_check_and_report_read_json(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "Petar,Maria,3,match,standard,2025-03-14,Kafene Sofia,Petar" in result.stdout
 
 
-@pytest.mark.parametrize("text, message, line", [
-    ('{"schema": "tabla-match/1", "matches": [}', "not valid JSON", 1),
-    ('{"schema": "tabla-match/1",\n "matches": 3}', "document.matches must be a list", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"length": 1}]}', "matches[0].players is missing", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", 1], "length": 1}]}',
-     "matches[0].players must be a list of two a string values", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": true}]}',
-     "matches[0].length must be an integer", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
-     '"score": [0, 0], "actions": [{"kind": "jump", "player": 0}]}]}]}',
-     "matches[0].games[0].actions[0].kind must be one of roll", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
-     '"score": [0, 0], "actions": [{"kind": "roll", "player": 0, "dice": [7, 1]}]}]}]}',
-     "matches[0].games[0].actions[0].dice must be two values from 1 to 6", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
-     '"score": [0, 0], "actions": [{"kind": "double", "player": 0, "value": 2, "analysis": {"checker": {}}}]}]}]}',
-     "actions[0].analysis.checker is only allowed on a roll", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
-     '"score": [0, 0], "actions": [{"kind": "roll", "player": 0, "dice": [3, 1], "play": "8/5 6/5", '
-     '"analysis": {"checker": {"source": "s", "best": "8/5 6/5", "best_equity": "0.1"}}}]}]}]}',
-     "actions[0].analysis.checker.best_equity must be a number", 0),
-    ('{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
-     '"score": [0, 0], "actions": [{"kind": "take", "player": 0, "analysis": {"cube": {"source": "s", '
-     '"best": "take", "best_equity": 1e999, "cube_equities": [1, 2]}}}]}]}]}',
-     "actions[0].analysis.cube.cube_equities must be a list of three numbers", 0),
-])
+@pytest.mark.parametrize(
+    "text, message, line",
+    [
+        ('{"schema": "tabla-match/1", "matches": [}', "not valid JSON", 1),
+        ('{"schema": "tabla-match/1",\n "matches": 3}', "document.matches must be a list", 0),
+        ('{"schema": "tabla-match/1", "matches": [{"length": 1}]}', "matches[0].players is missing", 0),
+        (
+            '{"schema": "tabla-match/1", "matches": [{"players": ["A", 1], "length": 1}]}',
+            "matches[0].players must be a list of two a string values",
+            0,
+        ),
+        (
+            '{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": true}]}',
+            "matches[0].length must be an integer",
+            0,
+        ),
+        (
+            '{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+            '"score": [0, 0], "actions": [{"kind": "jump", "player": 0}]}]}]}',
+            "matches[0].games[0].actions[0].kind must be one of roll",
+            0,
+        ),
+        (
+            '{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+            '"score": [0, 0], "actions": [{"kind": "roll", "player": 0, "dice": [7, 1]}]}]}]}',
+            "matches[0].games[0].actions[0].dice must be two values from 1 to 6",
+            0,
+        ),
+        (
+            '{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+            '"score": [0, 0], "actions": [{"kind": "double", "player": 0, "value": 2, "analysis": {"checker": {}}}]}]}]}',
+            "actions[0].analysis.checker is only allowed on a roll",
+            0,
+        ),
+        (
+            '{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+            '"score": [0, 0], "actions": [{"kind": "roll", "player": 0, "dice": [3, 1], "play": "8/5 6/5", '
+            '"analysis": {"checker": {"source": "s", "best": "8/5 6/5", "best_equity": "0.1"}}}]}]}]}',
+            "actions[0].analysis.checker.best_equity must be a number",
+            0,
+        ),
+        (
+            '{"schema": "tabla-match/1", "matches": [{"players": ["A", "B"], "length": 1, "games": [{"number": 1, '
+            '"score": [0, 0], "actions": [{"kind": "take", "player": 0, "analysis": {"cube": {"source": "s", '
+            '"best": "take", "best_equity": 1e999, "cube_equities": [1, 2]}}}]}]}]}',
+            "actions[0].analysis.cube.cube_equities must be a list of three numbers",
+            0,
+        ),
+    ],
+)
 def test_errors_name_the_field(text: str, message: str, line: int) -> None:
     with pytest.raises(TranscriptSyntaxError) as info:
         list(json_format.parse_matches(text, path="bad.json"))
@@ -190,12 +275,29 @@ def test_other_schema_versions_are_refused() -> None:
 
 
 def test_error_inside_a_game_goes_to_on_error() -> None:
-    text = json.dumps({"schema": SCHEMA, "matches": [{"players": ["A", "B"], "length": 1, "games": [
-        {"number": 1, "score": [0, 0], "actions": [
-            {"kind": "roll", "player": 0, "dice": [3, 1], "play": "8/5 6/5"},
-            {"kind": "roll", "player": 3, "dice": [3, 1], "play": "8/5 6/5"},
-            {"kind": "roll", "player": 0, "dice": [3, 1], "play": "8/5 6/5"}]},
-        {"number": 2, "score": [0, 0], "actions": []}]}]})
+    text = json.dumps(
+        {
+            "schema": SCHEMA,
+            "matches": [
+                {
+                    "players": ["A", "B"],
+                    "length": 1,
+                    "games": [
+                        {
+                            "number": 1,
+                            "score": [0, 0],
+                            "actions": [
+                                {"kind": "roll", "player": 0, "dice": [3, 1], "play": "8/5 6/5"},
+                                {"kind": "roll", "player": 3, "dice": [3, 1], "play": "8/5 6/5"},
+                                {"kind": "roll", "player": 0, "dice": [3, 1], "play": "8/5 6/5"},
+                            ],
+                        },
+                        {"number": 2, "score": [0, 0], "actions": []},
+                    ],
+                }
+            ],
+        }
+    )
     errors: list[TranscriptSyntaxError] = []
     (match,) = read_text_matches(text, "e.json", errors.append)
     assert [len(g.actions) for g in match.games] == [1, 0]
@@ -203,13 +305,45 @@ def test_error_inside_a_game_goes_to_on_error() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                        st.sampled_from(["players", "length", "games", "actions", "kind", "player", "dice",
-                                         "play", "score", "number", "value", "headers", "rules", "start",
-                                         "analysis", "checker", "cube", "equity", "best_equity", "best",
-                                         "source", "cube_equities"]),
-                        inner, max_size=5), max_leaves=20))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "players",
+                        "length",
+                        "games",
+                        "actions",
+                        "kind",
+                        "player",
+                        "dice",
+                        "play",
+                        "score",
+                        "number",
+                        "value",
+                        "headers",
+                        "rules",
+                        "start",
+                        "analysis",
+                        "checker",
+                        "cube",
+                        "equity",
+                        "best_equity",
+                        "best",
+                        "source",
+                        "cube_equities",
+                    ]
+                ),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=20,
+    )
+)
 def test_arbitrary_documents_raise_only_tabla_errors(body: object) -> None:
     text = json.dumps({"schema": SCHEMA, "matches": [body]})
     try:
@@ -227,12 +361,52 @@ def test_schema_document_example_is_what_the_writer_writes(tmp_path: Path) -> No
     spec = mat.read_match(DATA / "mat" / "spec-3pt-gnubg.mat")
     spec.games = spec.games[:1]
     assert match_differences(spec, match) == []
-    for member in ("schema", "generator", "matches", "players", "ratings", "length", "variant", "rules",
-                   "headers", "comments", "source", "games", "number", "score", "crawford", "start",
-                   "start_cube", "location", "outcome", "actions", "kind", "player", "move", "dice", "play",
-                   "steps", "resigned", "value", "match_won", "analysis", "checker", "cube", "equity",
-                   "best_equity", "best", "error", "error_mwc", "rank", "options", "forced", "close", "luck",
-                   "skill", "cube_equities"):
+    for member in (
+        "schema",
+        "generator",
+        "matches",
+        "players",
+        "ratings",
+        "length",
+        "variant",
+        "rules",
+        "headers",
+        "comments",
+        "source",
+        "games",
+        "number",
+        "score",
+        "crawford",
+        "start",
+        "start_cube",
+        "location",
+        "outcome",
+        "actions",
+        "kind",
+        "player",
+        "move",
+        "dice",
+        "play",
+        "steps",
+        "resigned",
+        "value",
+        "match_won",
+        "analysis",
+        "checker",
+        "cube",
+        "equity",
+        "best_equity",
+        "best",
+        "error",
+        "error_mwc",
+        "rank",
+        "options",
+        "forced",
+        "close",
+        "luck",
+        "skill",
+        "cube_equities",
+    ):
         assert f"| `{member}` |" in doc, member
 
 
@@ -242,13 +416,32 @@ def _analysed(action: Action, checker: Evaluation | None, cube: Evaluation | Non
 
 def test_stored_analysis_round_trip_is_exact() -> None:
     match = mat.read_match(DATA / "mat" / "spec-3pt-gnubg.mat")
-    checker = Evaluation(equity=0.1 + 0.2, best_equity=1 / 3, best="24/18 13/11", error=1 / 3 - 0.3,
-                         source="bgsage 2ply", error_mwc=1e-7, rank=4, options=17, luck=-0.123456789012345,
-                         skill="doubtful")
-    forced = Evaluation(equity=None, best_equity=0.0, best="", error=0.0, source="recorded gnubg 2-ply", rank=1,
-                        options=0, forced=True)
-    cube = Evaluation(equity=0.5, best_equity=0.75, best="double", error=0.25, source="bgsage 2ply", rank=2,
-                      options=2, close=False, cube_equities=(0.5, 0.75, 1.0))
+    checker = Evaluation(
+        equity=0.1 + 0.2,
+        best_equity=1 / 3,
+        best="24/18 13/11",
+        error=1 / 3 - 0.3,
+        source="bgsage 2ply",
+        error_mwc=1e-7,
+        rank=4,
+        options=17,
+        luck=-0.123456789012345,
+        skill="doubtful",
+    )
+    forced = Evaluation(
+        equity=None, best_equity=0.0, best="", error=0.0, source="recorded gnubg 2-ply", rank=1, options=0, forced=True
+    )
+    cube = Evaluation(
+        equity=0.5,
+        best_equity=0.75,
+        best="double",
+        error=0.25,
+        source="bgsage 2ply",
+        rank=2,
+        options=2,
+        close=False,
+        cube_equities=(0.5, 0.75, 1.0),
+    )
     game = match.games[0]
     roll, other = game.actions[0], game.actions[1]
     assert roll.kind is ActionKind.ROLL and other.kind is ActionKind.ROLL
@@ -264,17 +457,34 @@ def test_stored_analysis_round_trip_is_exact() -> None:
     assert all(a.analysis is None for a in actions[2:])
     assert format_json([(back, None)]) == text
     first = json.loads(text)["matches"][0]["games"][0]["actions"][1]["analysis"]
-    assert first == {"checker": {"source": "recorded gnubg 2-ply", "best": "", "equity": None, "best_equity": 0.0,
-                                 "error": 0.0, "rank": 1, "options": 0, "forced": True}}
+    assert first == {
+        "checker": {
+            "source": "recorded gnubg 2-ply",
+            "best": "",
+            "equity": None,
+            "best_equity": 0.0,
+            "error": 0.0,
+            "rank": 1,
+            "options": 0,
+            "forced": True,
+        }
+    }
 
 
-@pytest.mark.parametrize("path", [p for folder in ("txt", "sgf") for p in corpus_files(folder)[:3]],
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path",
+    [p for folder in ("txt", "sgf") for p in corpus_files(folder)[:3]],
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
 def test_recorded_gnubg_analysis_is_kept(path: Path) -> None:
     matches = list(read_path_matches(path))
     _, back = round_trip(matches)
-    kinds = {ActionKind.ROLL: (DecisionKind.CHECKER, DecisionKind.DOUBLE), ActionKind.DOUBLE: (DecisionKind.DOUBLE,),
-             ActionKind.TAKE: (DecisionKind.TAKE,), ActionKind.DROP: (DecisionKind.TAKE,)}
+    kinds = {
+        ActionKind.ROLL: (DecisionKind.CHECKER, DecisionKind.DOUBLE),
+        ActionKind.DOUBLE: (DecisionKind.DOUBLE,),
+        ActionKind.TAKE: (DecisionKind.TAKE,),
+        ActionKind.DROP: (DecisionKind.TAKE,),
+    }
     compared = 0
     for a, b in zip(matches, back):
         for game_a, game_b in zip(a.games, b.games):

@@ -16,23 +16,31 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from helpers import CORPUS, DATA, corpus_files
 from test_writer_sgf import random_match
+
 from tabla_cli.board import Player, Position, Step
-from match_compare import Carried, match_differences
 from tabla_cli.errors import Location
 from tabla_cli.formats import mat
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.reader import read_path_matches, read_text_matches
 from tabla_cli.replay import replay_match
-from tabla_cli.writers.rolls import replay_rolls
 from tabla_cli.writers.mat import canonical_play, format_mat, format_mats, plain_play, write_mat
+from tabla_cli.writers.rolls import replay_rolls
+
+from helpers import CORPUS, DATA, corpus_files
+from match_compare import Carried, match_differences
 
 ZERO, ONE = Player.ZERO, Player.ONE
 ROLL, DOUBLE, TAKE, DROP, BEAVER, RACCOON, RESIGN, WIN, LOSS = (
-    ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER,
-    ActionKind.RACCOON, ActionKind.RESIGN, ActionKind.WIN, ActionKind.LOSS,
+    ActionKind.ROLL,
+    ActionKind.DOUBLE,
+    ActionKind.TAKE,
+    ActionKind.DROP,
+    ActionKind.BEAVER,
+    ActionKind.RACCOON,
+    ActionKind.RESIGN,
+    ActionKind.WIN,
+    ActionKind.LOSS,
 )
 SAME_MATCH = "gnubg-bglab-lasse-match8640511"
 HEADER_LINE = re.compile(r'\[[ \t]*(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\]')
@@ -150,18 +158,23 @@ def _act(kind: ActionKind, player: Player, value: int | None = None, **extra: ob
 def _body(match: Match) -> list[str]:
     """The move and result lines of the first game."""
     lines = format_mat(match).splitlines()
-    return lines[lines.index(" Game 1") + 2:-1]
+    return lines[lines.index(" Game 1") + 2 : -1]
 
 
 def test_beaver_raccoon_resigned_roll_and_losses() -> None:
-    match = _match([
-        _roll(ZERO, (3, 1), "8/5 6/5"),
-        _act(DOUBLE, ONE, 2), _act(BEAVER, ZERO, 4), _act(RACCOON, ONE, 8),
-        _roll(ONE, (6, 2), "24/18 13/11"),
-        _roll(ZERO, (5, 5), "", resigned=True),
-        _act(LOSS, ZERO, 8),
-        _act(WIN, ONE, 8),
-    ], rules=RuleSet(beaver=True))
+    match = _match(
+        [
+            _roll(ZERO, (3, 1), "8/5 6/5"),
+            _act(DOUBLE, ONE, 2),
+            _act(BEAVER, ZERO, 4),
+            _act(RACCOON, ONE, 8),
+            _roll(ONE, (6, 2), "24/18 13/11"),
+            _roll(ZERO, (5, 5), "", resigned=True),
+            _act(LOSS, ZERO, 8),
+            _act(WIN, ONE, 8),
+        ],
+        rules=RuleSet(beaver=True),
+    )
     assert _body(match) == [
         "  1) 31: 8/5 6/5                  Doubles => 2",
         "  2)  Beavers => 4                Raccoons => 8",
@@ -173,17 +186,21 @@ def test_beaver_raccoon_resigned_roll_and_losses() -> None:
     assert match_differences(match, back, Carried(headers=[])) == []
     assert back.headers == [] and back.rules == match.rules  # a money .mat allows beavers unless it says not
     assert [(a.kind, a.player, a.value, a.resigned) for a in back.games[0].actions] == [
-        (a.kind, a.player, a.value, a.resigned) for a in match.games[0].actions]
+        (a.kind, a.player, a.value, a.resigned) for a in match.games[0].actions
+    ]
 
 
 def test_dance_resigns_and_the_match() -> None:
-    match = _match([
-        _roll(ZERO, (6, 4), "24/18 13/9"),
-        _roll(ONE, (6, 6), ""),
-        _roll(ZERO, (2, 1), "13/11 6/5"),
-        _act(RESIGN, ONE),
-        _act(WIN, ZERO, 1),
-    ], length=1)
+    match = _match(
+        [
+            _roll(ZERO, (6, 4), "24/18 13/9"),
+            _roll(ONE, (6, 6), ""),
+            _roll(ZERO, (2, 1), "13/11 6/5"),
+            _act(RESIGN, ONE),
+            _act(WIN, ZERO, 1),
+        ],
+        length=1,
+    )
     assert _body(match) == [
         "  1) 64: 24/18 13/9              66:",
         "  2) 21: 13/11 6/5                Resigns",
@@ -212,13 +229,18 @@ def test_illegal_play_is_written_as_written() -> None:
 
 
 def test_headers_say_the_rules_and_variant() -> None:
-    match = _match([_roll(ZERO, (3, 1), "8/5 6/5")], rules=RuleSet(crawford=False, jacoby=True, beaver=False,
-                                                                 cube_limit=64), variant="nackgammon")
+    match = _match(
+        [_roll(ZERO, (3, 1), "8/5 6/5")],
+        rules=RuleSet(crawford=False, jacoby=True, beaver=False, cube_limit=64),
+        variant="nackgammon",
+    )
     match.games[0].actions = [_roll(ZERO, (3, 1), "8/5 6/5")]
     match.headers = [("Site", "Club"), ("jacoby", "Off")]
     text = format_mat(match)
-    assert text.startswith('; [Site "Club"]\n; [jacoby "On"]\n; [Variation "NackGammon"]\n'
-                           '; [Crawford "Off"]\n; [Beaver "Off"]\n; [CubeLimit "64"]\n\n 0 point match\n')
+    assert text.startswith(
+        '; [Site "Club"]\n; [jacoby "On"]\n; [Variation "NackGammon"]\n'
+        '; [Crawford "Off"]\n; [Beaver "Off"]\n; [CubeLimit "64"]\n\n 0 point match\n'
+    )
     back = read_one(text)
     assert (back.rules, back.variant) == (match.rules, match.variant)
     assert match_differences(match, back, Carried(headers=["Site"])) == []
@@ -272,7 +294,7 @@ def test_corpus_round_trip_and_fixed_point(path: Path) -> None:
         else:
             expected, carried = mat_view(match)
             assert match_differences(expected, back, carried) == []
-            assert back.headers[:len(expected.headers)] == expected.headers
+            assert back.headers[: len(expected.headers)] == expected.headers
         assert format_mat(back) == first
         codes = sorted(f.code for f in replay_match(match).findings)
         assert sorted(f.code for f in replay_match(back).findings) == codes

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CORPUS, DATA, corpus_files
 from tabla_cli.board import Player, Position
 from tabla_cli.errors import Location
 from tabla_cli.formats import gnubg_text, mat
@@ -25,6 +24,8 @@ from tabla_cli.ids import XGID_MAX_CUBE_EXP, decode_match_id, decode_position_id
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.writers.positions import COLUMNS, format_positions, position_rows, write_positions
 from tabla_cli.writers.text import format_text, write_text
+
+from helpers import CORPUS, DATA, corpus_files
 
 ZERO, ONE = Player.ZERO, Player.ONE
 EXPORTS = corpus_files("txt")
@@ -100,17 +101,33 @@ def _act(kind: ActionKind, player: Player, value: int | None = None) -> Action:
 
 
 def test_money_cube_actions_and_ids() -> None:
-    match = Match(("Ann", "Bob"), 0, [Game(1, (0, 0), [
-        _roll(ZERO, (3, 1), "8/5 6/5"),
-        _act(ActionKind.DOUBLE, ONE, 2), _act(ActionKind.BEAVER, ZERO, 4),
-        _roll(ONE, (6, 6), "24/18 24/18 13/7 13/7"),
-        _roll(ZERO, (5, 5), "", resigned=True),
-        _act(ActionKind.WIN, ONE, 4),
-    ])], rules=RuleSet(jacoby=True, beaver=True))
+    match = Match(
+        ("Ann", "Bob"),
+        0,
+        [
+            Game(
+                1,
+                (0, 0),
+                [
+                    _roll(ZERO, (3, 1), "8/5 6/5"),
+                    _act(ActionKind.DOUBLE, ONE, 2),
+                    _act(ActionKind.BEAVER, ZERO, 4),
+                    _roll(ONE, (6, 6), "24/18 24/18 13/7 13/7"),
+                    _roll(ZERO, (5, 5), "", resigned=True),
+                    _act(ActionKind.WIN, ONE, 4),
+                ],
+            )
+        ],
+        rules=RuleSet(jacoby=True, beaver=True),
+    )
     rows = position_rows(match)
     assert [(r.action, int(r.player), r.play) for r in rows] == [
-        ("roll", 0, "8/5 6/5"), ("double", 1, ""), ("beaver", 0, ""),
-        ("roll", 1, "24/18(2) 13/7(2)"), ("roll", 0, "????")]
+        ("roll", 0, "8/5 6/5"),
+        ("double", 1, ""),
+        ("beaver", 0, ""),
+        ("roll", 1, "24/18(2) 13/7(2)"),
+        ("roll", 0, "????"),
+    ]
     roll, double, beaver, bob, resigned = rows
     assert roll.position_id == "4HPwATDgc/ABMA" and roll.pips == (167, 167)
     assert double.on_roll == ONE and double.position_id == beaver.position_id
@@ -130,12 +147,22 @@ def test_money_cube_actions_and_ids() -> None:
 
 
 def test_unresolved_play_and_a_play_that_cannot_be_applied() -> None:
-    match = Match(("Ann", "Bob"), 3, [Game(1, (0, 0), [
-        _roll(ZERO, (3, 1), "13/7"),          # illegal, but it can be applied
-        _roll(ONE, (6, 2), "24/18 13/11"),
-        _roll(ZERO, (4, 2), "3/1 3/1"),       # cannot be applied: no checker on 3
-        _roll(ONE, (5, 2), "13/8 13/11"),
-    ])])
+    match = Match(
+        ("Ann", "Bob"),
+        3,
+        [
+            Game(
+                1,
+                (0, 0),
+                [
+                    _roll(ZERO, (3, 1), "13/7"),  # illegal, but it can be applied
+                    _roll(ONE, (6, 2), "24/18 13/11"),
+                    _roll(ZERO, (4, 2), "3/1 3/1"),  # cannot be applied: no checker on 3
+                    _roll(ONE, (5, 2), "13/8 13/11"),
+                ],
+            )
+        ],
+    )
     rows = position_rows(match)
     assert [r.play for r in rows] == ["13/7", "24/18* 13/11", "3/1 3/1", "13/8 13/11"]
     ann = list(Position.start().mover)
@@ -155,7 +182,13 @@ def test_csv_columns_and_rows() -> None:
     assert len(rows) == 2 * decisions and {r["match"] for r in rows} == {"1", "2"}
     first = rows[0]
     assert (first["game"], first["move"], first["player"], first["side"], first["action"], first["dice"]) == (
-        "1", "1", "Petar", "0", "roll", "31")
+        "1",
+        "1",
+        "Petar",
+        "0",
+        "roll",
+        "31",
+    )
     assert first["play"] == "8/5 6/5" and first["pips_player"] == first["pips_opponent"] == "167"
     drop = next(r for r in rows if r["action"] == "drop")
     assert drop["player"] == "Maria" and drop["dice"] == "" and decode_match_id(drop["match_id"]).doubled
@@ -185,6 +218,6 @@ def test_text_of_corpus_exports(path: Path) -> None:
 
 def test_convert_page_lists_every_column() -> None:
     page = (Path(__file__).resolve().parents[1] / "docs" / "convert.md").read_text(encoding="utf-8")
-    section = page[page.index("| Column | Meaning |"):]
+    section = page[page.index("| Column | Meaning |") :]
     for column in COLUMNS:
         assert f"| `{column}` |" in section, column

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers import corpus_files
 from tabla_cli.formats.mat import parse_matches
 from tabla_cli.model import ActionKind
 from tabla_cli.reader import read_path_matches
 from tabla_cli.writers.rolls import replay_rolls
+
+from helpers import corpus_files
 
 
 @pytest.mark.parametrize("path", corpus_files("mat") + corpus_files("sgf"), ids=lambda p: p.name)

@@ -16,16 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import OFF, Player, Position, legal_plays
-from match_compare import Carried, match_differences
 from tabla_cli.errors import InvalidPlayError, Location
 from tabla_cli.formats import mat, sgf
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
-from tabla_cli.writers.rolls import replay_rolls
 from tabla_cli.variant import Backgammon
+from tabla_cli.writers.rolls import replay_rolls
 from tabla_cli.writers.sgf import format_sgf, write_sgf
 
 from helpers import corpus_files
+from match_compare import Carried, match_differences
 
 ZERO, ONE = Player.ZERO, Player.ONE
 APP = "tabla:test"
@@ -145,11 +145,13 @@ def test_beaver_and_raccoon_round_trip() -> None:
 
 def test_resigned_roll_and_resignation() -> None:
     loc = Location("m")
-    match = _match([
-        _roll(ZERO, (3, 1), "8/5 6/5"),
-        _roll(ONE, (6, 2), "", resigned=True),
-        Action(ActionKind.WIN, ZERO, loc, value=1),
-    ])
+    match = _match(
+        [
+            _roll(ZERO, (3, 1), "8/5 6/5"),
+            _roll(ONE, (6, 2), "", resigned=True),
+            Action(ActionKind.WIN, ZERO, loc, value=1),
+        ]
+    )
     text = format_sgf(match, application=APP)
     assert "RE[W+1R]" in text and text.endswith(";B[62])\n")
     back = round_trip(match)

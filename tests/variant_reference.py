@@ -42,8 +42,7 @@ class Reference:
         self.pinning = issubclass(variant, Plakoto)
         self.options = variant.options
         self.tracks = {side: [-1] + [self.track(side, point) for point in range(1, 25)] for side in "AB"}
-        self.points = {side: {index: point for point, index in enumerate(self.tracks[side]) if point}
-                       for side in "AB"}
+        self.points = {side: {index: point for point, index in enumerate(self.tracks[side]) if point} for side in "AB"}
 
     # --- geometry -------------------------------------------------------------
 
@@ -182,8 +181,7 @@ class Reference:
                 if target < 0 and any(point < p <= 6 for p in self.points_of(state, "A")):
                     continue
                 off_a += 1
-            new = State(tuple(tuple(s) for s in stacks), off_a, state.off_b,
-                        state.left_start + (point == 24))
+            new = State(tuple(tuple(s) for s in stacks), off_a, state.off_b, state.left_start + (point == 24))
             if self.block_problem(new):
                 continue
             out.append(new)
@@ -253,14 +251,17 @@ class Reference:
             kept = {max(dice): kept[max(dice)]}
         finals: set[State] = set().union(*kept.values())
         options = self.options
-        if (isinstance(options, ParallelOptions) and options.prime_rule == "must_open_trapping_prime"
-                and self.trapping(start)):
+        if (
+            isinstance(options, ParallelOptions)
+            and options.prime_rule == "must_open_trapping_prime"
+            and self.trapping(start)
+        ):
             opened = {s for s in finals if not self.trapping(s)}
             if opened:
                 finals = opened
         remainder: tuple[int, ...] = ()
         if progress and isinstance(options, ParallelOptions) and options.unplayable_progression == "opponent_plays":
-            remainder = orders[0][split + best[1]:]
+            remainder = orders[0][split + best[1] :]
         return {self.position_of(position, state, remainder) for state in finals}
 
     def position_of(self, before: Position, state: State, remainder: tuple[int, ...]) -> Position:

@@ -7,10 +7,10 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-from helpers import DATA
-
 from tabla_cli.formats.xg_archive import read_game_file
 from tabla_cli.formats.xg_records import RECORD_SIZE
+
+from helpers import DATA
 
 __all__ = ["SMALL", "game_file", "pack", "with_record"]
 
@@ -23,23 +23,38 @@ def game_file(path: Path) -> bytes:
     return read_game_file(path.read_bytes(), path=str(path), max_size=1 << 30)
 
 
-def pack(temp: bytes, *, size: int | None = None, crc: int | None = None, stored: bool = False,
-         name: bytes = b"temp.xg", thumbnail: bool = True) -> bytes:
+def pack(
+    temp: bytes,
+    *,
+    size: int | None = None,
+    crc: int | None = None,
+    stored: bool = False,
+    name: bytes = b"temp.xg",
+    thumbnail: bool = True,
+) -> bytes:
     """An .xg file holding ``temp`` as its temp.xg, with the RichGameFormat header of :data:`SMALL`.
 
     ``size`` and ``crc`` make the directory lie about temp.xg; ``thumbnail`` False leaves the JPEG out
     (a smaller file).
     """
-    head = bytearray(SMALL.read_bytes()[:8232 + (struct.unpack_from("<I", SMALL.read_bytes(), 20)[0])])
+    head = bytearray(SMALL.read_bytes()[: 8232 + (struct.unpack_from("<I", SMALL.read_bytes(), 20)[0])])
     if not thumbnail:
         head = head[:8232]
         struct.pack_into("<I", head, 20, 0)
     blob = temp if stored else zlib.compress(temp)
     entry = bytearray(532)
     entry[0] = len(name)
-    entry[1:1 + len(name)] = name
-    struct.pack_into("<iiiIB", entry, 512, len(temp) if size is None else size, len(blob), 0,
-                     zlib.crc32(temp) if crc is None else crc, 1 if stored else 0)
+    entry[1 : 1 + len(name)] = name
+    struct.pack_into(
+        "<iiiIB",
+        entry,
+        512,
+        len(temp) if size is None else size,
+        len(blob),
+        0,
+        zlib.crc32(temp) if crc is None else crc,
+        1 if stored else 0,
+    )
     directory = zlib.compress(bytes(entry))
     body = blob + directory
     trailer = struct.pack("<IiiiiB", zlib.crc32(body), 1, 1, len(directory), len(blob), 1)
@@ -49,7 +64,7 @@ def pack(temp: bytes, *, size: int | None = None, crc: int | None = None, stored
 def with_record(temp: bytes, index: int, change: Callable[[bytearray], None]) -> bytes:
     """``temp`` with its record ``index`` changed in place by ``change``."""
     data = bytearray(temp)
-    record = data[index * RECORD_SIZE:(index + 1) * RECORD_SIZE]
+    record = data[index * RECORD_SIZE : (index + 1) * RECORD_SIZE]
     change(record)
-    data[index * RECORD_SIZE:(index + 1) * RECORD_SIZE] = record
+    data[index * RECORD_SIZE : (index + 1) * RECORD_SIZE] = record
     return bytes(data)

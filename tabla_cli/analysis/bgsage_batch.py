@@ -22,9 +22,9 @@ from typing import Any, NamedTuple
 import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
 
-from tabla_cli.evaluation.types import DecisionInput
 from tabla_cli.board import Dice
 from tabla_cli.errors import TablaError
+from tabla_cli.evaluation.types import DecisionInput
 
 _FILTER_MAX_MOVES = 5
 _FILTER_THRESHOLD = 0.08
@@ -51,9 +51,13 @@ class State:
         else:
             owner = "player" if d.cube_owner is d.on_roll else "opponent"
         return cls(
-            cube=d.cube, owner=owner,
-            away1=d.away[d.on_roll], away2=d.away[d.on_roll.other],
-            crawford=d.crawford, jacoby=d.money and d.jacoby, beavers=d.money and d.beavers,
+            cube=d.cube,
+            owner=owner,
+            away1=d.away[d.on_roll],
+            away2=d.away[d.on_roll.other],
+            crawford=d.crawford,
+            jacoby=d.money and d.jacoby,
+            beavers=d.money and d.beavers,
         )
 
     @property
@@ -61,16 +65,20 @@ class State:
         return self.away1 == 0 and self.away2 == 0
 
     def flipped(self) -> State:
-        return State(self.cube, _FLIP_OWNER[self.owner], self.away2, self.away1,
-                      self.crawford, self.jacoby, self.beavers)
+        return State(
+            self.cube, _FLIP_OWNER[self.owner], self.away2, self.away1, self.crawford, self.jacoby, self.beavers
+        )
 
     def owner_code(self) -> Any:
         return _OWNERS[self.owner]
 
     def checker_input(self, board: Sequence[int], dice: Dice) -> dict[str, Any]:
         item: dict[str, Any] = {
-            "board": list(board), "die1": dice[0], "die2": dice[1],
-            "cube_value": self.cube, "cube_owner": self.owner_code(),
+            "board": list(board),
+            "die1": dice[0],
+            "die2": dice[1],
+            "cube_value": self.cube,
+            "cube_owner": self.owner_code(),
         }
         if not self.money:
             item.update(away1=self.away1, away2=self.away2, is_crawford=self.crawford)
@@ -128,9 +136,14 @@ def _strategies(level: str) -> tuple[Any, Any]:
     if level == "1ply":
         return one, None
     deep = bgbot_cpp.create_multipy(
-        kind, paths, hiddens, n_plies=int(level[0]),
-        filter_max_moves=_FILTER_MAX_MOVES, filter_threshold=_FILTER_THRESHOLD,
-        parallel_evaluate=False, parallel_threads=0,
+        kind,
+        paths,
+        hiddens,
+        n_plies=int(level[0]),
+        filter_max_moves=_FILTER_MAX_MOVES,
+        filter_threshold=_FILTER_THRESHOLD,
+        parallel_evaluate=False,
+        parallel_threads=0,
     )
     bgbot_cpp.multipy_set_bearoff_db(deep, _bearoff_db())
     return one, deep
@@ -146,8 +159,7 @@ def checker_batch(items: list[dict[str, Any]], threads: int, jacoby: bool) -> li
         return []
     one, _ = _strategies("1ply")
     raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
-    return [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]]
-            for r in raw]
+    return [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]] for r in raw]
 
 
 def best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[float]:
@@ -187,8 +199,9 @@ class Rescorer:
             for (board, state), values in zip(plays, cube_batch(items, self.level, self.threads, jacoby)):
                 self.memo[board, state] = -state.flipped().before_roll(values.nd, values.dt, values.dp)
 
-    def score(self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
-              ) -> list[dict[tuple[int, ...], tuple[float, str]]]:
+    def score(
+        self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
+    ) -> list[dict[tuple[int, ...], tuple[float, str]]]:
         """Each play's equity and the level it comes from, best first, for each decision.
 
         Args:
@@ -208,8 +221,9 @@ class Rescorer:
         wanted: list[_Play] = []
         for moves, state, played in decisions:
             ranking = sorted(moves, key=_order)
-            chosen = {board for board, equity, _ in ranking[:_FILTER_MAX_MOVES]
-                      if ranking[0][1] - equity < _FILTER_THRESHOLD}
+            chosen = {
+                board for board, equity, _ in ranking[:_FILTER_MAX_MOVES] if ranking[0][1] - equity < _FILTER_THRESHOLD
+            }
             if played is not None and any(board == played for board, _, _ in moves):
                 chosen.add(played)
             deep.append(chosen)
@@ -225,16 +239,17 @@ class Rescorer:
         result = []
         for (moves, state, _), chosen in zip(decisions, deep):
             entries = sorted(self._entries(moves, state, chosen), key=_order)
-            result.append({board: (equity, self.level if board in chosen else "1ply")
-                           for board, equity, _ in entries})
+            result.append({board: (equity, self.level if board in chosen else "1ply") for board, equity, _ in entries})
         return result
 
     def _wanted(self, boards: set[tuple[int, ...]], state: State) -> list[_Play]:
         return [(board, state) for board in sorted(boards) if not bgbot_cpp.check_game_over(list(board))]
 
     def _entries(self, moves: list[Move], state: State, chosen: set[tuple[int, ...]]) -> list[Move]:
-        return [(board, self.memo.get((board, state), equity) if board in chosen else equity, cubeless)
-                for board, equity, cubeless in moves]
+        return [
+            (board, self.memo.get((board, state), equity) if board in chosen else equity, cubeless)
+            for board, equity, cubeless in moves
+        ]
 
 
 def _order(move: Move) -> tuple[float, float, tuple[int, ...]]:
@@ -257,10 +272,11 @@ def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: b
     if not items:
         return []
     one, deep = _strategies(level)
-    raw = bgbot_cpp.batch_evaluate_positions(
-        items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
-    return [CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
-            for r in raw]
+    raw = bgbot_cpp.batch_evaluate_positions(items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
+    return [
+        CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
+        for r in raw
+    ]
 
 
 def clear_caches(level: str) -> None:

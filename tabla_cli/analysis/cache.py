@@ -73,11 +73,20 @@ def decision_key(d: DecisionInput) -> str:
         made = d.played.position_id()
     else:
         made = d.cube_action.value if d.cube_action is not None else "-"
-    return "|".join((
-        d.variant, d.kind.value, d.position.position_id(), dice, str(d.cube), owner,
-        f"{d.away[d.on_roll]}/{d.away[d.on_roll.other]}", "C" if d.crawford else "-",
-        ("J" if d.jacoby else "") + ("B" if d.beavers else "") or "-", made,
-    ))
+    return "|".join(
+        (
+            d.variant,
+            d.kind.value,
+            d.position.position_id(),
+            dice,
+            str(d.cube),
+            owner,
+            f"{d.away[d.on_roll]}/{d.away[d.on_roll.other]}",
+            "C" if d.crawford else "-",
+            ("J" if d.jacoby else "") + ("B" if d.beavers else "") or "-",
+            made,
+        )
+    )
 
 
 def _dump(evaluation: Evaluation) -> str:
@@ -102,7 +111,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 def _chunks(items: list[str]) -> Iterator[list[str]]:
     for start in range(0, len(items), _CHUNK):
-        yield items[start:start + _CHUNK]
+        yield items[start : start + _CHUNK]
 
 
 def _read(db: sqlite3.Connection, keys: list[str], level: str, engine: str) -> dict[str, Evaluation]:

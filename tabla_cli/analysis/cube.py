@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 from tabla_cli.analysis.bgsage_batch import CubeValues, State, clear_caches, collector_paused, cube_batch
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, check_level, to_board
-from tabla_cli.evaluation.types import DecisionInput
 from tabla_cli.errors import TablaError
+from tabla_cli.evaluation.types import DecisionInput
 
 OPTIONAL = 1e-5
 """Two equities this close make the double optional (gnubg's margin)."""
@@ -127,9 +127,14 @@ def verdict(values: CubeValues, level: str, *, redouble: bool, beavers: bool = F
     costs = {"no double": best - nd, "double": best - doubled}
     costs.update({action: answers[answer] - value for action, value in answers.items()})
     return CubeVerdict(
-        no_double=nd, double_take=dt, double_pass=dp,
+        no_double=nd,
+        double_take=dt,
+        double_pass=dp,
         proper=proper_action(values, redouble=redouble, beavers=beavers),
-        double=doubled > nd, take=answer != "pass", costs=costs, level=level,
+        double=doubled > nd,
+        take=answer != "pass",
+        costs=costs,
+        level=level,
     )
 
 

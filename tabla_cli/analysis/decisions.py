@@ -20,12 +20,12 @@ from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
 from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
-from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
+from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
@@ -33,8 +33,9 @@ from tabla_cli.source import Source
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
-_DECIDED = frozenset({ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER,
-                      ActionKind.RACCOON})
+_DECIDED = frozenset(
+    {ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON}
+)
 """The actions the replay visits once each, as a roll or cube action (or a resigned or unchecked one)."""
 
 
@@ -144,7 +145,8 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         count = len(self.matches)
         self.key = match.path if count == 1 else f"{match.path}#{count}"
         self.use_recorded = self.options.recorded and any(
-            action.analysis is not None for game in match.games for action in game.actions)
+            action.analysis is not None for game in match.games for action in game.actions
+        )
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         match, index, _ = self.place
@@ -168,15 +170,30 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
             return (0, 0)
         return (state.length - state.score[0], state.length - state.score[1])
 
-    def _row(self, state: DecisionState, action: Action, kind: DecisionKind, made: str | None,
-             dice: str | None, *, match_id: str | None) -> dict[str, Any]:
+    def _row(
+        self,
+        state: DecisionState,
+        action: Action,
+        kind: DecisionKind,
+        made: str | None,
+        dice: str | None,
+        *,
+        match_id: str | None,
+    ) -> dict[str, Any]:
         assert self.match is not None
         actor = state.actor
         ids = state.has_ids
         row = decision_row(
-            self.key, state.game, action.move_number, self.match.players[actor], int(actor), kind,
-            action=made, cube=state.cube,
-            position_id=state.position_id() if ids else None, match_id=match_id if ids else None,
+            self.key,
+            state.game,
+            action.move_number,
+            self.match.players[actor],
+            int(actor),
+            kind,
+            action=made,
+            cube=state.cube,
+            position_id=state.position_id() if ids else None,
+            match_id=match_id if ids else None,
         )
         row["file"] = self.match.path
         row["opponent"] = self.match.players[actor.other]
@@ -185,10 +202,18 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
 
     def _input(self, state: DecisionState, kind: DecisionKind, **extra: Any) -> DecisionInput:
         return DecisionInput(
-            kind=kind, position=state.position, on_roll=state.on_roll, actor=state.actor,
-            cube=state.cube, cube_owner=state.cube_owner, away=self._away(state),
-            crawford=state.crawford, jacoby=state.jacoby, beavers=state.beavers,
-            variant=state.variant.name, **extra,
+            kind=kind,
+            position=state.position,
+            on_roll=state.on_roll,
+            actor=state.actor,
+            cube=state.cube,
+            cube_owner=state.cube_owner,
+            away=self._away(state),
+            crawford=state.crawford,
+            jacoby=state.jacoby,
+            beavers=state.beavers,
+            variant=state.variant.name,
+            **extra,
         )
 
     def _add(self, row: dict[str, Any], action: Action, decision: DecisionInput, recorded: Evaluation | None) -> None:
@@ -212,24 +237,38 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
             return
         cube = self._cube_recorded(action, DecisionKind.DOUBLE)
-        may_double = cube is not None if self.use_recorded else (
-            not self.doubled and not state.opening and _may_double(state))
+        may_double = (
+            cube is not None if self.use_recorded else (not self.doubled and not state.opening and _may_double(state))
+        )
         if may_double:
-            row = self._row(state, action, DecisionKind.DOUBLE, CubeAction.NO_DOUBLE.value, None,
-                            match_id=state.match_id_or_none() if state.has_ids else None)
+            row = self._row(
+                state,
+                action,
+                DecisionKind.DOUBLE,
+                CubeAction.NO_DOUBLE.value,
+                None,
+                match_id=state.match_id_or_none() if state.has_ids else None,
+            )
             self._add(row, action, self._input(state, DecisionKind.DOUBLE, cube_action=CubeAction.NO_DOUBLE), cube)
         self.doubled = False
         dice = action.dice
         assert dice is not None
         text = format_play(state.position, play) if play is not None else (action.play_text or "")
-        row = self._row(state, action, DecisionKind.CHECKER, text, f"{dice[0]}{dice[1]}",
-                        match_id=state.match_id_or_none(dice) if state.has_ids else None)
+        row = self._row(
+            state,
+            action,
+            DecisionKind.CHECKER,
+            text,
+            f"{dice[0]}{dice[1]}",
+            match_id=state.match_id_or_none(dice) if state.has_ids else None,
+        )
         recorded = action.analysis
         checker = evaluation_from_recorded(recorded, DecisionKind.CHECKER) if recorded is not None else None
         self._add(row, action, self._input(state, DecisionKind.CHECKER, dice=dice, played=after), checker)
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         self._step()
         if action.kind is ActionKind.DOUBLE:
             self.doubled = True
@@ -240,8 +279,9 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
             return
         if state.variant.name not in ANALYSABLE_VARIANTS and not self.use_recorded:
             return
-        row = self._row(state, action, kind, made.value, None,
-                        match_id=state.match_id_or_none() if state.has_ids else None)
+        row = self._row(
+            state, action, kind, made.value, None, match_id=state.match_id_or_none() if state.has_ids else None
+        )
         self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
 
     def result(self) -> list[_Pending]:
@@ -250,8 +290,9 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
     def end_game(self, game_result: Any) -> None:
         self.doubled = False
         assert self.match is not None
-        result = actual_result(self.match.length, game_result.score, game_result.crawford, game_result.winner,
-                               game_result.points)
+        result = actual_result(
+            self.match.length, game_result.score, game_result.crawford, game_result.winner, game_result.points
+        )
         for item in reversed(self.pending):  # this game's rows are the last ones
             if item.row["match"] != self.key or item.row["game"] != game_result.number:
                 break
@@ -262,8 +303,13 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
     """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch."""
     wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
     if wanted:
-        results = analyse_cached([p.decision for p in wanted if p.decision is not None], options.level,
-                                 options.threads, luck=options.luck, use_cache=options.cache)
+        results = analyse_cached(
+            [p.decision for p in wanted if p.decision is not None],
+            options.level,
+            options.threads,
+            luck=options.luck,
+            use_cache=options.cache,
+        )
         for item, evaluation in zip(wanted, results):
             item.evaluation = evaluation
     for item in pending:
@@ -274,8 +320,9 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
     return [item.row for item in pending]
 
 
-def analyse_source(source: Source | str, options: AnalysisOptions, read: ReadOptions = ReadOptions(), *,
-                   text: str | None = None) -> FileAnalysis:
+def analyse_source(
+    source: Source | str, options: AnalysisOptions, read: ReadOptions = ReadOptions(), *, text: str | None = None
+) -> FileAnalysis:
     """Check and analyse every match of ``source``; never raises for bad input.
 
     Args:
@@ -321,11 +368,18 @@ def analysed_document(matches: list[Match], pending: list[_Pending]) -> str:
 
     def analysed_game(match: int, index: int, game: Game) -> Game:
         steps = itertools.count()
-        return replace(game, actions=[
-            analysed(a, found.get((match, index, next(steps))) if a.kind in _DECIDED else None) for a in game.actions])
+        return replace(
+            game,
+            actions=[
+                analysed(a, found.get((match, index, next(steps))) if a.kind in _DECIDED else None)
+                for a in game.actions
+            ],
+        )
 
-    copies = [replace(match, games=[analysed_game(m, g, game) for g, game in enumerate(match.games)])
-              for m, match in enumerate(matches)]
+    copies = [
+        replace(match, games=[analysed_game(m, g, game) for g, game in enumerate(match.games)])
+        for m, match in enumerate(matches)
+    ]
     return format_json([(match, None) for match in copies])
 
 

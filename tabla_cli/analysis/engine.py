@@ -87,9 +87,9 @@ from tabla_cli.analysis.bgsage_batch import (
     collector_paused,
     cube_batch,
 )
-from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.board import BAR, Dice, Play, Position, legal_plays
 from tabla_cli.errors import TablaError
+from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.notation import format_play
 
 LEVELS: tuple[str, ...] = ("1ply", "2ply", "3ply")
@@ -142,8 +142,12 @@ def not_analysable(variant: str) -> Evaluation:
     True
     """
     return Evaluation(
-        equity=None, best_equity=0.0, best="", error=None,
-        source=f"not analysable ({variant})", options=0,
+        equity=None,
+        best_equity=0.0,
+        best="",
+        error=None,
+        source=f"not analysable ({variant})",
+        options=0,
     )
 
 
@@ -258,15 +262,16 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
     if decision.dice is None:
         raise TablaError("a checker play needs dice")
     state = State.of(decision)
-    plays = {tuple(to_board(after)): (after, play)
-             for after, play in legal_plays(decision.position, decision.dice).items()}
-    (moves,) = checker_batch([state.checker_input(to_board(decision.position), decision.dice)],
-                              threads, state.jacoby)
+    plays = {
+        tuple(to_board(after)): (after, play) for after, play in legal_plays(decision.position, decision.dice).items()
+    }
+    (moves,) = checker_batch([state.checker_input(to_board(decision.position), decision.dice)], threads, state.jacoby)
     (scored,) = Rescorer(level, threads).score([(moves, state, None)])
     clear_caches(level)
     ranked = [
         RankedPlay(play, format_play(decision.position, play), after, *scored[board])
-        for board, (after, play) in plays.items() if board in scored
+        for board, (after, play) in plays.items()
+        if board in scored
     ]
     ranked.sort(key=lambda r: -r.equity)
     return ranked
@@ -301,11 +306,11 @@ class _Job:
     def add_checker(self, index: int, d: DecisionInput, with_luck: bool) -> None:
         state = State.of(d)
         if d.dice is None:
-            self.direct[index] = Evaluation(equity=None, best_equity=0.0, best="", error=None,
-                                            source=f"{self.source}: no dice", options=0)
+            self.direct[index] = Evaluation(
+                equity=None, best_equity=0.0, best="", error=None, source=f"{self.source}: no dice", options=0
+            )
             return
-        plays = {tuple(to_board(result)): (result, play)
-                 for result, play in legal_plays(d.position, d.dice).items()}
+        plays = {tuple(to_board(result)): (result, play) for result, play in legal_plays(d.position, d.dice).items()}
         played = tuple(to_board(d.played)) if d.played is not None else None
         board = tuple(to_board(d.position))
         item = _Checker(index, d, state, board, plays, played)
@@ -316,8 +321,7 @@ class _Job:
         if with_luck:
             self._want_luck(index, d.position, board, state, d.dice)
 
-    def _want_luck(self, index: int, position: Position, board: tuple[int, ...], state: State,
-                   dice: Dice) -> None:
+    def _want_luck(self, index: int, position: Position, board: tuple[int, ...], state: State, dice: Dice) -> None:
         opening = position == Position.start() and dice[0] != dice[1]
         group = self.luck[state.jacoby]
         key = (board, state)
@@ -338,8 +342,10 @@ class _Job:
             inputs = [it.state.checker_input(it.board, _dice(it.decision)) for it in items]
             scored.extend(zip(items, checker_batch(inputs, self.threads, jacoby)))
         # Every level scores the roll made at 1ply first, as luck does: its best play is not asked again.
-        known = {(item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
-                 for item, moves in scored}
+        known = {
+            (item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
+            for item, moves in scored
+        }
         luck = self._luck(known)
         for item in self.forced:
             out[item.index] = self._forced(item, luck.get(item.index))
@@ -348,8 +354,9 @@ class _Job:
             out[item.index] = self._checker(item, plays, luck.get(item.index))
         for jacoby, cubes in self.cubes.items():
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
-            values = cube_batch([s.cube_input(to_board(d.position)) for _, d, s in wanted],
-                                 self.level, self.threads, jacoby)
+            values = cube_batch(
+                [s.cube_input(to_board(d.position)) for _, d, s in wanted], self.level, self.threads, jacoby
+            )
             by_index = {i: v for (i, _, _), v in zip(wanted, values)}
             for i, d, s in cubes:
                 out[i] = self._cube(d, s, by_index.get(i))
@@ -390,8 +397,7 @@ class _Job:
                     theirs = sum(best[key, r, True] for r in _NON_DOUBLES)
                     luck[index] = best[key, roll, False] - (mine - theirs) / 30.0
                     continue
-                rolls = [bgsage.RollEquity(r[0], r[1], best[key, r, False], 1 if r[0] == r[1] else 2)
-                         for r in _ROLLS]
+                rolls = [bgsage.RollEquity(r[0], r[1], best[key, r, False], 1 if r[0] == r[1] else 2) for r in _ROLLS]
                 result = bgsage.luck_from_equities(rolls, *roll, ply=1, level_label="1-ply")
                 if result is not None:
                     luck[index] = float(result.luck)
@@ -401,15 +407,22 @@ class _Job:
         ((_, play),) = item.plays.values()
         legal = item.played is None or item.played in item.plays
         return Evaluation(
-            equity=None, best_equity=0.0, best=format_play(item.decision.position, play),
-            error=0.0 if legal and item.played is not None else None, source=self.source,
+            equity=None,
+            best_equity=0.0,
+            best=format_play(item.decision.position, play),
+            error=0.0 if legal and item.played is not None else None,
+            source=self.source,
             error_mwc=None if item.state.money or not legal else 0.0,
             rank=1 if legal and item.played is not None else None,
-            options=1, forced=True, close=False, luck=luck,
+            options=1,
+            forced=True,
+            close=False,
+            luck=luck,
         )
 
-    def _checker(self, item: _Checker, scored: dict[tuple[int, ...], tuple[float, str]],
-                 luck: float | None) -> Evaluation:
+    def _checker(
+        self, item: _Checker, scored: dict[tuple[int, ...], tuple[float, str]], luck: float | None
+    ) -> Evaluation:
         equities = {board: equity for board, (equity, _) in scored.items()}
         best_board = max(equities, key=lambda b: equities[b])
         best_equity = equities[best_board]
@@ -423,19 +436,30 @@ class _Job:
             if not item.state.money:
                 error_mwc = max(0.0, item.state.mwc(best_equity) - item.state.mwc(made))
         return Evaluation(
-            equity=made, best_equity=best_equity,
+            equity=made,
+            best_equity=best_equity,
             best=format_play(item.decision.position, best_play),
-            error=error, source=self.source, error_mwc=error_mwc, rank=rank,
-            options=len(item.plays), forced=False, luck=luck,
+            error=error,
+            source=self.source,
+            error_mwc=error_mwc,
+            rank=rank,
+            options=len(item.plays),
+            forced=False,
+            luck=luck,
         )
 
     def _cube(self, d: DecisionInput, state: State, values: CubeValues | None) -> Evaluation:
         if values is None:
             legal = d.cube_action in (None, CubeAction.NO_DOUBLE)
             return Evaluation(
-                equity=None, best_equity=0.0, best=CubeAction.NO_DOUBLE.value,
-                error=0.0 if legal else None, source=self.source, options=1,
-                forced=True, close=False,
+                equity=None,
+                best_equity=0.0,
+                best=CubeAction.NO_DOUBLE.value,
+                error=0.0 if legal else None,
+                source=self.source,
+                options=1,
+                forced=True,
+                close=False,
             )
         nd, dt, dp = values.nd, values.dt, values.dp
         beaver = d.beavers and state.money
@@ -444,8 +468,8 @@ class _Job:
             options = {CubeAction.NO_DOUBLE: nd, CubeAction.DOUBLE: response}
             optimal = max(nd, min(dt, dp))
             close = d.cube_action is CubeAction.DOUBLE or (
-                optimal - min(dt, 1.0) < CLOSE_CUBE_THRESHOLD
-                and d.position != Position.start())
+                optimal - min(dt, 1.0) < CLOSE_CUBE_THRESHOLD and d.position != Position.start()
+            )
         else:
             options = {CubeAction.TAKE: -dt, CubeAction.PASS: -dp}
             if beaver:
@@ -461,9 +485,16 @@ class _Job:
             if not state.money:
                 error_mwc = abs(state.mwc(options[best]) - state.mwc(made))
         return Evaluation(
-            equity=made, best_equity=options[best], best=best.value, error=error,
-            source=self.source, error_mwc=error_mwc, rank=rank, options=len(options),
-            close=close, cube_equities=(nd, dt, dp),
+            equity=made,
+            best_equity=options[best],
+            best=best.value,
+            error=error,
+            source=self.source,
+            error_mwc=error_mwc,
+            rank=rank,
+            options=len(options),
+            close=close,
+            cube_equities=(nd, dt, dp),
         )
 
 

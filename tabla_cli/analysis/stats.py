@@ -35,8 +35,8 @@ from typing import Any
 
 import pandas as pd
 
-from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
 from tabla_cli.columns import Column, rate, table, typed
+from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
 
 __all__ = [
     "DECISION_COLUMNS",
@@ -52,8 +52,9 @@ __all__ = [
 ]
 
 
-DECISION_COLUMNS: tuple[Column, ...] = table("analysis.decisions",
-                                              {"decision_kinds": tuple(k.value for k in DecisionKind)})
+DECISION_COLUMNS: tuple[Column, ...] = table(
+    "analysis.decisions", {"decision_kinds": tuple(k.value for k in DecisionKind)}
+)
 """The ``decisions`` frame: one row per decision."""
 
 SKILL_THRESHOLDS: tuple[float, float, float] = (0.03, 0.06, 0.12)
@@ -126,10 +127,31 @@ def decision_row(
         A dict keyed by the names of :data:`DECISION_COLUMNS`.
     """
     row: dict[str, Any] = {
-        "match": match, "game": game, "move": move, "player": player, "side": side, "kind": kind.value,
-        "file": None, "opponent": None, "dice": None, "action": action, "best": None, "equity": None, "best_equity": None, "error": error,
-        "error_mwc": None, "rank": None, "options": 1, "forced": forced, "close": close, "luck": None,
-        "skill": None, "source": None, "cube": cube, "position_id": position_id, "match_id": match_id,
+        "match": match,
+        "game": game,
+        "move": move,
+        "player": player,
+        "side": side,
+        "kind": kind.value,
+        "file": None,
+        "opponent": None,
+        "dice": None,
+        "action": action,
+        "best": None,
+        "equity": None,
+        "best_equity": None,
+        "error": error,
+        "error_mwc": None,
+        "rank": None,
+        "options": 1,
+        "forced": forced,
+        "close": close,
+        "luck": None,
+        "skill": None,
+        "source": None,
+        "cube": cube,
+        "position_id": position_id,
+        "match_id": match_id,
         "game_result": None,
     }
     if evaluation is not None:
@@ -137,8 +159,9 @@ def decision_row(
     return row
 
 
-def actual_result(length: int, score: tuple[int, int], crawford: bool, winner: int | None,
-                  points: int | None) -> tuple[float, float] | None:
+def actual_result(
+    length: int, score: tuple[int, int], crawford: bool, winner: int | None, points: int | None
+) -> tuple[float, float] | None:
     """A game's result for each side (player 0, player 1), gnubg's "actual result".
 
     Money: the points won and lost. Match play: the change of each side's
@@ -164,9 +187,18 @@ def actual_result(length: int, score: tuple[int, int], crawford: bool, winner: i
 def evaluation_fields(ev: Evaluation) -> dict[str, Any]:
     """The columns of a decision row that come from its :class:`Evaluation`."""
     return {
-        "best": ev.best, "equity": ev.equity, "best_equity": ev.best_equity, "error": ev.error,
-        "error_mwc": ev.error_mwc, "rank": ev.rank, "options": ev.options, "forced": ev.forced,
-        "close": ev.close, "luck": ev.luck, "skill": ev.skill, "source": ev.source,
+        "best": ev.best,
+        "equity": ev.equity,
+        "best_equity": ev.best_equity,
+        "error": ev.error,
+        "error_mwc": ev.error_mwc,
+        "rank": ev.rank,
+        "options": ev.options,
+        "forced": ev.forced,
+        "close": ev.close,
+        "luck": ev.luck,
+        "skill": ev.skill,
+        "source": ev.source,
     }
 
 
@@ -228,28 +260,33 @@ def player_stats(
     wrong = cube_row & (error > 0) & (action != best)
     luck = frame["luck"].astype("float64")
     marked = pd.Series(
-        pd.cut(error, [-float("inf"), doubtful, bad, very_bad, float("inf")],
-               labels=["none", "doubtful", "bad", "very bad"]).astype("string"),
+        pd.cut(
+            error,
+            [-float("inf"), doubtful, bad, very_bad, float("inf")],
+            labels=["none", "doubtful", "bad", "very bad"],
+        ).astype("string"),
         index=frame.index,
     )
     skill = frame["skill"].astype("string").fillna(marked)
-    parts = pd.DataFrame({
-        "checker_decisions": checker.astype("int64"),
-        "unforced": unforced.astype("int64"),
-        "cube_decisions": cube_row.astype("int64"),
-        "close_cube": (cube_row & frame["close"].astype(bool)).astype("int64"),
-        "checker_error": error.where(unforced, 0.0),
-        "cube_error": error.where(cube_row, 0.0),
-        "doubtful": (checker & analysed & (skill == "doubtful")).astype("int64"),
-        "errors": (checker & analysed & (skill == "bad")).astype("int64"),
-        "blunders": (checker & analysed & (skill == "very bad")).astype("int64"),
-        "missed_doubles": (wrong & double & (action == CubeAction.NO_DOUBLE.value)).astype("int64"),
-        "wrong_doubles": (wrong & double & (action == CubeAction.DOUBLE.value)).astype("int64"),
-        "wrong_takes": (wrong & take & (action == CubeAction.TAKE.value)).astype("int64"),
-        "wrong_passes": (wrong & take & (action == CubeAction.PASS.value)).astype("int64"),
-        "luck_total": luck.where(checker),
-        "lucky_rolls": (checker & luck.notna()).astype("int64"),
-    })
+    parts = pd.DataFrame(
+        {
+            "checker_decisions": checker.astype("int64"),
+            "unforced": unforced.astype("int64"),
+            "cube_decisions": cube_row.astype("int64"),
+            "close_cube": (cube_row & frame["close"].astype(bool)).astype("int64"),
+            "checker_error": error.where(unforced, 0.0),
+            "cube_error": error.where(cube_row, 0.0),
+            "doubtful": (checker & analysed & (skill == "doubtful")).astype("int64"),
+            "errors": (checker & analysed & (skill == "bad")).astype("int64"),
+            "blunders": (checker & analysed & (skill == "very bad")).astype("int64"),
+            "missed_doubles": (wrong & double & (action == CubeAction.NO_DOUBLE.value)).astype("int64"),
+            "wrong_doubles": (wrong & double & (action == CubeAction.DOUBLE.value)).astype("int64"),
+            "wrong_takes": (wrong & take & (action == CubeAction.TAKE.value)).astype("int64"),
+            "wrong_passes": (wrong & take & (action == CubeAction.PASS.value)).astype("int64"),
+            "luck_total": luck.where(checker),
+            "lucky_rolls": (checker & luck.notna()).astype("int64"),
+        }
+    )
     keys = ["match", "player"] if by_match else ["player"]
     for name in keys:
         parts[name] = frame[name].astype("string")
@@ -308,8 +345,8 @@ def _results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.Dat
 
 @functools.cache
 def _scale(match_id: str) -> float:
-    from tabla_cli.evaluation.met import cube_outcomes
     from tabla_cli.errors import TablaError
+    from tabla_cli.evaluation.met import cube_outcomes
     from tabla_cli.ids import decode_match_id
 
     try:
@@ -319,8 +356,12 @@ def _scale(match_id: str) -> float:
     if not state.length:
         return float(state.cube)
     roller = state.dice_owner
-    win, lose = cube_outcomes(state.length - state.score[roller], state.length - state.score[roller.other],
-                              state.cube, crawford=state.crawford)
+    win, lose = cube_outcomes(
+        state.length - state.score[roller],
+        state.length - state.score[roller.other],
+        state.cube,
+        crawford=state.crawford,
+    )
     return (win - lose) / 2
 
 

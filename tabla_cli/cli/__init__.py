@@ -51,9 +51,14 @@ class _TablaGroup(click.Group):
 @click.group(cls=_TablaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="tabla")
 @click.option("--traceback", is_flag=True, help="Show the Python traceback of an error (for a bug report).")
-@click.option("-v", "--verbose", "old_traceback", is_flag=True,
-              help="Deprecated spelling of --traceback before the command (-v belongs to the commands: "
-                   "'tabla check -v' shows every finding).")
+@click.option(
+    "-v",
+    "--verbose",
+    "old_traceback",
+    is_flag=True,
+    help="Deprecated spelling of --traceback before the command (-v belongs to the commands: "
+    "'tabla check -v' shows every finding).",
+)
 @click.pass_context
 def main(ctx: click.Context, traceback: bool, old_traceback: bool) -> None:
     """Check, convert and summarise backgammon (tabla) match transcripts.

@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from tabla_cli.source import Source
 
 
-
 def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
     from tabla_cli.analysis.decisions import analyse_source
 
@@ -59,40 +58,104 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 
 @click.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--level", type=click.Choice(LEVELS), default="2ply", show_default=True,
-              help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
-                   "Time per match measured here (whole process, one core, a loaded 2-core machine): about 8 s "
-                   "at 1ply, 11 s at 2ply, 28 s at 3ply (see docs/analysis.md).")
-@click.option("--by", type=click.Choice(ANALYSIS_TABLES), default="match", show_default=True,
-              help="One row per match and player, per player, or per decision.")
+@click.option(
+    "--level",
+    type=click.Choice(LEVELS),
+    default="2ply",
+    show_default=True,
+    help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
+    "Time per match measured here (whole process, one core, a loaded 2-core machine): about 8 s "
+    "at 1ply, 11 s at 2ply, 28 s at 3ply (see docs/analysis.md).",
+)
+@click.option(
+    "--by",
+    type=click.Choice(ANALYSIS_TABLES),
+    default="match",
+    show_default=True,
+    help="One row per match and player, per player, or per decision.",
+)
 @table_options(FORMATS)
-@click.option("--recorded/--no-recorded", default=True, show_default=True,
-              help="Use the analysis an analysed file records (gnubg text export, SGF) where it has one.")
+@click.option(
+    "--recorded/--no-recorded",
+    default=True,
+    show_default=True,
+    help="Use the analysis an analysed file records (gnubg text export, SGF) where it has one.",
+)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the evaluation cache.")
 @click.option("--no-luck", is_flag=True, help="Skip the luck of each roll (faster).")
-@click.option("--threads", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Engine threads per process (0 = every core).")
-@click.option("--out-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Also write each input as DIR/<name>.json: tabla JSON keeping every decision's analysis.")
+@click.option(
+    "--threads",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Engine threads per process (0 = every core).",
+)
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Also write each input as DIR/<name>.json: tabla JSON keeping every decision's analysis.",
+)
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
-@click.option("--player", "players", multiple=True, metavar="NAME",
-              help="Only files with a match of this player (repeatable), chosen before the engine runs.")
-@click.option("--opponent", "opponents", multiple=True, metavar="NAME",
-              help="Only files with a match against this opponent (repeatable).")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only files with a match on or after this date.")
-@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only files with a match on or before this date.")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME",
+    help="Only files with a match of this player (repeatable), chosen before the engine runs.",
+)
+@click.option(
+    "--opponent",
+    "opponents",
+    multiple=True,
+    metavar="NAME",
+    help="Only files with a match against this opponent (repeatable).",
+)
+@click.option(
+    "--since",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Only files with a match on or after this date.",
+)
+@click.option(
+    "--until",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Only files with a match on or before this date.",
+)
 @click.option("--site", default=None, metavar="NAME", help="Only files with a match whose Site header is NAME.")
-@click.option("--length", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Only files with an N-point match.")
+@click.option(
+    "--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only files with an N-point match."
+)
 @input_options(quiet="No progress bar, findings or summary line.")
 @reports_errors
-def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output: str | None, recorded: bool,
-            no_cache: bool, no_luck: bool, threads: int, out_dir: str | None, force: bool,
-            players: tuple[str, ...], opponents: tuple[str, ...], since: datetime.datetime | None,
-            until: datetime.datetime | None, site: str | None, length: int | None, jobs: int | None,
-            scheduler: str | None, quiet: bool, encoding: str | None, max_size: int) -> None:
+def analyze(
+    paths: tuple[str, ...],
+    level: str,
+    by: str,
+    fmt: str | None,
+    output: str | None,
+    recorded: bool,
+    no_cache: bool,
+    no_luck: bool,
+    threads: int,
+    out_dir: str | None,
+    force: bool,
+    players: tuple[str, ...],
+    opponents: tuple[str, ...],
+    since: datetime.datetime | None,
+    until: datetime.datetime | None,
+    site: str | None,
+    length: int | None,
+    jobs: int | None,
+    scheduler: str | None,
+    quiet: bool,
+    encoding: str | None,
+    max_size: int,
+) -> None:
     """Skill errors of the players of every match in PATHS (files or directories).
 
     Every checker play and cube decision is evaluated by the bgsage engine at
@@ -111,9 +174,9 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
+    from tabla_cli.findings import Severity
     from tabla_cli.reports.build import READ_FAILURES
     from tabla_cli.reports.filters import ReportFilter
-    from tabla_cli.findings import Severity
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
@@ -122,16 +185,27 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
-    options = AnalysisOptions(level=level, recorded=recorded, cache=not no_cache, threads=threads,
-                              luck=not no_luck, document=out_dir is not None)
-    flt = ReportFilter(players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site,
-                       length=length)
+    options = AnalysisOptions(
+        level=level,
+        recorded=recorded,
+        cache=not no_cache,
+        threads=threads,
+        luck=not no_luck,
+        document=out_dir is not None,
+    )
+    flt = ReportFilter(
+        players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site, length=length
+    )
     if flt.selects:
         from tabla_cli.reports.build import ReportOptions
         from tabla_cli.reports.select import files_to_analyse
 
-        kept, quick = files_to_analyse(names, ReportOptions(filter=flt, read=read_options(encoding, max_size),
-                                                            jobs=jobs or os.cpu_count() or 1, scheduler=scheduler))
+        kept, quick = files_to_analyse(
+            names,
+            ReportOptions(
+                filter=flt, read=read_options(encoding, max_size), jobs=jobs or os.cpu_count() or 1, scheduler=scheduler
+            ),
+        )
         for name, near in quick.unknown:
             hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
             click.echo(f"analyze: no match has a player named {name!r}{hint}", err=True)
@@ -147,8 +221,11 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     unread = False  # a file could not be read: with nothing analysed, nothing goes to stdout
     with analysis_progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
-        for index, result in enumerate(map_in_order(work, names, jobs or os.cpu_count() or 1, per_job=2,
-                                                    max_chunk=1, scheduler=scheduler, on_error=_failed)):
+        for index, result in enumerate(
+            map_in_order(
+                work, names, jobs or os.cpu_count() or 1, per_job=2, max_chunk=1, scheduler=scheduler, on_error=_failed
+            )
+        ):
             rows += result.rows
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
@@ -167,8 +244,11 @@ def analyze(paths: tuple[str, ...], level: str, by: str, fmt: str | None, output
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
-        click.echo(f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, "
-                   f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}", err=True)
+        click.echo(
+            f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, "
+            f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}",
+            err=True,
+        )
         if out_dir is not None:
             click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
     if errors:
@@ -210,8 +290,9 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
             relative.append(Path(Path(name).name))
     targets = [path.with_suffix(".json") for path in relative]
     counts = Counter(targets)
-    targets = [path.with_name(path.name + ".json") if counts[target] > 1 else target
-               for path, target in zip(relative, targets)]
+    targets = [
+        path.with_name(path.name + ".json") if counts[target] > 1 else target for path, target in zip(relative, targets)
+    ]
     seen: Counter[Path] = Counter()
     unique = []
     for target in targets:
@@ -221,8 +302,8 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
 
 
 def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
-    from tabla_cli.reports.analysis import analysis_table, worst_decisions_html
     from tabla_cli.analysis.stats import player_stats
+    from tabla_cli.reports.analysis import analysis_table, worst_decisions_html
     from tabla_cli.reports.html import Section, render_page
     from tabla_cli.reports.plots import plot_error_rates
     from tabla_cli.reports.render import render
@@ -231,11 +312,15 @@ def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force:
     data: str | bytes
     if fmt == "html":
         stats = player_stats(decisions)
-        data = render_page([
-            Section(f"Skill by {by}", table),
-            Section("Error rates", plots={"error_rates": plot_error_rates(stats)}),
-            Section("Worst decisions", fragment=worst_decisions_html(decisions)),
-        ], title="tabla analysis", summary=f"{len(decisions)} decisions")
+        data = render_page(
+            [
+                Section(f"Skill by {by}", table),
+                Section("Error rates", plots={"error_rates": plot_error_rates(stats)}),
+                Section("Worst decisions", fragment=worst_decisions_html(decisions)),
+            ],
+            title="tabla analysis",
+            summary=f"{len(decisions)} decisions",
+        )
     else:
         data = render(table, fmt)
     if output is not None:

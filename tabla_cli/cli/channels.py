@@ -110,8 +110,9 @@ def _tagged(exc: OSError, fd: int) -> ChannelError:
     return ChannelError(fd, exc.strerror or str(exc), exc.errno or errno.EIO)
 
 
-_STREAM_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG,
-                            getattr(errno, "EDQUOT", errno.ENOSPC)})
+_STREAM_ERRORS = frozenset(
+    {errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+)
 """What a write to a closed, full or broken standard stream raises."""
 
 

@@ -36,8 +36,19 @@ if TYPE_CHECKING:
 @input_options(quiet="No progress bar and no summary.")
 @scoring_option
 @reports_errors
-def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show_all: bool, jobs: int | None,
-          scheduler: str | None, quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
+def check(
+    paths: tuple[str, ...],
+    fmt: str,
+    strict: bool,
+    show_notes: bool,
+    show_all: bool,
+    jobs: int | None,
+    scheduler: str | None,
+    quiet: bool,
+    encoding: str | None,
+    max_size: int,
+    scoring: str | None,
+) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
     Findings go to stderr as FILE:LINE:COL: severity[code]: message (or to
@@ -64,8 +75,9 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool, show_notes: bool, show
     show_notes = show_notes or show_all
     out: list[dict[str, Any]] = []
     with progress(len(names), quiet, "checking") as advance:
-        stream: Iterable[FileReport] = check_paths(names, jobs or os.cpu_count() or 1, options, scheduler=scheduler,
-                                                   progress=advance)
+        stream: Iterable[FileReport] = check_paths(
+            names, jobs or os.cpu_count() or 1, options, scheduler=scheduler, progress=advance
+        )
         if "-" in paths:
             stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
         for report in mark_duplicates(stream):
@@ -97,8 +109,8 @@ def _summary(reports: list[FileReport], counts: Counter[str], seconds: float) ->
     plays = sum(r.plays for r in reports)
     rate = f"{matches / seconds:.0f} matches/s, {plays / seconds:.0f} plays/s" if seconds else ""
     click.echo(
-        f"checked {len(reports)} files, {matches} matches, {games} games, {plays} plays "
-        f"in {seconds:.2f} s ({rate})", err=True,
+        f"checked {len(reports)} files, {matches} matches, {games} games, {plays} plays in {seconds:.2f} s ({rate})",
+        err=True,
     )
     for severity in ("error", "warning", "note"):
         found = {c: n for c, n in sorted(counts.items()) if CODES[c][0].value == severity}

@@ -62,12 +62,15 @@ def _resolve_format(to: str | None, output: str | None, out_dir: str | None) -> 
     implied = format_for_path(output)
     if to is None:
         if suffix == ".txt":
-            raise click.UsageError(f"-o {output!r}: .txt may be a .mat transcript or ASCII boards; "
-                                   "give --to mat or --to txt")
+            raise click.UsageError(
+                f"-o {output!r}: .txt may be a .mat transcript or ASCII boards; give --to mat or --to txt"
+            )
         if implied is None:
             known = ", ".join(sorted(SUFFIXES))
-            raise click.UsageError(f"cannot tell the format of -o {output!r} from its suffix {suffix or '(none)'}; "
-                                   f"give --to FORMAT or use one of {known}")
+            raise click.UsageError(
+                f"cannot tell the format of -o {output!r} from its suffix {suffix or '(none)'}; "
+                f"give --to FORMAT or use one of {known}"
+            )
         return implied
     if implied is not None and implied != to:
         raise click.UsageError(f"-o {output!r} has the suffix of {implied}, but --to says {to}")
@@ -110,12 +113,27 @@ def _say(message: str) -> None:
 
 @click.command("convert")
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
-@click.option("-o", "--output", default=None, metavar="OUTPUT",
-              help="Write to OUTPUT (one input; '-' = stdout). The format comes from its suffix unless --to.")
-@click.option("--out-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Write one file per input into DIR (needs --to); directories given as inputs are mirrored.")
-@click.option("--to", "to", type=click.Choice(FORMATS), default=None,
-              help="Output format.  [default: from -o's suffix: .mat, .sgf, .json, .csv (positions)]")
+@click.option(
+    "-o",
+    "--output",
+    default=None,
+    metavar="OUTPUT",
+    help="Write to OUTPUT (one input; '-' = stdout). The format comes from its suffix unless --to.",
+)
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Write one file per input into DIR (needs --to); directories given as inputs are mirrored.",
+)
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format.  [default: from -o's suffix: .mat, .sgf, .json, .csv (positions)]",
+)
 @click.option("--force", is_flag=True, help="Replace outputs that exist (never an input).")
 @click.option("--no-check", is_flag=True, help="Convert transcripts even when the replay finds errors in them.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
@@ -123,8 +141,18 @@ def _say(message: str) -> None:
 @max_size_option
 @scoring_option
 @reports_errors
-def convert(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str | None, force: bool,
-            no_check: bool, quiet: bool, encoding: str | None, max_size: int, scoring: str | None) -> None:
+def convert(
+    inputs: tuple[str, ...],
+    output: str | None,
+    out_dir: str | None,
+    to: str | None,
+    force: bool,
+    no_check: bool,
+    quiet: bool,
+    encoding: str | None,
+    max_size: int,
+    scoring: str | None,
+) -> None:
     """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
 
     Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
@@ -167,8 +195,9 @@ def _resolved(path: str | Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def _convert_one(job: _Job, fmt: str, sources: Inputs, written: dict[Path, str], options: ReadOptions, *,
-                 force: bool, check: bool) -> int | None:
+def _convert_one(
+    job: _Job, fmt: str, sources: Inputs, written: dict[Path, str], options: ReadOptions, *, force: bool, check: bool
+) -> int | None:
     """Convert one input; report any problem on stderr. The number of matches, or None on failure."""
     from tabla_cli.convert import convert_source
     from tabla_cli.findings import Severity

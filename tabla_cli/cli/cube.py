@@ -20,16 +20,28 @@ def _cube_data(text: str, position: Any, state: Any, level: str) -> dict[str, An
 
     length, score = state.length, state.score
     decision = DecisionInput(
-        DecisionKind.DOUBLE, position, state.dice_owner, state.dice_owner, state.cube, state.cube_owner,
-        (length - score[0], length - score[1]) if length else (0, 0), crawford=state.crawford,
-        jacoby=state.jacoby and not length, beavers=state.beaver and not length,
+        DecisionKind.DOUBLE,
+        position,
+        state.dice_owner,
+        state.dice_owner,
+        state.cube,
+        state.cube_owner,
+        (length - score[0], length - score[1]) if length else (0, 0),
+        crawford=state.crawford,
+        jacoby=state.jacoby and not length,
+        beavers=state.beaver and not length,
     )
     verdict = cube_verdict(decision, level)
     return {
-        "position_id": position.position_id(), "match_id": encode_match_id(state), "level": level,
-        "no_double": round(verdict.no_double, 6), "double_take": round(verdict.double_take, 6),
-        "double_pass": round(verdict.double_pass, 6), "proper": verdict.proper,
-        "double": verdict.double, "take": verdict.take,
+        "position_id": position.position_id(),
+        "match_id": encode_match_id(state),
+        "level": level,
+        "no_double": round(verdict.no_double, 6),
+        "double_take": round(verdict.double_take, 6),
+        "double_pass": round(verdict.double_pass, 6),
+        "proper": verdict.proper,
+        "double": verdict.double,
+        "take": verdict.take,
         "costs": {action: round(cost, 6) for action, cost in verdict.costs.items()},
     }
 
@@ -43,8 +55,11 @@ def _cube_text(data: dict[str, Any]) -> list[str]:
     proper = rows[0] if not data["double"] else rows[1] if data["take"] else rows[2]
     optimal = proper[1]
     rows = [proper] + sorted((row for row in rows if row != proper), key=lambda row: -row[1])
-    lines = [f"Position ID: {data['position_id']}   Match ID: {data['match_id']}",
-             f"Cube analysis at {data['level']} ({LEVEL_NAMES[data['level']]})", "Cubeful equities:"]
+    lines = [
+        f"Position ID: {data['position_id']}   Match ID: {data['match_id']}",
+        f"Cube analysis at {data['level']} ({LEVEL_NAMES[data['level']]})",
+        "Cubeful equities:",
+    ]
     for rank, (name, equity) in enumerate(rows, 1):
         loss = f"  ({equity - optimal:+.3f})" if rank > 1 else ""
         lines.append(f"{rank}. {name:<20}{equity:+.3f}{loss}")
@@ -60,8 +75,13 @@ LEVEL_NAMES = {"1ply": "gnubg's 0-ply", "2ply": "gnubg's 1-ply", "3ply": "gnubg'
 @click.command(short_help="The cube decision before the roll: no double, double/take, double/pass.")
 @click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
 @format_option("text", "json", default="text")
-@click.option("--level", type=click.Choice(["1ply", "2ply", "3ply"]), default="2ply", show_default=True,
-              help="The bgsage engine's depth (2ply looks one roll ahead, as gnubg's 1-ply).")
+@click.option(
+    "--level",
+    type=click.Choice(["1ply", "2ply", "3ply"]),
+    default="2ply",
+    show_default=True,
+    help="The bgsage engine's depth (2ply looks one roll ahead, as gnubg's 1-ply).",
+)
 @reports_errors
 def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
     """Judge the cube decision of the side on roll, before it rolls, in each POSITION.
@@ -94,4 +114,3 @@ def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
         click.echo(json.dumps(judged if len(ids) > 1 else judged[0], indent=2))
     if failed:
         sys.exit(1)
-

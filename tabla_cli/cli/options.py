@@ -25,9 +25,26 @@ if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
 
-__all__ = ["LEVELS", "TRACEBACK", "encoding_option", "format_option", "input_options", "iso_date", "max_size_option",
-           "option_callback", "parse_size", "progress", "read_options", "reports_errors", "scheduler_option",
-           "scoring_option", "stdin_source", "table_format", "table_options", "write_output"]
+__all__ = [
+    "LEVELS",
+    "TRACEBACK",
+    "encoding_option",
+    "format_option",
+    "input_options",
+    "iso_date",
+    "max_size_option",
+    "option_callback",
+    "parse_size",
+    "progress",
+    "read_options",
+    "reports_errors",
+    "scheduler_option",
+    "scoring_option",
+    "stdin_source",
+    "table_format",
+    "table_options",
+    "write_output",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -89,7 +106,11 @@ def option_callback(
 def format_option(*choices: str, default: str) -> Callable[[F], F]:
     """``--format`` with ``choices``."""
     return click.option(
-        "--format", "fmt", type=click.Choice(choices), default=default, show_default=True,
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=default,
+        show_default=True,
         help="Output format.",
     )
 
@@ -128,24 +149,38 @@ def _check_encoding(ctx: click.Context, param: click.Parameter, value: str | Non
 
 
 encoding_option = click.option(
-    "--encoding", metavar="NAME", default=None, callback=_check_encoding,
+    "--encoding",
+    metavar="NAME",
+    default=None,
+    callback=_check_encoding,
     help="Read every input in encoding NAME (e.g. cp1251). Default: a byte-order mark, else UTF-8, else UTF-16, "
-         "else a guessed legacy code page (with a note naming it).",
+    "else a guessed legacy code page (with a note naming it).",
 )
 
 max_size_option = click.option(
-    "--max-size", "max_size", default="256M", show_default=True, metavar="SIZE", callback=_check_size,
+    "--max-size",
+    "max_size",
+    default="256M",
+    show_default=True,
+    metavar="SIZE",
+    callback=_check_size,
     help="Read no input larger than SIZE (bytes, or with K, M, G); a larger one is a finding.",
 )
 
 
-scheduler_option = click.option("--scheduler", metavar="ADDRESS", default=None,
-                                callback=option_callback(check_scheduler, SchedulerAddressError), help=SCHEDULER_HELP)
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    callback=option_callback(check_scheduler, SchedulerAddressError),
+    help=SCHEDULER_HELP,
+)
 """``--scheduler ADDRESS``: a malformed address, or Dask not installed, is a usage error (exit 2)."""
 
 
-def read_options(encoding: str | None, max_size: int, *, lenient: bool = True,
-                 scoring: str | None = None) -> ReadOptions:
+def read_options(
+    encoding: str | None, max_size: int, *, lenient: bool = True, scoring: str | None = None
+) -> ReadOptions:
     """The :class:`~tabla_cli.pipeline.ReadOptions` of ``--encoding``, ``--max-size`` and ``--scoring``."""
     from tabla_cli.pipeline import ReadOptions
 
@@ -161,7 +196,9 @@ def stdin_source(max_size: int) -> Source:
         data = sys.stdin.buffer.read(max_size + 1)
     except (OSError, ValueError) as exc:  # ValueError: read from a closed file
         reason = getattr(exc, "strerror", None) or str(exc)
-        return Input("<stdin>", error=reason if reason.startswith("cannot") else f"cannot read standard input: {reason}")
+        return Input(
+            "<stdin>", error=reason if reason.startswith("cannot") else f"cannot read standard input: {reason}"
+        )
     return Input("<stdin>", data=data)
 
 
@@ -189,9 +226,12 @@ def _scoring_name(name: str) -> str:
 def scoring_option(func: F) -> F:
     """``--scoring NAME``: the scoring rule set, winning over the transcripts' ``Scoring`` headers."""
     option = click.option(
-        "--scoring", metavar="NAME", default=None, callback=option_callback(_scoring_name),
+        "--scoring",
+        metavar="NAME",
+        default=None,
+        callback=option_callback(_scoring_name),
         help="Score every game by this rule set: standard (1, 2, 3) or 1-2-4-8 (old Bulgarian); "
-             "wins over a transcript's Scoring header.",
+        "wins over a transcript's Scoring header.",
     )
     return option(func)
 
@@ -214,8 +254,13 @@ def input_options(quiet: str) -> Callable[[F], F]:
         quiet: the help of ``-q/--quiet`` (what it turns off).
     """
     return _together(
-        click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-                     help="Processes to use (default: all cores); the output does not depend on it."),
+        click.option(
+            "-j",
+            "--jobs",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Processes to use (default: all cores); the output does not depend on it.",
+        ),
         scheduler_option,
         click.option("-q", "--quiet", is_flag=True, help=quiet),
         encoding_option,
@@ -226,10 +271,20 @@ def input_options(quiet: str) -> Callable[[F], F]:
 def table_options(formats: Sequence[str]) -> Callable[[F], F]:
     """``--format`` (one of ``formats``, by default from ``-o``'s suffix) and ``-o/--output``: where a table goes."""
     return _together(
-        click.option("--format", "fmt", type=click.Choice(formats), default=None,
-                     help="Output format.  [default: from -o's suffix, else table]"),
-        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-                     help="Write the table to FILE (through a temporary file) instead of stdout."),
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(formats),
+            default=None,
+            help="Output format.  [default: from -o's suffix, else table]",
+        ),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Write the table to FILE (through a temporary file) instead of stdout.",
+        ),
     )
 
 
@@ -244,8 +299,9 @@ def table_format(fmt: str | None, output: str | None) -> str:
         if found is None:
             suffix = Path(output).suffix or "(none)"
             known = ", ".join(sorted(SUFFIXES))
-            raise click.UsageError(f"cannot tell the format of -o {output!r} from its suffix {suffix}; "
-                                   f"give --format or use one of {known}")
+            raise click.UsageError(
+                f"cannot tell the format of -o {output!r} from its suffix {suffix}; give --format or use one of {known}"
+            )
         fmt = found
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet writes a binary file: give -o FILE")

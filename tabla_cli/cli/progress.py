@@ -37,9 +37,15 @@ def progress_line(label: str, files: int, total: int, matches: int, decisions: i
 
 
 @contextmanager
-def analysis_progress(total: int, quiet: bool, label: str = "analysing", *, every: float = EVERY,
-                      clock: Callable[[], float] = time.monotonic,
-                      terminal: bool | None = None) -> Iterator[Advance]:
+def analysis_progress(
+    total: int,
+    quiet: bool,
+    label: str = "analysing",
+    *,
+    every: float = EVERY,
+    clock: Callable[[], float] = time.monotonic,
+    terminal: bool | None = None,
+) -> Iterator[Advance]:
     """Show the progress of ``total`` files; yields the :data:`Advance` to call per file.
 
     Args:
@@ -78,8 +84,15 @@ def _bar(total: int, label: str) -> Iterator[Advance]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                   TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = bar.add_task(label, total=total, rate="")
     start = time.perf_counter()
     matches = 0

@@ -85,57 +85,138 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
 
 @click.command("report")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--by", type=click.Choice(TABLE_NAMES + tuple(DEPRECATED_TABLES)), default="player",
-              show_default=True,
-              help="The table: per player, per match, every game, every cube action, findings by code, or "
-                   "every analysed decision ('errors': the old name of 'findings').")
+@click.option(
+    "--by",
+    type=click.Choice(TABLE_NAMES + tuple(DEPRECATED_TABLES)),
+    default="player",
+    show_default=True,
+    help="The table: per player, per match, every game, every cube action, findings by code, or "
+    "every analysed decision ('errors': the old name of 'findings').",
+)
 @table_options(FORMATS)
-@click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as "
-                   "DIR/<name>.parquet.")
-@click.option("--analyze", "level", type=click.Choice(LEVELS), default=None,
-              help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
-                   "does) for the skill columns; --player, --since etc. choose the matches first. About 8 s a match "
-                   "at 1ply, 11 s at 2ply, 28 s at 3ply here (see docs/analysis.md).")
+@click.option(
+    "--frames",
+    "frames_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as DIR/<name>.parquet.",
+)
+@click.option(
+    "--analyze",
+    "level",
+    type=click.Choice(LEVELS),
+    default=None,
+    help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
+    "does) for the skill columns; --player, --since etc. choose the matches first. About 8 s a match "
+    "at 1ply, 11 s at 2ply, 28 s at 3ply here (see docs/analysis.md).",
+)
 @click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
-@click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Also write the plots as DIR/<name>.png.")
-@click.option("--alias", "alias_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="CSV with a header 'alias,player': count each alias as that player.")
-@click.option("--player", "players", multiple=True, metavar="NAME",
-              help="Only matches of this player (repeatable); the tables and the HTML page are about them.")
-@click.option("--exact-case", is_flag=True,
-              help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
-                   "and the spellings count as one player).")
-@click.option("--ignore-case", is_flag=True,
-              help="Count every two names that differ only in case as one player, also without --player.")
-@click.option("--opponent", "opponents", multiple=True, metavar="NAME",
-              help="Only matches against this opponent (repeatable).")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or after this date (undated matches are left out and counted).")
-@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-              help="Only matches on or before this date (undated matches are left out and counted).")
+@click.option(
+    "--plots",
+    "plots_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Also write the plots as DIR/<name>.png.",
+)
+@click.option(
+    "--alias",
+    "alias_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="CSV with a header 'alias,player': count each alias as that player.",
+)
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME",
+    help="Only matches of this player (repeatable); the tables and the HTML page are about them.",
+)
+@click.option(
+    "--exact-case",
+    is_flag=True,
+    help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
+    "and the spellings count as one player).",
+)
+@click.option(
+    "--ignore-case",
+    is_flag=True,
+    help="Count every two names that differ only in case as one player, also without --player.",
+)
+@click.option(
+    "--opponent", "opponents", multiple=True, metavar="NAME", help="Only matches against this opponent (repeatable)."
+)
+@click.option(
+    "--since",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Only matches on or after this date (undated matches are left out and counted).",
+)
+@click.option(
+    "--until",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Only matches on or before this date (undated matches are left out and counted).",
+)
 @click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date.")
 @click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
 @click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
 @click.option("--money", is_flag=True, help="Only money sessions.")
-@click.option("--every", type=click.Choice(PERIODS), default="month", show_default=True,
-              help="The period of --by period.")
-@click.option("--top", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Rows an HTML table shows at most (the top ones by games).")
+@click.option(
+    "--every", type=click.Choice(PERIODS), default="month", show_default=True, help="The period of --by period."
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="Rows an HTML table shows at most (the top ones by games).",
+)
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
-@click.option("--keep-duplicates", is_flag=True,
-              help="Count every copy of a match (by default a match read twice, in any format, counts once).")
+@click.option(
+    "--keep-duplicates",
+    is_flag=True,
+    help="Count every copy of a match (by default a match read twice, in any format, counts once).",
+)
 @input_options(quiet="No progress bar and no summary line.")
 @scoring_option
 @reports_errors
-def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None, frames_dir: str | None,
-           level: str | None, no_cache: bool, plots_dir: str | None, alias_file: str | None,
-           players: tuple[str, ...], exact_case: bool, ignore_case: bool, opponents: tuple[str, ...],
-           since: datetime.datetime | None, until: datetime.datetime | None, keep_undated: bool,
-           site: str | None, length: int | None, money: bool, every: str, top: int, force: bool,
-           keep_duplicates: bool, jobs: int | None, scheduler: str | None, quiet: bool, encoding: str | None,
-           max_size: int, scoring: str | None) -> None:
+def report(
+    paths: tuple[str, ...],
+    by: str,
+    fmt: str | None,
+    output: str | None,
+    frames_dir: str | None,
+    level: str | None,
+    no_cache: bool,
+    plots_dir: str | None,
+    alias_file: str | None,
+    players: tuple[str, ...],
+    exact_case: bool,
+    ignore_case: bool,
+    opponents: tuple[str, ...],
+    since: datetime.datetime | None,
+    until: datetime.datetime | None,
+    keep_undated: bool,
+    site: str | None,
+    length: int | None,
+    money: bool,
+    every: str,
+    top: int,
+    force: bool,
+    keep_duplicates: bool,
+    jobs: int | None,
+    scheduler: str | None,
+    quiet: bool,
+    encoding: str | None,
+    max_size: int,
+    scoring: str | None,
+) -> None:
     """Statistics of every match in PATHS (files or directories, '-' for stdin).
 
     Tables per player (the default), per match, per game, per cube action,
@@ -175,8 +256,16 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         raise click.UsageError("--length and --money exclude each other")
     if keep_undated and since is None and until is None:
         raise click.UsageError("--keep-undated needs --since or --until")
-    flt = ReportFilter(players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site,
-                       length=length, money=money, keep_undated=keep_undated)
+    flt = ReportFilter(
+        players=players,
+        opponents=opponents,
+        since=iso_date(since),
+        until=iso_date(until),
+        site=site,
+        length=length,
+        money=money,
+        keep_undated=keep_undated,
+    )
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -185,10 +274,18 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
     for message in left_out.messages():
         click.echo(message, err=True)
     personal = bool(players) and (fmt == "html" or plots_dir is not None)
-    options = ReportOptions(filter=flt, ignore_case=ignore_case, exact_case=exact_case, aliases=aliases,
-                            keep_duplicates=keep_duplicates,
-                            plays=by == "dice" or personal, read=read_options(encoding, max_size, scoring=scoring),
-                            analyse=analyse, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler)
+    options = ReportOptions(
+        filter=flt,
+        ignore_case=ignore_case,
+        exact_case=exact_case,
+        aliases=aliases,
+        keep_duplicates=keep_duplicates,
+        plays=by == "dice" or personal,
+        read=read_options(encoding, max_size, scoring=scoring),
+        analyse=analyse,
+        jobs=jobs or os.cpu_count() or 1,
+        scheduler=scheduler,
+    )
     with ExitStack() as stack:
         sink = None
         if frames_dir is not None:
@@ -201,14 +298,22 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
 
                 names, quick = files_to_analyse(names, options)
                 if not quiet and not quick.unknown:
-                    click.echo(f"report: {flt.describe()}: {len(names)} of {quick.everything.files} files hold a chosen match; "
-                               "analysing those", err=True)
+                    click.echo(
+                        f"report: {flt.describe()}: {len(names)} of {quick.everything.files} files hold a chosen match; "
+                        "analysing those",
+                        err=True,
+                    )
             if quick is not None and quick.unknown:
                 built = quick  # a player no match has: nothing to analyse, and the names to suggest are all here
             else:
                 with analysis_progress(len(names), quiet) as analysed, _writing(frames_dir):
-                    built = build_report(names, options, stdin=stdin, sink=sink,
-                                         each=lambda rows: analysed(rows.matches, rows.count("decisions")))
+                    built = build_report(
+                        names,
+                        options,
+                        stdin=stdin,
+                        sink=sink,
+                        each=lambda rows: analysed(rows.matches, rows.count("decisions")),
+                    )
         else:
             with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
                 built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
@@ -217,8 +322,19 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
             click.echo(f"report: no match has a player named {name!r}{hint}", err=True)
         if not built.unknown and (len(frames.matches) or read_failures(frames).empty):
-            _emit(frames, by, fmt, output, plots_dir, force, inputs, players=built.filter.players, every=every, top=top,
-                  selection=built.describe())
+            _emit(
+                frames,
+                by,
+                fmt,
+                output,
+                plots_dir,
+                force,
+                inputs,
+                players=built.filter.players,
+                every=every,
+                top=top,
+                selection=built.describe(),
+            )
 
     failed = records(read_failures(built.everything))
     for row in failed:
@@ -231,8 +347,11 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
             f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
             + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
             + f" in {seconds:.2f} s"
-            + (f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of "
-               "matches read before" if built.duplicates else ""),
+            + (
+                f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of matches read before"
+                if built.duplicates
+                else ""
+            ),
             err=True,
         )
         if flt.selects:
@@ -241,9 +360,20 @@ def report(paths: tuple[str, ...], by: str, fmt: str | None, output: str | None,
         sys.exit(1)
 
 
-def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str | None, force: bool,
-          inputs: Inputs, *,
-          players: tuple[str, ...] = (), every: str = "month", top: int = 50, selection: str = "") -> None:
+def _emit(
+    frames: Frames,
+    by: str,
+    fmt: str,
+    output: str | None,
+    plots_dir: str | None,
+    force: bool,
+    inputs: Inputs,
+    *,
+    players: tuple[str, ...] = (),
+    every: str = "month",
+    top: int = 50,
+    selection: str = "",
+) -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
     from tabla_cli.reports.html import TITLES, report_page
     from tabla_cli.reports.personal import player_page
@@ -253,10 +383,12 @@ def _emit(frames: Frames, by: str, fmt: str, output: str | None, plots_dir: str 
 
     table = summarize(frames, by, players=players, every=every)
     plots: dict[str, bytes] = {}
-    summary = (f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-               f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
-               + (f", {len(frames.decisions)} analysed decisions" if len(frames.decisions) else "")
-               + (f"; {selection}" if selection else ""))
+    summary = (
+        f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
+        f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
+        + (f", {len(frames.decisions)} analysed decisions" if len(frames.decisions) else "")
+        + (f"; {selection}" if selection else "")
+    )
     page = ""
     if players and (fmt == "html" or plots_dir is not None):
         extra = [] if by in ("player", "opponent", "period", "dice", "findings") else [(TITLES[by], table)]

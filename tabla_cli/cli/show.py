@@ -27,9 +27,13 @@ def _find_variant(name: str) -> Variant:
 
 
 variant_option = click.option(
-    "--variant", "variant", metavar="NAME", default=None, callback=option_callback(_find_variant),
+    "--variant",
+    "variant",
+    metavar="NAME",
+    default=None,
+    callback=option_callback(_find_variant),
     help="The game: backgammon (default), portes, nackgammon, hypergammon, tapa, plakoto, gulbara, "
-         "fevga, long_nardy, long_tabla (English, Bulgarian or Greek names).",
+    "fevga, long_nardy, long_tabla (English, Bulgarian or Greek names).",
 )
 
 
@@ -40,8 +44,13 @@ _SHOW_SUFFIXES = {".svg": "svg", ".json": "json", ".txt": "text"}
 @click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
 @variant_option
 @format_option("text", "json", "svg", default="text")
-@click.option("-o", "--output", metavar="FILE", default=None,
-              help="Write to FILE (format from its suffix .svg/.json/.txt unless --format).")
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    default=None,
+    help="Write to FILE (format from its suffix .svg/.json/.txt unless --format).",
+)
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @reports_errors
 def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | None, force: bool) -> None:
@@ -96,11 +105,14 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
 @click.argument("dice", nargs=-1, required=True)
 @variant_option
 @format_option("text", "json", default="text")
-@click.option("--level", type=click.Choice(LEVELS), default=None,
-              help="Rank the plays with the bgsage engine at this depth (1ply = gnubg's 0-ply).")
+@click.option(
+    "--level",
+    type=click.Choice(LEVELS),
+    default=None,
+    help="Rank the plays with the bgsage engine at this depth (1ply = gnubg's 0-ply).",
+)
 @reports_errors
-def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt: str,
-          level: str | None) -> None:
+def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt: str, level: str | None) -> None:
     """List every legal play for DICE in POSITION (the side on roll moves).
 
     POSITION is a Position ID (or any ID 'tabla show' reads) or 'start'; with
@@ -133,8 +145,10 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt:
         width = max(len(row["play"]) for row in ranked)
         for row in ranked:
             loss = f" ({-row['loss']:+.3f})" if row["rank"] > 1 else ""
-            click.echo(f"{row['rank']:>4}. {row['level']:<4}  {row['play'] or '(no legal play)':<{width}}  "
-                       f"Eq.: {row['equity']:+.3f}{loss}")
+            click.echo(
+                f"{row['rank']:>4}. {row['level']:<4}  {row['play'] or '(no legal play)':<{width}}  "
+                f"Eq.: {row['equity']:+.3f}{loss}"
+            )
         return
     legal = legal_play_rows(given, roll)
     if fmt == "json":

@@ -201,8 +201,9 @@ def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> 
         doubled = min(cube.double_take, cube.double_pass)
         best = CubeAction.DOUBLE if doubled > cube.no_double else CubeAction.NO_DOUBLE
         made = None if made_action is None else doubled if made_action is CubeAction.DOUBLE else cube.no_double
-        return _cube_evaluation(recorded, cube, best, cube.optimal, made,
-                                made_action is CubeAction.DOUBLE or cube.close)
+        return _cube_evaluation(
+            recorded, cube, best, cube.optimal, made, made_action is CubeAction.DOUBLE or cube.close
+        )
     if made_action not in (None, CubeAction.TAKE, CubeAction.PASS, CubeAction.BEAVER):
         return None
     take, drop = -cube.double_take, -cube.double_pass
@@ -211,8 +212,14 @@ def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> 
     return _cube_evaluation(recorded, cube, best, max(take, drop), made, True)
 
 
-def _cube_evaluation(recorded: RecordedAnalysis, cube: CubeAnalysis, best: CubeAction, best_equity: float,
-                     made: float | None, close: bool) -> Evaluation:
+def _cube_evaluation(
+    recorded: RecordedAnalysis,
+    cube: CubeAnalysis,
+    best: CubeAction,
+    best_equity: float,
+    made: float | None,
+    close: bool,
+) -> Evaluation:
     """A cube decision's evaluation; ``made`` None = the action made is unknown."""
     error = None if made is None else max(0.0, best_equity - made)
     chosen = recorded.cube_action
@@ -236,12 +243,30 @@ def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
     if not candidates:
         if not recorded.forced:
             return None
-        return Evaluation(equity=None, best_equity=0.0, best="", error=0.0, source=source, rank=1,
-                          options=0, forced=True, luck=recorded.luck, close=False)
+        return Evaluation(
+            equity=None,
+            best_equity=0.0,
+            best="",
+            error=0.0,
+            source=source,
+            rank=1,
+            options=0,
+            forced=True,
+            luck=recorded.luck,
+            close=False,
+        )
     best = candidates[0]
     if recorded.played is None:
-        return Evaluation(equity=None, best_equity=best.equity, best=best.play, error=None, source=source,
-                          options=len(candidates), forced=False, luck=recorded.luck)
+        return Evaluation(
+            equity=None,
+            best_equity=best.equity,
+            best=best.play,
+            error=None,
+            source=source,
+            options=len(candidates),
+            forced=False,
+            luck=recorded.luck,
+        )
     made = candidates[recorded.played]
     forced = recorded.forced or len(candidates) == 1
     return Evaluation(
@@ -343,7 +368,7 @@ def _cube_block(text: str, start: int) -> CubeAnalysis | None:
     if end < 0:
         return None
     line_end = text.find("\n", end)
-    proper = text[end + len("Proper cube action:"): line_end if line_end >= 0 else len(text)].strip()
+    proper = text[end + len("Proper cube action:") : line_end if line_end >= 0 else len(text)].strip()
     block = text[start:end]
     options = {name.lower(): float(equity) for name, equity in _CUBE_OPTION.findall(block)}
     no_double = _option(options, "no double", "no redouble")
@@ -375,8 +400,9 @@ def _option(options: dict[str, float], *names: str) -> float | None:
 _SGF_LEVEL = re.compile(r"(?P<plies>[0-9]+)(?P<cubeful>C?)")
 
 
-def parse_sgf_move_analysis(values: list[str], plays: list[str], luck: str | None = None,
-                            moved: bool = True) -> RecordedAnalysis | None:
+def parse_sgf_move_analysis(
+    values: list[str], plays: list[str], luck: str | None = None, moved: bool = True
+) -> RecordedAnalysis | None:
     """The analysis of an SGF move node: ``A[index][move E ver 3 w wg wbg lg lbg eq 2C ...]...``.
 
     Args:
@@ -458,12 +484,14 @@ def proper_cube_action(cube: CubeAnalysis, redouble: bool = False) -> str:
 
 _SGF_OUTPUTS = r"((?:\s+[-+0-9.eE]+){7})"
 _SGF_CUBE_EVAL = re.compile(r"E\s+ver\s+3\s+([0-9]+)(C?)\s+\S+\s+\S+\s+\S+" + _SGF_OUTPUTS + _SGF_OUTPUTS)
-_SGF_CUBE_ROLLOUT = re.compile(r"X\s+ver\s+3\s.*?\bNoDouble\s+Output" + _SGF_OUTPUTS + r".*?\bDoubleTake\s+Output"
-                               + _SGF_OUTPUTS, re.DOTALL)
+_SGF_CUBE_ROLLOUT = re.compile(
+    r"X\s+ver\s+3\s.*?\bNoDouble\s+Output" + _SGF_OUTPUTS + r".*?\bDoubleTake\s+Output" + _SGF_OUTPUTS, re.DOTALL
+)
 
 
-def parse_sgf_cube_analysis(value: str, match: tuple[int, int, int, bool] | None,
-                            redouble: bool = False) -> CubeAnalysis | None:
+def parse_sgf_cube_analysis(
+    value: str, match: tuple[int, int, int, bool] | None, redouble: bool = False
+) -> CubeAnalysis | None:
     """The cube analysis of an SGF ``DA[...]`` value (format version 3), from the doubler's side.
 
     gnubg writes, for an evaluation, ``E ver 3 <plies>[C] <deterministic>

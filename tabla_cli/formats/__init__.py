@@ -75,8 +75,9 @@ class Format:
         """Whether files of this format are bytes, read by :meth:`read_bytes` (never decoded as text)."""
         return bool(self.magic)
 
-    def read_bytes(self, data: bytes, path: str, on_error: ErrorHandler | None = None, *,
-                   max_size: int) -> Iterator[Match]:
+    def read_bytes(
+        self, data: bytes, path: str, on_error: ErrorHandler | None = None, *, max_size: int
+    ) -> Iterator[Match]:
         """The matches of a binary file's bytes; nothing inflated past ``max_size`` bytes.
 
         Raises:
@@ -85,8 +86,15 @@ class Format:
         """
         return self.read_matches(data, path=path, on_error=on_error, max_size=max_size)
 
-    def read(self, handle: TextIO, path: str, on_error: ErrorHandler | None = None, *,
-             lazy: bool = False, analysis: bool = True) -> Iterator[Match]:
+    def read(
+        self,
+        handle: TextIO,
+        path: str,
+        on_error: ErrorHandler | None = None,
+        *,
+        lazy: bool = False,
+        analysis: bool = True,
+    ) -> Iterator[Match]:
         """The matches of ``handle`` (syntax errors to ``on_error`` when given).
 
         ``lazy``: read each match game by game where the reader can.

@@ -30,8 +30,9 @@ GZIP = 16 + zlib.MAX_WBITS
 _STEP = 1 << 20
 
 
-def inflate(data: bytes, *, max_size: int, location: Location, wbits: int = ZLIB,
-            what: str = "the compressed data") -> bytes:
+def inflate(
+    data: bytes, *, max_size: int, location: Location, wbits: int = ZLIB, what: str = "the compressed data"
+) -> bytes:
     """The inflated bytes of the compressed stream at the start of ``data`` (bytes after its end are ignored).
 
     Args:
@@ -54,7 +55,8 @@ def inflate(data: bytes, *, max_size: int, location: Location, wbits: int = ZLIB
             out += piece
             if len(out) > max_size:
                 raise InflatesTooLargeError(
-                    f"{what} inflates past the size limit of {max_size} bytes (--max-size); not read", location)
+                    f"{what} inflates past the size limit of {max_size} bytes (--max-size); not read", location
+                )
             pending = inflater.unconsumed_tail
             if not piece and not pending:  # no input left, nothing buffered: the stream stops short
                 break

@@ -125,7 +125,7 @@ def pieces(stream: Iterable[str], size: int) -> Iterator[tuple[bool, str, int]]:
             number += 1
             continue
         length = stripped[0] in _DIGITS and LENGTH_LINE.match(stripped) is not None
-        game = (stripped[0] in "gG" and not after_game and _GAME_LINE.match(stripped) is not None)
+        game = stripped[0] in "gG" and not after_game and _GAME_LINE.match(stripped) is not None
         if chunk and (length or (game and has_game and len(chunk) >= size)):
             yield match_start, "".join(chunk), first
             first = number - len(pending)
@@ -166,8 +166,9 @@ class PieceReader(Protocol):
 class LazyMatches:
     """The matches of a stream of pieces (:func:`pieces`), each reading its games as they are asked for."""
 
-    def __init__(self, pieces: Iterator[tuple[bool, str, int]], reader: Callable[[], PieceReader],
-                 on_error: ErrorHandler | None) -> None:
+    def __init__(
+        self, pieces: Iterator[tuple[bool, str, int]], reader: Callable[[], PieceReader], on_error: ErrorHandler | None
+    ) -> None:
         self.pieces = pieces
         self.reader = reader
         self.on_error = on_error

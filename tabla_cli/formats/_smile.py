@@ -107,7 +107,7 @@ class _Decoder:
     def take(self, count: int) -> bytes:
         if count > len(self.data) - self.pos:
             raise self.fail(f"a length of {count} bytes runs past the end of the document")
-        chunk = self.data[self.pos:self.pos + count]
+        chunk = self.data[self.pos : self.pos + count]
         self.pos += count
         return chunk
 
@@ -164,7 +164,7 @@ class _Decoder:
         end = self.data.find(bytes([_END_STRING]), self.pos)
         if end < 0:
             raise self.fail("a long string has no end marker")
-        chunk = self.data[self.pos:end]
+        chunk = self.data[self.pos : end]
         self.pos = end + 1
         return chunk
 

@@ -38,8 +38,7 @@ def read_handle(handle: TextIO, path: str) -> str:
         raise InputError(f"cannot decode the input: {exc}", Location(path)) from exc
 
 
-def read_stream(parse_matches: TextReader, handle: TextIO, path: str,
-                on_error: ErrorHandler | None) -> Iterator[Match]:
+def read_stream(parse_matches: TextReader, handle: TextIO, path: str, on_error: ErrorHandler | None) -> Iterator[Match]:
     """The matches ``parse_matches`` finds in all the text of ``handle``, read when the first is asked for.
 
     Raises:
@@ -138,8 +137,9 @@ def syntax_error(
     return TranscriptSyntaxError(message, Location(path, line, column), line_of(text, line).rstrip())
 
 
-def parse_tree(parser: Lark, text: str, path: str, what: str,
-               on_syntax: Callable[[UnexpectedInput], Exception]) -> Tree[Token]:
+def parse_tree(
+    parser: Lark, text: str, path: str, what: str, on_syntax: Callable[[UnexpectedInput], Exception]
+) -> Tree[Token]:
     """Parse ``text``: a syntax error raises ``on_syntax(error)``, any other Lark failure names ``what``.
 
     Raises:

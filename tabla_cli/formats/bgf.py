@@ -52,10 +52,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tabla_cli.evaluation.recorded import Candidate, RecordedAnalysis
-from tabla_cli.evaluation.types import CubeAction, Evaluation
 from tabla_cli.board import Dice, Player, Step
 from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TranscriptSyntaxError
+from tabla_cli.evaluation.recorded import Candidate, RecordedAnalysis
+from tabla_cli.evaluation.types import CubeAction, Evaluation
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._binary import GZIP, inflate
 from tabla_cli.formats._smile import SmileError, decode
@@ -82,11 +82,23 @@ _DOUBLE, _TAKE, _PASS, _WIN, _DANCE, _RESIGN = 1, 2, 3, 4, 5, 9
 _NOT_COUNTED = -99.0
 _STANDARD_START = (2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2, 0, 0, 0, 0)
 _EXTRA_FIELDS = (
-    ("ratingGreen", "rating Green"), ("ratingRed", "rating Red"), ("rankGreen", "rank Green"),
-    ("rankRed", "rank Red"), ("boardno", "board"), ("gameMode", "game mode"), ("flags", "flags"),
+    ("ratingGreen", "rating Green"),
+    ("ratingRed", "rating Red"),
+    ("rankGreen", "rank Green"),
+    ("rankRed", "rank Red"),
+    ("boardno", "board"),
+    ("gameMode", "game mode"),
+    ("flags", "flags"),
 )
-_HEADER_FIELDS = (("event", "Event"), ("site", "Site"), ("location", "Place"), ("round", "Round"),
-                  ("date", "EventDate"), ("extMatchID", "Match ID"), ("comment", "Comment"))
+_HEADER_FIELDS = (
+    ("event", "Event"),
+    ("site", "Site"),
+    ("location", "Place"),
+    ("round", "Round"),
+    ("date", "EventDate"),
+    ("extMatchID", "Match ID"),
+    ("comment", "Comment"),
+)
 
 
 class BgfError(ValueError):
@@ -130,7 +142,7 @@ def read_document(data: bytes, *, path: str, max_size: int) -> Any:
         raise InputError("the BGBlitz header line is not JSON", where) from None
     if not isinstance(header, dict) or header.get("format") != "BGF":
         raise InputError('the BGBlitz header line does not say "format":"BGF"', where)
-    body = data[end + 1:]
+    body = data[end + 1 :]
     if header.get("compress") is True:
         body = inflate(body, max_size=max_size, location=where, wbits=GZIP, what="the gzip-compressed match")
     elif len(body) > max_size:
@@ -330,8 +342,7 @@ class _Lines:
         return self.number
 
 
-def _record(record: Any, context: _Context, after: tuple[int, int], lines: _Lines,
-            path: str, where: str) -> Action:
+def _record(record: Any, context: _Context, after: tuple[int, int], lines: _Lines, path: str, where: str) -> Action:
     kind = _field(record, "type", str, where)
     if kind != "amove":
         raise BgfError(f"a record of unknown type {kind!r}", where)
@@ -348,8 +359,9 @@ def _record(record: Any, context: _Context, after: tuple[int, int], lines: _Line
     dice: Dice = (red, green)
     play = format_play_plain(_steps(record, where))
     number = lines.place(player)
-    return Action(ActionKind.ROLL, player, location, number, dice, play,
-                  analysis=_roll_analysis(record, context, where))
+    return Action(
+        ActionKind.ROLL, player, location, number, dice, play, analysis=_roll_analysis(record, context, where)
+    )
 
 
 def _steps(record: Any, where: str) -> tuple[Step, ...]:
@@ -363,30 +375,49 @@ def _steps(record: Any, where: str) -> tuple[Step, ...]:
         if src == -1 and dst == -1:
             continue
         if not (1 <= src <= 25 and 0 <= dst <= 24):
-            raise BgfError(f"a checker moves from {src} to {dst}, not from 1-25 (25: the bar) to 0-24 (0: off)",
-                           where)
+            raise BgfError(f"a checker moves from {src} to {dst}, not from 1-25 (25: the bar) to 0-24 (0: off)", where)
         steps.append(Step(src, dst))
     return tuple(steps)
 
 
-def _coded(record: Any, code: int, player: Player, context: _Context, after: tuple[int, int], lines: _Lines,
-           location: Location, where: str) -> Action:
+def _coded(
+    record: Any,
+    code: int,
+    player: Player,
+    context: _Context,
+    after: tuple[int, int],
+    lines: _Lines,
+    location: Location,
+    where: str,
+) -> Action:
     if code == _DANCE:
         sources, targets = _field(record, "from", list, where), _field(record, "to", list, where)
         dice = (sources[0], targets[0]) if sources and targets else (0, 0)
         if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice):
             raise BgfError("a roll that cannot be played does not give its dice", where)
         cube = _cube_evaluation(record, context, CubeAction.NO_DOUBLE)
-        recorded = RecordedAnalysis(level=_level(record), forced=True, luck=_luck(record),
-                                    cube_action=None if cube is None else CubeAction.NO_DOUBLE, cube_evaluation=cube)
-        return Action(ActionKind.ROLL, player, location, lines.place(player), (dice[0], dice[1]), "",
-                      analysis=recorded)
+        recorded = RecordedAnalysis(
+            level=_level(record),
+            forced=True,
+            luck=_luck(record),
+            cube_action=None if cube is None else CubeAction.NO_DOUBLE,
+            cube_evaluation=cube,
+        )
+        return Action(ActionKind.ROLL, player, location, lines.place(player), (dice[0], dice[1]), "", analysis=recorded)
     if code in (_DOUBLE, _TAKE, _PASS):
-        kind, made = {_DOUBLE: (ActionKind.DOUBLE, CubeAction.DOUBLE), _TAKE: (ActionKind.TAKE, CubeAction.TAKE),
-                      _PASS: (ActionKind.DROP, CubeAction.PASS)}[code]
+        kind, made = {
+            _DOUBLE: (ActionKind.DOUBLE, CubeAction.DOUBLE),
+            _TAKE: (ActionKind.TAKE, CubeAction.TAKE),
+            _PASS: (ActionKind.DROP, CubeAction.PASS),
+        }[code]
         evaluation = _cube_evaluation(record, context, made)
-        analysis = None if evaluation is None else RecordedAnalysis(
-            level=evaluation.source.removeprefix("recorded "), cube_action=made, cube_evaluation=evaluation)
+        analysis = (
+            None
+            if evaluation is None
+            else RecordedAnalysis(
+                level=evaluation.source.removeprefix("recorded "), cube_action=made, cube_evaluation=evaluation
+            )
+        )
         return Action(kind, player, location, lines.place(player), analysis=analysis)
     if code == _WIN:
         index = int(player)
@@ -445,8 +476,16 @@ def _roll_analysis(record: Any, context: _Context, where: str) -> RecordedAnalys
         ply = item.get("ply")
         if item.get("played") is True and played is None:
             played = len(candidates)
-        candidates.append(Candidate(len(candidates) + 1, play, equity, 0.0, _probabilities(item["eq"]),
-                                    f"{ply}-ply" if isinstance(ply, int) else ""))
+        candidates.append(
+            Candidate(
+                len(candidates) + 1,
+                play,
+                equity,
+                0.0,
+                _probabilities(item["eq"]),
+                f"{ply}-ply" if isinstance(ply, int) else "",
+            )
+        )
     if candidates:
         best = candidates[0].equity
         candidates = [c._replace(error=max(0.0, best - c.equity)) for c in candidates]
@@ -470,9 +509,14 @@ def _roll_analysis(record: Any, context: _Context, where: str) -> RecordedAnalys
     if checker is None and cube is None:
         return None
     return RecordedAnalysis(
-        candidates=tuple(candidates), played=played, level=level, forced=len(candidates) == 1,
-        luck=_luck(record), cube_action=CubeAction.NO_DOUBLE if cube is not None else None,
-        checker_evaluation=checker, cube_evaluation=cube,
+        candidates=tuple(candidates),
+        played=played,
+        level=level,
+        forced=len(candidates) == 1,
+        luck=_luck(record),
+        cube_action=CubeAction.NO_DOUBLE if cube is not None else None,
+        checker_evaluation=checker,
+        cube_evaluation=cube,
     )
 
 
@@ -527,8 +571,9 @@ def _cube_evaluation(record: Any, context: _Context, made: CubeAction) -> Evalua
     )
 
 
-def read_matches(data: bytes, *, path: str, on_error: ErrorHandler | None = None,
-                 max_size: int = MAX_SIZE) -> Iterator[Match]:
+def read_matches(
+    data: bytes, *, path: str, on_error: ErrorHandler | None = None, max_size: int = MAX_SIZE
+) -> Iterator[Match]:
     """The match of the ``.bgf`` file ``data`` (a file holds one match).
 
     Raises:

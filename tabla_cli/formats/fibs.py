@@ -162,8 +162,13 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """
     text = normalise_newlines(text)
     parser = _parser()
-    tree = parse_tree(parser, text, path, "the oldmoves file",
-                      lambda exc: syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS))
+    tree = parse_tree(
+        parser,
+        text,
+        path,
+        "the oldmoves file",
+        lambda exc: syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS),
+    )
     games = [child for child in tree.children if isinstance(child, Tree)]
     if not games:
         raise TranscriptSyntaxError(
@@ -204,16 +209,20 @@ class _Reader:
             assert isinstance(score_token, Token) and isinstance(colours_token, Token)
             score = _SCORE.fullmatch(_line(score_token))
             if score is None:
-                raise self.fail("cannot read the score line: expected 'Score is n-n in a N point match.'",
-                                score_token)
+                raise self.fail("cannot read the score line: expected 'Score is n-n in a N point match.'", score_token)
             colours = _COLOURS.fullmatch(_line(colours_token))
             if colours is None or colours.group("c0") == colours.group("c1"):
                 raise self.fail("expected 'name is X - name is O' (one player X, the other O)", colours_token)
             names = (colours.group("n0"), colours.group("n1"))
             length = int(score.group("length") or 0)
             if match is None or set(names) != set(match.players) or length != match.length or names[0] == names[1]:
-                match = Match(players=names, length=length, path=self.path, format="fibs",
-                              location=Location(self.path, score_token.line or 0, _column(score_token)))
+                match = Match(
+                    players=names,
+                    length=length,
+                    path=self.path,
+                    format="fibs",
+                    location=Location(self.path, score_token.line or 0, _column(score_token)),
+                )
                 out.append(match)
                 expected = None
             first = Player(match.players.index(names[0]))
@@ -222,8 +231,11 @@ class _Reader:
             by_player = written if first is Player.ZERO else (written[1], written[0])
             if expected is not None and by_player != expected and by_player[::-1] == expected:
                 by_player = expected  # FIBS wrote the two scores swapped
-            game = Game(number=len(match.games) + 1, score=by_player,
-                        location=Location(self.path, score_token.line or 0, _column(score_token)))
+            game = Game(
+                number=len(match.games) + 1,
+                score=by_player,
+                location=Location(self.path, score_token.line or 0, _column(score_token)),
+            )
             match.games.append(game)
             actions = [t for t in tree.children[2:] if isinstance(t, Token)]
             try:
@@ -319,8 +331,9 @@ class _GameReader:
             move = _MOVE.fullmatch(word)
             if move is None:
                 at = offset + moves.index(word)
-                raise self.r.fail(f"cannot read the move {word!r}: expected 'from-to' (points 1-24, bar, off)",
-                                  token, at)
+                raise self.r.fail(
+                    f"cannot read the move {word!r}: expected 'from-to' (points 1-24, bar, off)", token, at
+                )
             src = BAR if move.group("src").casefold() == "bar" else int(move.group("src"))
             dst = OFF if move.group("dst").casefold() == "off" else int(move.group("dst"))
             if src > BAR or dst > 24 or src == OFF or src == dst:
@@ -364,5 +377,5 @@ class _GameReader:
         return Action(kind, player, location)
 
 
-FORMAT = Format('fibs', ('.txt',), looks_like_fibs, read_matches)
+FORMAT = Format("fibs", (".txt",), looks_like_fibs, read_matches)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -52,10 +52,10 @@ from typing import Literal, TextIO
 
 from lark import Lark, Token, Tree
 
-from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_gnubg_text_analysis
-from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.board import Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
+from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_gnubg_text_analysis
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import NUMBER, dice
@@ -83,6 +83,7 @@ RecordKind = Literal["roll", "cube", "take", "resign"]
 """What a record's header announces: ``to play DD``, ``on roll, cube decision?``,
 ``doubles to V`` (the answer to a double) or ``resigns N points``."""
 
+
 def _examples() -> dict[str, list[str]]:
     """Malformed inputs for each label, in every shape of what comes before the error.
 
@@ -104,7 +105,9 @@ def _examples() -> dict[str, list[str]]:
         "no-ids": [prefix + header + tail for prefix in prefixes for tail in ("", "\nhello\n")],
         "no-match-id": [
             prefix + header + between + ids.split("\n")[0] + "\n" + tail
-            for prefix in prefixes for between in ("", "\n") for tail in ("", "hello\n")
+            for prefix in prefixes
+            for between in ("", "\n")
+            for tail in ("", "hello\n")
         ],
     }
 
@@ -214,9 +217,7 @@ def looks_like_gnubg_text(text: str) -> bool:
     return text[:4096].lstrip("\ufeff \t\r\n").startswith("The score (after ")
 
 
-def read_matches(
-    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None
-) -> Iterator[Match]:
+def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
     """Every match in a gnubg text export stream (one game per file as gnubg writes it).
 
     Consecutive games with the same players and match length form one match.
@@ -262,8 +263,15 @@ def parse_exports(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     """Every match in ``text`` with its printed IDs; see :func:`read_exports`."""
     text = normalise_newlines(text)
     parser = _parser()
-    tree = parse_tree(parser, text, path, "the text export", lambda exc: _near_record(
-        syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS), text))
+    tree = parse_tree(
+        parser,
+        text,
+        path,
+        "the text export",
+        lambda exc: _near_record(
+            syntax_error(exc, text, path, parser, ERROR_EXAMPLES, _LABEL_MESSAGES, _TERMINALS), text
+        ),
+    )
     reader = _Reader(path, on_error)
     for child in tree.children:
         if isinstance(child, Tree):
@@ -337,8 +345,9 @@ class _Reader:
         flags = found.group("flags") or ""
         export = self.exports[-1] if self.exports else None
         if export is None or export.match.players != players or export.match.length != length:
-            match = Match(players=players, length=length, path=self.path, format="gnubg-text",
-                          location=self.where(score))
+            match = Match(
+                players=players, length=length, path=self.path, format="gnubg-text", location=self.where(score)
+            )
             export = TextExport(match)
             self.exports.append(export)
         match = export.match
@@ -414,7 +423,7 @@ class _GameState:
         for index in sorted((0, 1), key=lambda i: -len(players[i])):
             name = players[index]
             if text.startswith(name) and (len(text) == len(name) or text[len(name)] == " "):
-                return Player(index), text[len(name):]
+                return Player(index), text[len(name) :]
         raise self.r.fail(
             f"{text.split(' ')[0]!r} is not one of the players ({players[0]}, {players[1]})", token, column
         )
@@ -508,13 +517,22 @@ class _GameState:
                 if not _ACTION_WORDS.fullmatch(line):
                     return None
                 number = (run.line or 0) + text.count("\n", 0, start)
-                return Token("ACTION", text[start : end + 1], start_pos=(run.start_pos or 0) + start,
-                             line=number, column=1)
+                return Token(
+                    "ACTION", text[start : end + 1], start_pos=(run.start_pos or 0) + start, line=number, column=1
+                )
             start = end + 1
         return None
 
-    def action(self, kind: RecordKind, player: Player, dice: Dice | None, value: int, number: int,
-               header: Token, body: list[Token]) -> Action | None:
+    def action(
+        self,
+        kind: RecordKind,
+        player: Player,
+        dice: Dice | None,
+        value: int,
+        number: int,
+        header: Token,
+        body: list[Token],
+    ) -> Action | None:
         game = self.game
         token = self.action_line(body)
         if token is None:
@@ -532,13 +550,13 @@ class _GameState:
         actor, phrase = self.name_player(line[2:], token, 3)
         location = Location(self.r.path, token.line or 0, 1)
         run = body[0]
-        after = str(run)[(token.start_pos or 0) - (run.start_pos or 0) + len(token):]
+        after = str(run)[(token.start_pos or 0) - (run.start_pos or 0) + len(token) :]
         recorded = parse_gnubg_text_analysis(after, _CUBE_ACTIONS.get(phrase, CubeAction.NO_DOUBLE))
         if kind == "roll":
             if actor != player:
                 raise self.r.fail(f"the record is {self.match.players[player]}'s roll", token, 3)
             if phrase.startswith(" moves "):
-                play = phrase[len(" moves "):].strip()
+                play = phrase[len(" moves ") :].strip()
             elif phrase == " cannot move":
                 play = ""
             else:
@@ -548,8 +566,9 @@ class _GameState:
         elif phrase == " doubles":
             action = self.double(actor, location, number, recorded)
         elif phrase in (" accepts", " rejects"):
-            answer = self.answer(ActionKind.TAKE if phrase == " accepts" else ActionKind.DROP, actor, location,
-                                 number, recorded)
+            answer = self.answer(
+                ActionKind.TAKE if phrase == " accepts" else ActionKind.DROP, actor, location, number, recorded
+            )
             if answer is None:
                 return None
             action = answer
@@ -570,8 +589,9 @@ class _GameState:
         self.pending = (kind, player, value)
         return Action(kind, player, location, number, value=value, analysis=recorded)
 
-    def answer(self, kind: ActionKind, player: Player, location: Location, number: int,
-               recorded: RecordedAnalysis | None) -> Action | None:
+    def answer(
+        self, kind: ActionKind, player: Player, location: Location, number: int, recorded: RecordedAnalysis | None
+    ) -> Action | None:
         pending, self.pending = self.pending, None
         if pending is not None and pending[1] != player:
             if kind is ActionKind.TAKE:
@@ -624,10 +644,15 @@ class _GameState:
         if not rest.lstrip().startswith("wins"):
             raise self.r.fail(f"{found.group('name')!r} is not one of the players", token)
         self.game.actions.append(
-            Action(ActionKind.WIN, player, Location(self.r.path, token.line or 0, 1),
-                   value=int(found.group("value")), match_won="and the match" in found.group("rest"))
+            Action(
+                ActionKind.WIN,
+                player,
+                Location(self.r.path, token.line or 0, 1),
+                value=int(found.group("value")),
+                match_won="and the match" in found.group("rest"),
+            )
         )
 
 
-FORMAT = Format('gnubg-text', ('.txt',), looks_like_gnubg_text, read_matches)
+FORMAT = Format("gnubg-text", (".txt",), looks_like_gnubg_text, read_matches)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -36,10 +36,10 @@ import re
 from collections.abc import Iterator
 from typing import Any, TextIO, TypeVar
 
-from tabla_cli.evaluation.recorded import RecordedAnalysis
-from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.board import Player, Position
 from tabla_cli.errors import Location, TranscriptSyntaxError, UnknownScoringError, UnsupportedFormatError
+from tabla_cli.evaluation.recorded import RecordedAnalysis
+from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, read_handle
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -95,13 +95,15 @@ def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler |
     except json.JSONDecodeError as exc:
         lines = text.split("\n")
         context = lines[exc.lineno - 1] if 0 < exc.lineno <= len(lines) else ""
-        raise TranscriptSyntaxError(f"not valid JSON: {exc.msg}", Location(path, exc.lineno, exc.colno),
-                                    context.rstrip()) from None
+        raise TranscriptSyntaxError(
+            f"not valid JSON: {exc.msg}", Location(path, exc.lineno, exc.colno), context.rstrip()
+        ) from None
     except RecursionError:
         raise TranscriptSyntaxError("not valid JSON: nested too deeply", Location(path)) from None
     except ValueError:  # an integer of more digits than int() converts
-        raise TranscriptSyntaxError(f"a number has more digits than tabla reads (at most {len(str(MAX_INT))})",
-                                    Location(path)) from None
+        raise TranscriptSyntaxError(
+            f"a number has more digits than tabla reads (at most {len(str(MAX_INT))})", Location(path)
+        ) from None
     reader = _Reader(path, on_error)
     if not isinstance(document, dict):
         raise reader.error("the document", "must be an object")
@@ -135,16 +137,20 @@ class _Reader:
         if kind is int and not 0 <= value <= MAX_INT:
             raise self.error(f"{where}.{key}", f"must be a whole number from 0 to {MAX_INT}, not {_number(value)}")
         if not isinstance(value, kind):
-            raise self.error(f"{where}.{key}", f"must be {_NAMES.get(kind, kind.__name__)}, "
-                             f"not {json.dumps(value)[:40]}")
+            raise self.error(
+                f"{where}.{key}", f"must be {_NAMES.get(kind, kind.__name__)}, not {json.dumps(value)[:40]}"
+            )
         return value
 
     def location(self, obj: dict[str, Any], where: str) -> Location:
         value = obj.get("location")
         if value is None:
             return Location(self.source)
-        if (not isinstance(value, list) or len(value) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_INT for v in value)):
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_INT for v in value)
+        ):
             raise self.error(f"{where}.location", "must be [line, column]")
         return Location(self.source, value[0], value[1])
 
@@ -228,8 +234,10 @@ class _Reader:
             owner = self.field(cube, "owner", int, f"{where}.start_cube", None)
             if owner not in (None, 0, 1):
                 raise self.error(f"{where}.start_cube.owner", "must be 0, 1 or null")
-            game.start_cube = (self.field(cube, "value", int, f"{where}.start_cube"),
-                               None if owner is None else Player(owner))
+            game.start_cube = (
+                self.field(cube, "value", int, f"{where}.start_cube"),
+                None if owner is None else Player(owner),
+            )
         actions = self.field(data, "actions", list, where, [])
         for i, item in enumerate(actions):
             try:
@@ -270,8 +278,16 @@ class _Reader:
             play = self.field(data, "play", str, where, None)
             if play is None:
                 play = self.steps(data, where)
-            return Action(kind, Player(player), location, move, dice, play,
-                          resigned=self.field(data, "resigned", bool, where, False), analysis=analysis)
+            return Action(
+                kind,
+                Player(player),
+                location,
+                move,
+                dice,
+                play,
+                resigned=self.field(data, "resigned", bool, where, False),
+                analysis=analysis,
+            )
         value = self.field(data, "value", int, where, None)
         won = self.field(data, "match_won", bool, where, False)
         return Action(kind, Player(player), location, move, value=value, match_won=won, analysis=analysis)
@@ -341,9 +357,12 @@ class _Reader:
         steps = self.field(data, "steps", list, where, [])
         out = []
         for i, step in enumerate(steps):
-            if (not isinstance(step, list) or len(step) != 3
-                    or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 25 for v in step[:2])
-                    or not isinstance(step[2], bool)):
+            if (
+                not isinstance(step, list)
+                or len(step) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 25 for v in step[:2])
+                or not isinstance(step[2], bool)
+            ):
                 raise self.error(f"{where}.steps[{i}]", "must be [from, to, hit]")
             out.append(f"{step[0]}/{step[1]}{'*' if step[2] else ''}")
         return " ".join(out)
@@ -359,9 +378,8 @@ def _number(value: int) -> str:
     return text if len(text) <= 20 else f"{text[:12]}... ({len(text)} digits)"
 
 
-_NAMES: dict[type, str] = {str: "a string", int: "an integer", bool: "true or false", list: "a list",
-                           dict: "an object"}
+_NAMES: dict[type, str] = {str: "a string", int: "an integer", bool: "true or false", list: "a list", dict: "an object"}
 
 
-FORMAT = Format('json', ('.json',), looks_like_json, read_matches)
+FORMAT = Format("json", (".json",), looks_like_json, read_matches)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -49,14 +49,15 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from tabla_cli.board import Dice, Player
 from tabla_cli.errors import Location, TranscriptSyntaxError
 from tabla_cli.findings import Finding
-from tabla_cli.source import read_path_text
 from tabla_cli.formats import Format
-from tabla_cli.formats._mat_headers import rules as _rules, variant as _variant
+from tabla_cli.formats._mat_headers import rules as _rules
+from tabla_cli.formats._mat_headers import variant as _variant
 from tabla_cli.formats._mat_stream import LENGTH_LINE, LazyMatches, lines, match_chunks, pieces
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.source import read_path_text
 
 __all__ = [
     "ERROR_EXAMPLES",
@@ -84,14 +85,14 @@ belongs to player 1. A second action on a line is always player 1's.
 ERROR_EXAMPLES: dict[str, list[str]] = {
     "empty": [
         "",
-        "; [Site \"x\"]\n",
+        '; [Site "x"]\n',
     ],
     "no-length-line": [
         "hello\n",
         " Game 1\n",
         "  1) 52: 13/8 13/11\n",
-        "; [Site \"x\"]\nhello\n",
-        "; [Site \"x\"]\n Game 1\n",
+        '; [Site "x"]\nhello\n',
+        '; [Site "x"]\n Game 1\n',
     ],
     "before-first-game": [
         "7 point match\n  1) 52: 13/8 13/11\n",
@@ -112,8 +113,7 @@ inside lines are found by this module and need no example.
 _LABEL_MESSAGES = {
     "empty": "no match found: expected the match-length line 'N point match'",
     "no-length-line": (
-        "expected a comment line '; ...' or the match-length line 'N point match' "
-        "before the first game"
+        "expected a comment line '; ...' or the match-length line 'N point match' before the first game"
     ),
     "before-first-game": "expected a 'Game N' line after the match-length line",
     "no-score-line": "expected the score line 'Name : score   Name : score' after 'Game N'",
@@ -178,9 +178,7 @@ _SCORE = re.compile(
 )
 """A score line; a name may be empty (a deleted account: `` lasse : 0     : 0``)."""
 _RATED = re.compile(r"(?P<name>.*?)(?<![ \t])[ \t]*,[ \t]*(?P<rating>[0-9]+)$")
-_HEADER = re.compile(
-    r'[ \t]*+[;#][ \t]*+\[[ \t]*+(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\][ \t]*$'
-)
+_HEADER = re.compile(r'[ \t]*+[;#][ \t]*+\[[ \t]*+(?P<key>[^"\[\]]*[^"\[\] \t])[ \t]*"(?P<value>.*)"[ \t]*\][ \t]*$')
 
 _DICE: dict[str, Dice] = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 _ZERO, _ONE = Player.ZERO, Player.ONE
@@ -316,8 +314,9 @@ def _tokens(text: str, path: str, first_line: int) -> list[Token]:
         error = _structure_error(exc, text, path, parser)
         if offset and error.location is not None:
             where = error.location
-            error = TranscriptSyntaxError(error.message, Location(path, where.line + offset, where.column),
-                                          error.context)
+            error = TranscriptSyntaxError(
+                error.message, Location(path, where.line + offset, where.column), error.context
+            )
         return error
 
     tree = parse_tree(parser, text, path, "the transcript", structure)
@@ -367,9 +366,7 @@ def _structure_error(exc: UnexpectedInput, text: str, path: str, parser: Lark) -
         label = None
     message = _LABEL_MESSAGES.get(label or "")
     if message is None:
-        expected = sorted(
-            _TERMINALS.get(name, name) for name in getattr(exc, "expected", None) or ()
-        )
+        expected = sorted(_TERMINALS.get(name, name) for name in getattr(exc, "expected", None) or ())
         message = "unexpected " + (found or "text")
         if expected:
             message += "; expected " + " or ".join(expected)
@@ -574,10 +571,15 @@ class _Reader:
             ratings: list[str | None] = []
             for side, name in enumerate((found.group("n0") or "", found.group("n1") or "")):
                 if not name:
-                    match.findings.append(Finding(
-                        "unnamed-player", f"player {side + 1} has no name (a deleted account?); "
-                        "reports keep it apart from every other player",
-                        Location(self.path, token.line or 0, _first_column(token)), game=game.number))
+                    match.findings.append(
+                        Finding(
+                            "unnamed-player",
+                            f"player {side + 1} has no name (a deleted account?); "
+                            "reports keep it apart from every other player",
+                            Location(self.path, token.line or 0, _first_column(token)),
+                            game=game.number,
+                        )
+                    )
                 rated = _RATED.match(name)
                 if rated is not None and rated.group("name"):
                     names.append(rated.group("name"))
@@ -697,15 +699,23 @@ class _Reader:
             reason = "the score does not tell which; read as the 'Wins' line says, as gnubg does"
         else:
             what = "and the match" if win.match_won else "without winning the match"
-            reason = (f"at {game.score[0]}-{game.score[1]} in a {match.length}-point match only {names[winner]} "
-                      f"can win {points} point{'s' if points != 1 else ''} {what}")
+            reason = (
+                f"at {game.score[0]}-{game.score[1]} in a {match.length}-point match only {names[winner]} "
+                f"can win {points} point{'s' if points != 1 else ''} {what}"
+            )
         loss = actions[loss_at]
         actions[loss_at] = dataclasses.replace(loss, player=winner.other)
         actions[-1] = dataclasses.replace(win, player=winner)
-        match.findings.append(Finding(
-            "forfeit-side", f"the 'Losses {loss.value}' and 'Wins {win.value}' lines name the same side; "
-            f"read as {names[winner.other]} giving the game up to {names[winner]}: {reason}",
-            loss.location, game=game.number, move=loss.move_number))
+        match.findings.append(
+            Finding(
+                "forfeit-side",
+                f"the 'Losses {loss.value}' and 'Wins {win.value}' lines name the same side; "
+                f"read as {names[winner.other]} giving the game up to {names[winner]}: {reason}",
+                loss.location,
+                game=game.number,
+                move=loss.move_number,
+            )
+        )
 
     def glued(self, text: str, pos: int, line: int) -> tuple[re.Match[str], int] | None:
         """The action after a second move number inside a line (``24)  Losses 2 point``), with a warning.
@@ -723,11 +733,16 @@ class _Reader:
         if found is None:
             return None
         assert self.match is not None and found.lastgroup is not None
-        self.match.findings.append(Finding(
-            "glued-line", f"a second move number {number.group(1) + ')'!r} inside the line, as if two lines "
-            f"were glued together; read {found.group(found.lastgroup).strip()!r} as the next action",
-            Location(self.path, line, number.start(1) + 1), game=self.game.number if self.game else None,
-            move=int(number.group(1))))
+        self.match.findings.append(
+            Finding(
+                "glued-line",
+                f"a second move number {number.group(1) + ')'!r} inside the line, as if two lines "
+                f"were glued together; read {found.group(found.lastgroup).strip()!r} as the next action",
+                Location(self.path, line, number.start(1) + 1),
+                game=self.game.number if self.game else None,
+                move=int(number.group(1)),
+            )
+        )
         return found, number.start(1)
 
 
@@ -742,10 +757,11 @@ def _forfeit_winner(points: int, match_won: bool, score: tuple[int, int], length
     able = [side for side in (_ZERO, _ONE) if (score[side] + points >= length) == match_won]
     return able[0] if len(able) == 1 else None
 
+
 def _first_column(text: str) -> int:
     """1-based column of the first non-blank character of a line."""
     return len(text) - len(text.lstrip()) + 1
 
 
-FORMAT = Format('mat', ('.mat', '.txt'), looks_like_mat, read_matches, lazy=True)
+FORMAT = Format("mat", (".mat", ".txt"), looks_like_mat, read_matches, lazy=True)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -52,10 +52,10 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
-from tabla_cli.evaluation.recorded import Candidate, CubeAnalysis, RecordedAnalysis, proper_cube_action
-from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.board import Player
 from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
+from tabla_cli.evaluation.recorded import Candidate, CubeAnalysis, RecordedAnalysis, proper_cube_action
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, read_handle
 from tabla_cli.ids.match import MatchState
@@ -82,8 +82,11 @@ _BGBLITZ_PLAY = re.compile(
     re.MULTILINE,
 )
 _XG_CUBE = re.compile(rf"^[ \t]++([^:\n]+):[ \t]+({_NUMBER})(?:[ \t]+\({_NUMBER}\))?[ \t]*$", re.MULTILINE)
-_BGBLITZ_CUBE = re.compile(rf"^ ([^:\n]+):(?:[ \t]+{_NUMBER}[ \t]+\([ \t]*{_NUMBER}\))?"
-                           rf"[ \t]+({_NUMBER})[ \t]+\([ \t]*{_NUMBER}\)[ \t]*$", re.MULTILINE)
+_BGBLITZ_CUBE = re.compile(
+    rf"^ ([^:\n]+):(?:[ \t]+{_NUMBER}[ \t]+\([ \t]*{_NUMBER}\))?"
+    rf"[ \t]+({_NUMBER})[ \t]+\([ \t]*{_NUMBER}\)[ \t]*$",
+    re.MULTILINE,
+)
 _XG_LEVEL = re.compile(rf"^Analy\S*[ \t]+\S+[ \t]+({_WORDS})[ \t]*$", re.MULTILINE)
 _PLIES = re.compile(r"^([0-9]+)-pl\w*$")
 _PASS_WORDS = re.compile(r"pass|ablehnen|refuser|rejeter", re.IGNORECASE)
@@ -98,8 +101,11 @@ def looks_like_position_text(text: str) -> bool:
     """
     head = text[:20000]
     # Plain words first: they are found far faster than the XGID line (a regular expression tried at each character).
-    return ("XGID=" in head and ("eXtreme Gammon Version" in head or "Position-ID:" in head)
-            and _XGID.search(head) is not None)
+    return (
+        "XGID=" in head
+        and ("eXtreme Gammon Version" in head or "Position-ID:" in head)
+        and _XGID.search(head) is not None
+    )
 
 
 def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None) -> Iterator[Match]:
@@ -136,17 +142,30 @@ def parse_matches(text: str, *, path: str = "<string>") -> Iterator[Match]:
     match = Match(players=_players(text), length=state.length, path=path, format="position-text", location=where)
     match.rules = RuleSet(crawford=bool(state.length), jacoby=state.jacoby, beaver=state.beaver)
     mover = state.dice_owner
-    game = Game(1, state.score, location=where, start=position if mover is Player.ZERO else position.flip(),
-                crawford=state.crawford if state.length else None)
+    game = Game(
+        1,
+        state.score,
+        location=where,
+        start=position if mover is Player.ZERO else position.flip(),
+        crawford=state.crawford if state.length else None,
+    )
     if state.cube > 1 or state.cube_owner is not None:
         game.start_cube = (state.cube, state.cube_owner)
     match.games.append(game)
-    after = text[found.end():]
+    after = text[found.end() :]
     if state.dice is not None:
         analysis = _bgblitz_plays(after) if bgblitz else _xg_plays(after)
         if analysis is not None and analysis.candidates:
-            game.actions.append(Action(ActionKind.ROLL, mover, where, dice=state.dice,
-                                       play_text=analysis.candidates[0].play, analysis=analysis))
+            game.actions.append(
+                Action(
+                    ActionKind.ROLL,
+                    mover,
+                    where,
+                    dice=state.dice,
+                    play_text=analysis.candidates[0].play,
+                    analysis=analysis,
+                )
+            )
     else:
         cube = _bgblitz_cube(after, state) if bgblitz else _xg_cube(after, state)
         if cube is not None:
@@ -185,13 +204,22 @@ def _xg_plays(text: str) -> RecordedAnalysis | None:
         if len(chances) >= 2:
             mine, theirs = chances[0], chances[1]
             probabilities = tuple(float(x) / 100 for x in (*mine, *theirs))
-        candidates.append(Candidate(int(rank), play.strip(), float(equity), -float(diff) if diff else 0.0,
-                                    probabilities, _level(level.strip())))
+        candidates.append(
+            Candidate(
+                int(rank),
+                play.strip(),
+                float(equity),
+                -float(diff) if diff else 0.0,
+                probabilities,
+                _level(level.strip()),
+            )
+        )
     if not candidates:
         return None
     level = candidates[0].level
-    return RecordedAnalysis(candidates=tuple(candidates), level=level if level.startswith("XG") else f"XG {level}",
-                            undecided=True)
+    return RecordedAnalysis(
+        candidates=tuple(candidates), level=level if level.startswith("XG") else f"XG {level}", undecided=True
+    )
 
 
 def _bgblitz_plays(text: str) -> RecordedAnalysis | None:
@@ -199,8 +227,16 @@ def _bgblitz_plays(text: str) -> RecordedAnalysis | None:
     for rank, equity, diff, play, numbers in _BGBLITZ_PLAY.findall(text):
         values = [v for v in numbers.split() if v != "-"]
         probabilities = tuple(float(x) for x in values) if len(values) == 6 else None
-        candidates.append(Candidate(int(rank), play.replace(",", " ").replace("  ", " ").strip(), float(equity),
-                                    -float(diff) if diff else 0.0, probabilities, "BGBlitz"))
+        candidates.append(
+            Candidate(
+                int(rank),
+                play.replace(",", " ").replace("  ", " ").strip(),
+                float(equity),
+                -float(diff) if diff else 0.0,
+                probabilities,
+                "BGBlitz",
+            )
+        )
     if not candidates:
         return None
     return RecordedAnalysis(candidates=tuple(candidates), level="BGBlitz", undecided=True)
@@ -241,8 +277,11 @@ def _bgblitz_cube(text: str, state: MatchState) -> CubeAnalysis | None:
 
 def _cube_actions(cube: CubeAnalysis, state: MatchState, doubler: Player, where: Location) -> list[Action]:
     """The double (made when the XGID says so, else undecided) and the undecided answer."""
-    offered = RecordedAnalysis(cube=cube, level=cube.level, cube_action=CubeAction.DOUBLE) if state.doubled \
+    offered = (
+        RecordedAnalysis(cube=cube, level=cube.level, cube_action=CubeAction.DOUBLE)
+        if state.doubled
         else RecordedAnalysis(cube=cube, level=cube.level, undecided=True)
+    )
     answer = RecordedAnalysis(cube=cube, level=cube.level, undecided=True)
     return [
         Action(ActionKind.DOUBLE, doubler, where, value=state.cube * 2, analysis=offered),

@@ -46,10 +46,10 @@ from typing import TextIO
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
-from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
-from tabla_cli.evaluation.types import CubeAction as Cube
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
+from tabla_cli.evaluation.types import CubeAction as Cube
 from tabla_cli.formats import Format
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
@@ -189,8 +189,9 @@ def looks_like_sgf(text: str) -> bool:
     return head.startswith("(") and head[1:].lstrip(" \t\r\n").startswith(";")
 
 
-def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None,
-                 analysis: bool = True) -> Iterator[Match]:
+def read_matches(
+    handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandler | None = None, analysis: bool = True
+) -> Iterator[Match]:
     """Every match in an SGF text stream: :func:`parse_matches` of all its text.
 
     Raises:
@@ -199,8 +200,9 @@ def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandle
     return read_stream(functools.partial(parse_matches, analysis=analysis), handle, path, on_error)
 
 
-def parse_matches(text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None,
-                  analysis: bool = True) -> Iterator[Match]:
+def parse_matches(
+    text: str, *, path: str = "<string>", on_error: ErrorHandler | None = None, analysis: bool = True
+) -> Iterator[Match]:
     """Every match in an SGF text (normally one per file), parsed whole before the first is yielded.
 
     Game trees whose players or match length differ from the previous tree's
@@ -257,7 +259,7 @@ def _lexer_message(text: str, position: int) -> str:
         return f"the value of property {name!r} is not closed: expected ']'"
     if text.startswith("[", position):
         return "a value '[...]' without a property name"
-    return f"unexpected character {text[position:position + 1]!r}: expected '(', ';', ')' or a property 'ID[value]'"
+    return f"unexpected character {text[position : position + 1]!r}: expected '(', ';', ')' or a property 'ID[value]'"
 
 
 def _main_line(tree: Tree[Token]) -> list[Token]:
@@ -471,9 +473,7 @@ class _Reader:
                 game = prop.text()
                 if game != "6":
                     where = self.where(prop)
-                    raise UnsupportedFormatError(
-                        f"{where}: SGF game type GM[{game}] is not backgammon (GM[6])"
-                    )
+                    raise UnsupportedFormatError(f"{where}: SGF game type GM[{game}] is not backgammon (GM[6])")
             elif ident == "MI":
                 self.match_info(info, prop)
             elif ident in ("PW", "PB"):
@@ -524,8 +524,7 @@ class _Reader:
             return
         found = _RESULT.fullmatch(value)
         if found is None:
-            raise self.fail(f"cannot read the result RE[{value}]: expected W+n or B+n, 'R' for a resignation",
-                            prop, 1)
+            raise self.fail(f"cannot read the result RE[{value}]: expected W+n or B+n, 'R' for a resignation", prop, 1)
         points = int(found.group(2)) if found.group(2) else None
         info.result = (_COLOURS[found.group(1).upper()], points, found.group(3) is not None)
         info.result_location = self.where(prop)
@@ -546,8 +545,12 @@ def _after_crawford(length: int, score: tuple[int, int], words: set[str]) -> boo
     return length > 1 and at_point and "CrawfordGame" not in words
 
 
-_CUBE_MADE = {ActionKind.ROLL: Cube.NO_DOUBLE, ActionKind.DOUBLE: Cube.DOUBLE, ActionKind.TAKE: Cube.TAKE,
-              ActionKind.DROP: Cube.PASS}  # the cube action of each move node, for its DA
+_CUBE_MADE = {
+    ActionKind.ROLL: Cube.NO_DOUBLE,
+    ActionKind.DOUBLE: Cube.DOUBLE,
+    ActionKind.TAKE: Cube.TAKE,
+    ActionKind.DROP: Cube.PASS,
+}  # the cube action of each move node, for its DA
 _ANSWERS = (Cube.TAKE, Cube.PASS)
 
 
@@ -629,20 +632,21 @@ class _GameReader:
             elif ident == "CP":
                 where = prop.text().casefold()
                 if where not in ("c", "w", "b"):
-                    raise self.r.fail(f"CP[{where}] must be c (centred), w (White owns) or b (Black owns)",
-                                      prop, 1)
+                    raise self.r.fail(f"CP[{where}] must be c (centred), w (White owns) or b (Black owns)", prop, 1)
                 owner = None if where == "c" else _COLOURS[where.upper()]
         checkers = self.variant.checkers
         for name, side in (("White", white), ("Black", black)):
             on_board = sum(side[1:])
             if on_board > checkers:
-                raise RuleError(f"illegal set-up: {name} has {on_board} checkers, more than {checkers}",
-                                self.r.where(props[0]))
+                raise RuleError(
+                    f"illegal set-up: {name} has {on_board} checkers, more than {checkers}", self.r.where(props[0])
+                )
             side[OFF] = checkers - on_board
         for point in range(1, 25):
             if white[point] and black[25 - point]:
-                raise RuleError(f"illegal set-up: both players have checkers on White's {point}-point",
-                                self.r.where(props[0]))
+                raise RuleError(
+                    f"illegal set-up: both players have checkers on White's {point}-point", self.r.where(props[0])
+                )
         self.position = Position(tuple(white), tuple(black))
         if any(p.ident in ("AE", "AW", "AB") for p in props):
             self.game.start = self.position
@@ -659,8 +663,9 @@ class _GameReader:
             value = raw.strip()
             first, sep, last = value.partition(":")
             if not re.fullmatch(r"[a-y]", first) or (sep and not re.fullmatch(r"[a-y]", last)):
-                raise self.r.fail(f"{prop.ident}[{value}] is not a point a-x or the bar y (or a range a:y)",
-                                  prop, index)
+                raise self.r.fail(
+                    f"{prop.ident}[{value}] is not a point a-x or the bar y (or a range a:y)", prop, index
+                )
             end = last if sep else first
             for code in range(min(ord(first), ord(end)), max(ord(first), ord(end)) + 1):
                 yield chr(code)
@@ -704,8 +709,9 @@ class _GameReader:
         self.track(player, tuple(steps))
         return Action(ActionKind.ROLL, player, location, dice=dice, play_text=format_play_plain(tuple(steps)))
 
-    def analysed(self, action: Action, props: list[_Property], cube: int,
-                 pending: tuple[ActionKind, Player, int] | None) -> Action:
+    def analysed(
+        self, action: Action, props: list[_Property], cube: int, pending: tuple[ActionKind, Player, int] | None
+    ) -> Action:
         """``action`` with its node's analysis: ``A``/``LU`` (the play), ``DA`` (the cube decision).
 
         ``cube``, ``pending``: the cube value and pending double before it. ``DA`` on a roll is the
@@ -719,12 +725,16 @@ class _GameReader:
             return action if recorded is None else dataclasses.replace(action, analysis=recorded)
         doubler = action.player.other if made in _ANSWERS else action.player
         length, score = self.match.length, self.game.score
-        context = (length - score[doubler], length - score[doubler.other], cube,
-                   "CrawfordGame" in self.info.rules) if length else None
+        context = (
+            (length - score[doubler], length - score[doubler.other], cube, "CrawfordGame" in self.info.rules)
+            if length
+            else None
+        )
         analysis = parse_sgf_cube_analysis(_unescape(found.values[0]), context, cube > 1)
         if analysis is not None:
-            recorded = dataclasses.replace(recorded or RecordedAnalysis(level=analysis.level), cube=analysis,
-                                           cube_action=made)
+            recorded = dataclasses.replace(
+                recorded or RecordedAnalysis(level=analysis.level), cube=analysis, cube_action=made
+            )
         return action if recorded is None else dataclasses.replace(action, analysis=recorded)
 
     @staticmethod
@@ -795,5 +805,5 @@ class _GameReader:
         self.game.actions.append(Action(ActionKind.WIN, winner, location, value=points))
 
 
-FORMAT = Format('sgf', ('.sgf',), looks_like_sgf, read_matches, analysis=True)
+FORMAT = Format("sgf", (".sgf",), looks_like_sgf, read_matches, analysis=True)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

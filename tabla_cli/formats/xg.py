@@ -33,9 +33,9 @@ import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.board import OFF, Player, Position, Step
 from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.findings import Code, Finding
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._syntax import ErrorHandler
@@ -77,8 +77,9 @@ _MADE = {ActionKind.DROP: CubeAction.PASS, ActionKind.TAKE: CubeAction.TAKE, Act
 _DELPHI_EPOCH = datetime.datetime(1899, 12, 30)
 
 
-def read_matches(data: bytes, *, path: str = "<stdin>", on_error: ErrorHandler | None = None,
-                 max_size: int) -> Iterator[Match]:
+def read_matches(
+    data: bytes, *, path: str = "<stdin>", on_error: ErrorHandler | None = None, max_size: int
+) -> Iterator[Match]:
     """The match of an ``.xg`` file's bytes (one per file).
 
     Args:
@@ -116,8 +117,10 @@ def _point(code: int, where: Location, *, target: bool) -> int:
     if target and -6 <= code < 0:
         return OFF
     what = "to" if target else "from"
-    raise TranscriptSyntaxError(f"a play moves {what} point code {code}: not a point (0-23), the bar (24, "
-                                "from only) or off (below 0, to only)", where)
+    raise TranscriptSyntaxError(
+        f"a play moves {what} point code {code}: not a point (0-23), the bar (24, from only) or off (below 0, to only)",
+        where,
+    )
 
 
 def _play(steps: tuple[int, ...], where: Location) -> str:
@@ -146,8 +149,11 @@ def _date(days: float) -> datetime.datetime | None:
 
 
 def _headers(header: MatchHeader) -> list[tuple[str, str]]:
-    out = [(key, value) for key, value in (("Event", header.event), ("Site", header.place),
-                                           ("Round", header.round)) if value]
+    out = [
+        (key, value)
+        for key, value in (("Event", header.event), ("Site", header.place), ("Round", header.round))
+        if value
+    ]
     when = _date(header.date)
     if when is not None:
         out += [("EventDate", when.strftime("%Y.%m.%d")), ("EventTime", when.strftime("%H:%M"))]
@@ -157,10 +163,14 @@ def _headers(header: MatchHeader) -> list[tuple[str, str]]:
     if header.transcriber:
         out.append(("Transcriber", header.transcriber))
     on = {True: "On", False: "Off"}
-    out += [("Variation", _VARIATION_NAMES.get(header.variation, str(header.variation))),
-            ("Crawford", on[header.crawford]), ("Jacoby", on[header.jacoby]), ("Beaver", on[header.beaver])]
+    out += [
+        ("Variation", _VARIATION_NAMES.get(header.variation, str(header.variation))),
+        ("Crawford", on[header.crawford]),
+        ("Jacoby", on[header.jacoby]),
+        ("Beaver", on[header.beaver]),
+    ]
     if 0 < header.cube_limit < 31:
-        out.append(("CubeLimit", str(2 ** header.cube_limit)))
+        out.append(("CubeLimit", str(2**header.cube_limit)))
     if header.auto_double:
         out.append(("XG AutoDouble", f"On, at most {header.auto_double_max}"))
     if header.money:
@@ -171,7 +181,7 @@ def _headers(header: MatchHeader) -> list[tuple[str, str]]:
 
 def _rules(header: MatchHeader) -> RuleSet:
     default = RuleSet()
-    limit = 2 ** header.cube_limit if 0 < header.cube_limit < 31 else default.cube_limit
+    limit = 2**header.cube_limit if 0 < header.cube_limit < 31 else default.cube_limit
     return RuleSet(crawford=header.crawford, jacoby=header.jacoby, beaver=header.beaver, cube_limit=limit)
 
 
@@ -220,21 +230,27 @@ class _Reader:
             raise InputError("the first record is not an eXtreme Gammon match header", Location(self.path))
         self.version = header.version
         self.match = Match(
-            players=header.players, length=0 if header.length == MONEY else header.length,
-            headers=_headers(header), rules=_rules(header), variant=_VARIANTS.get(header.variation, ""),
-            path=self.path, format="xg", location=Location(self.path),
+            players=header.players,
+            length=0 if header.length == MONEY else header.length,
+            headers=_headers(header),
+            rules=_rules(header),
+            variant=_VARIANTS.get(header.variation, ""),
+            path=self.path,
+            format="xg",
+            location=Location(self.path),
         )
         for index, start in enumerate(range(RECORD_SIZE, whole, RECORD_SIZE), 2):
             try:
-                self.record(records[start:start + RECORD_SIZE], index)
+                self.record(records[start : start + RECORD_SIZE], index)
             except TranscriptSyntaxError as exc:
                 if self.on_error is None:
                     raise
                 self.on_error(exc)
                 self.skipping = True
         if whole < len(records):
-            self.error(f"the match records end in a partial record of {len(records) - whole} bytes: "
-                       f"ignored", self.where())
+            self.error(
+                f"the match records end in a partial record of {len(records) - whole} bytes: ignored", self.where()
+            )
         return self.match
 
     def error(self, message: str, where: Location) -> None:
@@ -261,14 +277,16 @@ class _Reader:
             return
         if isinstance(record, MissingGame):
             winner = {1: "player 1", -1: "player 2"}.get(record.winner, f"player {record.winner}")
-            self.match.headers.append(("XG Missing Game", f"after game {len(self.match.games)}: {winner} won "
-                                       f"{record.points} points"))
+            self.match.headers.append(
+                ("XG Missing Game", f"after game {len(self.match.games)}: {winner} won {record.points} points")
+            )
             return
         if self.skipping:
             return
         if self.game is None:
-            raise TranscriptSyntaxError(f"record {index} ({RecordType(data[8]).name.lower().replace('_', ' ')}) "
-                                        "is outside a game", self.where())
+            raise TranscriptSyntaxError(
+                f"record {index} ({RecordType(data[8]).name.lower().replace('_', ' ')}) is outside a game", self.where()
+            )
         if isinstance(record, CubeRecord):
             self.cube(record)
         elif isinstance(record, MoveRecord):
@@ -278,8 +296,12 @@ class _Reader:
 
     def start(self, header: GameHeader) -> None:
         number = header.number if header.number > 0 else len(self.match.games) + 1
-        game = Game(number, header.score, location=Location(self.path, game=number),
-                    crawford=header.crawford if self.match.length else None)
+        game = Game(
+            number,
+            header.score,
+            location=Location(self.path, game=number),
+            crawford=header.crawford if self.match.length else None,
+        )
         self.game = game
         self.turns = _Turns()
         self.no_double = None
@@ -301,9 +323,16 @@ class _Reader:
         if record.edited:
             self.match.headers.append(("XG Edited", f"game {where.game} move {where.move}"))
         elif self.board is not None and record.position != self.board:
-            self.match.findings.append(Finding(
-                Code.POSITION_MISMATCH, "the position before this decision is not the one the last play left, "
-                "and XG does not mark it edited", where, game=where.game, move=where.move or None))
+            self.match.findings.append(
+                Finding(
+                    Code.POSITION_MISMATCH,
+                    "the position before this decision is not the one the last play left, "
+                    "and XG does not mark it edited",
+                    where,
+                    game=where.game,
+                    move=where.move or None,
+                )
+            )
         self.board = record.position
 
     def cube(self, record: CubeRecord) -> None:
@@ -319,12 +348,19 @@ class _Reader:
         taker = doubler.other
         answer = _ANSWERS.get(record.take)
         if answer is None:
-            raise TranscriptSyntaxError(f"a double answered {record.take}: not 0 (pass), 1 (take) or 2 (beaver)",
-                                        where)
+            raise TranscriptSyntaxError(f"a double answered {record.take}: not 0 (pass), 1 (take) or 2 (beaver)", where)
         number = self.turns.next(taker)
         where = self.where(number)
-        self.add(Action(answer, taker, where, number, value=value * 2 if answer is ActionKind.BEAVER else None,
-                        analysis=answer_analysis(record, _MADE[answer])))
+        self.add(
+            Action(
+                answer,
+                taker,
+                where,
+                number,
+                value=value * 2 if answer is ActionKind.BEAVER else None,
+                analysis=answer_analysis(record, _MADE[answer]),
+            )
+        )
         if answer is ActionKind.BEAVER:
             self.beavered(record, doubler, value * 2)
 
@@ -333,8 +369,11 @@ class _Reader:
         if record.beaver_answer in (0, 2):
             number = self.turns.next(doubler)
             kind = ActionKind.DROP if record.beaver_answer == 0 else ActionKind.RACCOON
-            self.add(Action(kind, doubler, self.where(number), number,
-                            value=value * 2 if kind is ActionKind.RACCOON else None))
+            self.add(
+                Action(
+                    kind, doubler, self.where(number), number, value=value * 2 if kind is ActionKind.RACCOON else None
+                )
+            )
         if record.beaver_answer == 2 and record.raccoon_answer == 0:
             number = self.turns.next(doubler.other)
             self.add(Action(ActionKind.DROP, doubler.other, self.where(number), number))
@@ -345,13 +384,15 @@ class _Reader:
         where = self.where(number)
         self.follows(record, where)
         if not 0 <= record.candidate_count <= len(record.candidates) or len(record.candidates) > 32:
-            raise TranscriptSyntaxError(f"a move record counts {record.candidate_count} candidate plays "
-                                        "(at most 32)", where)
+            raise TranscriptSyntaxError(
+                f"a move record counts {record.candidate_count} candidate plays (at most 32)", where
+            )
         play = _play(record.steps, where)
         cube = self.no_double if self.no_double is not None and self.no_double.actor == record.actor else None
         self.no_double = None
-        analysis = with_cube(checker_analysis(record, lambda steps: _play(steps, where)),
-                             None if cube is None else cube_analysis(cube))
+        analysis = with_cube(
+            checker_analysis(record, lambda steps: _play(steps, where)), None if cube is None else cube_analysis(cube)
+        )
         self.add(Action(ActionKind.ROLL, player, where, number, dice=record.dice, play_text=play, analysis=analysis))
         end = record.position_end  # seen from the mover
         self.board = end if player is Player.ZERO else tuple(-end[25 - index] for index in range(26))
@@ -362,8 +403,9 @@ class _Reader:
             loser = winner.other
             number = self.turns.next(loser)
             level = footer.termination % _RESIGNED if footer.termination < _SETTLED else 0
-            self.add(Action(ActionKind.RESIGN, loser, self.where(number), number,
-                            value=level if 1 <= level <= 3 else None))
+            self.add(
+                Action(ActionKind.RESIGN, loser, self.where(number), number, value=level if 1 <= level <= 3 else None)
+            )
         self.add(Action(ActionKind.WIN, winner, self.where(), value=footer.points))
         self.game = None
 

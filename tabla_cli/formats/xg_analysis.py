@@ -41,8 +41,22 @@ __all__ = ["NOT_ANALYSED", "answer_analysis", "checker_analysis", "cube_analysis
 NOT_ANALYSED = -1000.0
 """XG's error or luck figure of a decision it did not analyse."""
 
-_LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply", 12: "3-ply red",
-           100: "rollout", 998: "book", 999: "book", 1000: "XG Roller", 1001: "XG Roller+", 1002: "XG Roller++"}
+_LEVELS = {
+    0: "1-ply",
+    1: "2-ply",
+    2: "3-ply",
+    3: "4-ply",
+    4: "5-ply",
+    5: "6-ply",
+    6: "7-ply",
+    12: "3-ply red",
+    100: "rollout",
+    998: "book",
+    999: "book",
+    1000: "XG Roller",
+    1001: "XG Roller+",
+    1002: "XG Roller++",
+}
 
 
 def level_name(level: int) -> str:
@@ -81,8 +95,11 @@ def checker_analysis(move: MoveRecord, play_text: Callable[[tuple[int, ...]], st
         candidates = tuple(c._replace(error=max(0.0, best - c.equity)) for c in candidates)
     played = next((i for i, c in enumerate(move.candidates) if c.position == move.position_end), None)
     recorded = RecordedAnalysis(
-        candidates=candidates, played=played, level=source(move.analysed),
-        luck=move.luck if _analysed(move.luck) else None, forced=len(candidates) <= 1,
+        candidates=candidates,
+        played=played,
+        level=source(move.analysed),
+        luck=move.luck if _analysed(move.luck) else None,
+        forced=len(candidates) <= 1,
     )
     evaluation = evaluation_from_recorded(recorded, DecisionKind.CHECKER)
     if evaluation is None:
@@ -93,8 +110,13 @@ def checker_analysis(move: MoveRecord, play_text: Callable[[tuple[int, ...]], st
 
 def _cube(record: CubeRecord) -> CubeAnalysis:
     no_double, double_take, double_pass = record.equities
-    cube = CubeAnalysis(no_double, double_take, double_pass, level=source(record.level),
-                        probabilities=_probabilities(record.no_double_eval))
+    cube = CubeAnalysis(
+        no_double,
+        double_take,
+        double_pass,
+        level=source(record.level),
+        probabilities=_probabilities(record.no_double_eval),
+    )
     return dataclasses.replace(cube, proper=proper_cube_action(cube, redouble=record.cube != 0))
 
 
@@ -108,8 +130,7 @@ def cube_analysis(record: CubeRecord) -> RecordedAnalysis | None:
     evaluation = evaluation_from_recorded(recorded, DecisionKind.DOUBLE)
     if evaluation is None:
         return recorded
-    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation,
-                                                                             error=abs(record.error_cube)))
+    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation, error=abs(record.error_cube)))
 
 
 def answer_analysis(record: CubeRecord, made: CubeAction) -> RecordedAnalysis | None:
@@ -121,13 +142,13 @@ def answer_analysis(record: CubeRecord, made: CubeAction) -> RecordedAnalysis | 
     evaluation = evaluation_from_recorded(recorded, DecisionKind.TAKE)
     if evaluation is None:
         return recorded
-    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation,
-                                                                             error=abs(record.error_take)))
+    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation, error=abs(record.error_take)))
 
 
 def with_cube(checker: RecordedAnalysis | None, cube: RecordedAnalysis | None) -> RecordedAnalysis | None:
     """A roll's analysis: its checker play's, and the no-double decision before it."""
     if cube is None or checker is None:
         return checker or cube
-    return dataclasses.replace(checker, cube=cube.cube, cube_action=cube.cube_action,
-                               cube_evaluation=cube.cube_evaluation)
+    return dataclasses.replace(
+        checker, cube=cube.cube, cube_action=cube.cube_action, cube_evaluation=cube.cube_evaluation
+    )

@@ -59,29 +59,33 @@ def read_game_file(data: bytes, *, path: str, max_size: int) -> bytes:
     if not data.startswith(MAGIC):
         raise InputError("not an eXtreme Gammon file: it does not start with 'RGMH'", where)
     if len(data) < _HEADER_SIZE + _TRAILER_SIZE:
-        raise InputError(f"the file is truncated: {len(data)} bytes, less than an eXtreme Gammon header and "
-                         "archive trailer", where)
+        raise InputError(
+            f"the file is truncated: {len(data)} bytes, less than an eXtreme Gammon header and archive trailer", where
+        )
     trailer_at = len(data) - _TRAILER_SIZE
     crc, count, _version, directory_size, data_size, compressed = _TRAILER.unpack_from(data, trailer_at)
     start = trailer_at - directory_size - data_size
     if directory_size < 0 or data_size < 0 or start < _HEADER_SIZE:
-        raise InputError("the archive does not fit the file: the file is truncated, or its header or archive "
-                         "trailer is damaged", where)
+        raise InputError(
+            "the archive does not fit the file: the file is truncated, or its header or archive trailer is damaged",
+            where,
+        )
     if zlib.crc32(data[start:trailer_at]) != crc & 0xFFFFFFFF:
         raise InputError("the archive's checksum does not match its content: the file is damaged", where)
     if not 0 < count <= _MAX_FILES:
         raise InputError(f"the archive's trailer counts {count} files", where)
-    directory = data[trailer_at - directory_size:trailer_at]
+    directory = data[trailer_at - directory_size : trailer_at]
     if compressed:
-        directory = inflate(directory, max_size=min(max_size, count * _ENTRY_SIZE), location=where,
-                            what="the archive's directory")
+        directory = inflate(
+            directory, max_size=min(max_size, count * _ENTRY_SIZE), location=where, what="the archive's directory"
+        )
     if len(directory) < count * _ENTRY_SIZE:
         raise InputError(f"the archive's directory holds fewer than the {count} files its trailer counts", where)
     for index in range(count):
-        entry = directory[index * _ENTRY_SIZE:(index + 1) * _ENTRY_SIZE]
-        name = entry[1:1 + entry[0]].decode("latin-1")
+        entry = directory[index * _ENTRY_SIZE : (index + 1) * _ENTRY_SIZE]
+        name = entry[1 : 1 + entry[0]].decode("latin-1")
         if name == GAME_FILE:
-            return _member(data[start:start + data_size], entry, where, max_size)
+            return _member(data[start : start + data_size], entry, where, max_size)
     raise InputError(f"the archive holds no {GAME_FILE} (the match records)", where)
 
 
@@ -89,16 +93,21 @@ def _member(archive: bytes, entry: bytes, where: Location, max_size: int) -> byt
     """The content of the archive member described by the directory ``entry``."""
     size, packed, start, crc, stored = _ENTRY_NUMBERS.unpack_from(entry, _ENTRY_NUMBERS_AT)
     if size < 0 or packed < 0 or start < 0 or start + packed > len(archive):
-        raise InputError(f"the archive's directory puts {GAME_FILE} outside the archive: the file is damaged "
-                         "or truncated", where)
+        raise InputError(
+            f"the archive's directory puts {GAME_FILE} outside the archive: the file is damaged or truncated", where
+        )
     if size > max_size:
-        raise InflatesTooLargeError(f"the archive's directory says {GAME_FILE} holds {size} bytes, more than the size "
-                         f"limit of {max_size} bytes (--max-size); not read", where)
-    blob = archive[start:start + packed]
+        raise InflatesTooLargeError(
+            f"the archive's directory says {GAME_FILE} holds {size} bytes, more than the size "
+            f"limit of {max_size} bytes (--max-size); not read",
+            where,
+        )
+    blob = archive[start : start + packed]
     content = blob if stored else inflate(blob, max_size=max_size, location=where, what=GAME_FILE)
     if len(content) != size:
-        raise InputError(f"the archive's directory says {GAME_FILE} holds {size} bytes, but it holds "
-                         f"{len(content)}", where)
+        raise InputError(
+            f"the archive's directory says {GAME_FILE} holds {size} bytes, but it holds {len(content)}", where
+        )
     if zlib.crc32(content) != crc & 0xFFFFFFFF:
         raise InputError(f"the checksum of {GAME_FILE} does not match its content: the file is damaged", where)
     return content

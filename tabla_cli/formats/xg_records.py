@@ -26,8 +26,19 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 __all__ = [
-    "MATCH_MAGIC", "RECORD_SIZE", "Candidate", "Comment", "CubeRecord", "GameFooter", "GameHeader", "MatchFooter", "MatchHeader",
-    "MissingGame", "MoveRecord", "RecordType", "parse_record",
+    "MATCH_MAGIC",
+    "RECORD_SIZE",
+    "Candidate",
+    "Comment",
+    "CubeRecord",
+    "GameFooter",
+    "GameHeader",
+    "MatchFooter",
+    "MatchHeader",
+    "MissingGame",
+    "MoveRecord",
+    "RecordType",
+    "parse_record",
 ]
 
 RECORD_SIZE = 2560
@@ -207,12 +218,12 @@ def _eval(data: bytes, at: int) -> Evaluation:
 
 def _ansi(data: bytes, at: int, size: int) -> str:
     """A Delphi ``string[size]``: a length byte, then that many ANSI (Windows-1252) characters."""
-    return data[at + 1:at + 1 + min(data[at], size)].decode("cp1252", errors="replace")
+    return data[at + 1 : at + 1 + min(data[at], size)].decode("cp1252", errors="replace")
 
 
 def _unicode(data: bytes, at: int) -> str:
     """A ``TShortUnicodeString``: up to 128 UTF-16 units, ended by a zero unit."""
-    raw = data[at:at + 258]
+    raw = data[at : at + 258]
     for end in range(0, len(raw) - 1, 2):
         if raw[end] == 0 and raw[end + 1] == 0:
             raw = raw[:end]
@@ -245,8 +256,12 @@ def _match_header(r: bytes) -> MatchHeader:
         game_mode=_int(r, 412),
         imported=bool(r[416]),
         money=bool(r[584]),
-        stakes=(struct.unpack_from("<f", r, 588)[0], struct.unpack_from("<f", r, 592)[0], _int(r, 596),
-                struct.unpack_from("<f", r, 600)[0]),
+        stakes=(
+            struct.unpack_from("<f", r, 588)[0],
+            struct.unpack_from("<f", r, 592)[0],
+            _int(r, 596),
+            struct.unpack_from("<f", r, 600)[0],
+        ),
         site=_int(r, 608),
         cube_limit=_int(r, 612) if version >= 8 else 0,
         auto_double_max=_int(r, 616) if version >= 8 else 0,
@@ -255,19 +270,32 @@ def _match_header(r: bytes) -> MatchHeader:
 
 
 def _game_header(r: bytes, version: int) -> GameHeader:
-    return GameHeader(score=(_int(r, 12), _int(r, 16)), crawford=bool(r[20]), start=_board(r, 21),
-                      number=_int(r, 48), auto_doubles=_int(r, 64) if version >= 26 else 0)
+    return GameHeader(
+        score=(_int(r, 12), _int(r, 16)),
+        crawford=bool(r[20]),
+        start=_board(r, 21),
+        number=_int(r, 48),
+        auto_doubles=_int(r, 64) if version >= 26 else 0,
+    )
 
 
 def _cube(r: bytes, version: int) -> CubeRecord:
     action = 64  # EngineStructDoubleAction, 132 bytes
     return CubeRecord(
-        actor=_int(r, 12), double=_int(r, 16), take=_int(r, 20), beaver_answer=_int(r, 24),
-        raccoon_answer=_int(r, 28), cube=_int(r, 32), position=_board(r, 36),
+        actor=_int(r, 12),
+        double=_int(r, 16),
+        take=_int(r, 20),
+        beaver_answer=_int(r, 24),
+        raccoon_answer=_int(r, 28),
+        cube=_int(r, 32),
+        position=_board(r, 36),
         level=_int(r, action + 28),
         equities=struct.unpack_from("<3f", r, action + 88),
-        no_double_eval=_eval(r, action + 60), double_take_eval=_eval(r, action + 104),
-        error_cube=_double(r, 200), error_take=_double(r, 216), analysed=_int(r, 232),
+        no_double_eval=_eval(r, action + 60),
+        double_take_eval=_eval(r, action + 104),
+        error_cube=_double(r, 200),
+        error_take=_double(r, 216),
+        analysed=_int(r, 232),
         edited=version >= 24 and bool(r[296]),
     )
 
@@ -285,17 +313,25 @@ def _move(r: bytes, version: int) -> MoveRecord:
         for i in range(min(max(count, 0), MAX_CANDIDATES))
     )
     return MoveRecord(
-        actor=_int(r, 64), position=_board(r, 9), position_end=_board(r, 35),
-        steps=struct.unpack_from("<8i", r, 68), dice=(_int(r, 100), _int(r, 104)), cube=_int(r, 108),
-        candidate_count=count, candidates=candidates, played=bool(r[2308]),
-        error_move=_double(r, 2312), luck=_double(r, 2320), analysed=_int(r, 2472), luck_analysed=_int(r, 2476),
+        actor=_int(r, 64),
+        position=_board(r, 9),
+        position_end=_board(r, 35),
+        steps=struct.unpack_from("<8i", r, 68),
+        dice=(_int(r, 100), _int(r, 104)),
+        cube=_int(r, 108),
+        candidate_count=count,
+        candidates=candidates,
+        played=bool(r[2308]),
+        error_move=_double(r, 2312),
+        luck=_double(r, 2320),
+        analysed=_int(r, 2472),
+        luck_analysed=_int(r, 2476),
         edited=version >= 24 and bool(r[2528]),
     )
 
 
 def _game_footer(r: bytes) -> GameFooter:
-    return GameFooter(score=(_int(r, 12), _int(r, 16)), winner=_int(r, 24), points=_int(r, 28),
-                      termination=_int(r, 32))
+    return GameFooter(score=(_int(r, 12), _int(r, 16)), winner=_int(r, 24), points=_int(r, 28), termination=_int(r, 32))
 
 
 def parse_record(record: bytes, version: int) -> Record | None:

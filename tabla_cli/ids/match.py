@@ -268,4 +268,3 @@ def encode_match_id(state: MatchState) -> str:
     for name, (start, _) in _FIELDS.items():
         bits |= values[name] << start
     return chars(msb_first(bits, MATCH_ID_LENGTH * 6 // 8), MATCH_ID_LENGTH)
-

@@ -211,4 +211,3 @@ def format_xgid(pos: Position, state: MatchState) -> str:
         str(state.max_cube_exp),
     ]
     return XGID_PREFIX + ":".join(fields)
-

@@ -56,11 +56,37 @@ if TYPE_CHECKING:
 
 _MODULES = {
     "build": ("Report", "ReportOptions", "build_report"),
-    "frames": ("COLUMNS", "FRAME_NAMES", "NAME_COLUMNS", "Column", "FileRows", "FrameBuilder", "Frames",
-               "build_frames", "empty_frame", "file_rows", "frames_from_matches", "frames_from_text",
-               "iter_file_rows", "read_frames", "text_rows", "write_frames"),
-    "summaries": ("SUMMARY_COLUMNS", "TABLES", "apply_aliases", "cube_table", "decision_table", "findings_by_code",
-                  "game_table", "match_summary", "player_summary", "read_aliases", "summarize"),
+    "frames": (
+        "COLUMNS",
+        "FRAME_NAMES",
+        "NAME_COLUMNS",
+        "Column",
+        "FileRows",
+        "FrameBuilder",
+        "Frames",
+        "build_frames",
+        "empty_frame",
+        "file_rows",
+        "frames_from_matches",
+        "frames_from_text",
+        "iter_file_rows",
+        "read_frames",
+        "text_rows",
+        "write_frames",
+    ),
+    "summaries": (
+        "SUMMARY_COLUMNS",
+        "TABLES",
+        "apply_aliases",
+        "cube_table",
+        "decision_table",
+        "findings_by_code",
+        "game_table",
+        "match_summary",
+        "player_summary",
+        "read_aliases",
+        "summarize",
+    ),
 }
 _LAZY = {name: module for module, names in _MODULES.items() for name in names}
 

@@ -22,8 +22,18 @@ from tabla_cli.reports.options import ANALYSIS_TABLES as BY_CHOICES
 WORST = 20
 """How many decisions the "worst decisions" section shows."""
 
-_FIRST_COLUMNS = ("file", "match", "player", "opponent", "decisions", "error_rate", "pr", "blunders", "luck_rate",
-                  "rating")
+_FIRST_COLUMNS = (
+    "file",
+    "match",
+    "player",
+    "opponent",
+    "decisions",
+    "error_rate",
+    "pr",
+    "blunders",
+    "luck_rate",
+    "rating",
+)
 
 
 def analysis_table(decisions: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -49,7 +59,7 @@ def analysis_table(decisions: pd.DataFrame, by: str) -> pd.DataFrame:
 
 def _number_in_file(key: str, path: str) -> int:
     """The match's number in its file, from its key (``path`` or ``path#n``)."""
-    suffix = key[len(path):]
+    suffix = key[len(path) :]
     return int(suffix[1:]) if suffix.startswith("#") and suffix[1:].isascii() and suffix[1:].isdigit() else 1
 
 
@@ -66,14 +76,18 @@ def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
         return "<p>No analysed decision lost equity.</p>"
     parts = ['<div class="boards">']
     for row in rows.to_dict("records"):
-        caption = (f"{row['player']}, game {row['game']} move {_text(row['move'])}: "
-                   f"played {_text(row['action']) or '(no move)'}, best {_text(row['best'])}, "
-                   f"lost {row['error']:.3f}")
+        caption = (
+            f"{row['player']}, game {row['game']} move {_text(row['move'])}: "
+            f"played {_text(row['action']) or '(no move)'}, best {_text(row['best'])}, "
+            f"lost {row['error']:.3f}"
+        )
         board = _board(row, caption)
         where = _text(row.get("file")) or _text(row["match"])
-        parts.append(f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
-                     f"({html.escape(str(row['source']))}; {html.escape(where)})"
-                     "</figcaption></figure>")
+        parts.append(
+            f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
+            f"({html.escape(str(row['source']))}; {html.escape(where)})"
+            "</figcaption></figure>"
+        )
     parts.append("</div>")
     return "\n".join(parts)
 
@@ -96,10 +110,19 @@ def _board(row: dict[Any, Any], caption: str) -> str:
         position = Position.from_id(position_id)
         state = decode_match_id(match_id, strict=False)
         side = int(str(row["side"]))
-        names = (str(row["player"]), str(row["opponent"])) if side == 0 else (str(row["opponent"]),
-                                                                            str(row["player"]))
-        return board_svg(position, on_roll=state.dice_owner, dice=state.dice, cube=state.cube,
-                         cube_owner=state.cube_owner, score=state.score, length=state.length,
-                         crawford=state.crawford, names=names, title=caption, size=360)
+        names = (str(row["player"]), str(row["opponent"])) if side == 0 else (str(row["opponent"]), str(row["player"]))
+        return board_svg(
+            position,
+            on_roll=state.dice_owner,
+            dice=state.dice,
+            cube=state.cube,
+            cube_owner=state.cube_owner,
+            score=state.score,
+            length=state.length,
+            crawford=state.crawford,
+            names=names,
+            title=caption,
+            size=360,
+        )
     except (TablaError, ValueError):
         return "<p>(no board: the IDs cannot be read)</p>"

@@ -118,10 +118,15 @@ def read_failures(frames: Frames) -> pd.DataFrame:
     return frames.findings[frames.findings["code"].isin(READ_FAILURES)]
 
 
-def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptions(), *,
-                 stdin: Source | None = None, sink: str | Path | None = None,
-                 progress: Callable[[], None] | None = None,
-                 each: Callable[[FileRows], None] | None = None) -> Report:
+def build_report(
+    sources: Sequence[Source],
+    options: ReportOptions = ReportOptions(),
+    *,
+    stdin: Source | None = None,
+    sink: str | Path | None = None,
+    progress: Callable[[], None] | None = None,
+    each: Callable[[FileRows], None] | None = None,
+) -> Report:
     """Read, replay (and analyse) ``sources`` into the frames of the matches ``options`` keeps.
 
     Args:
@@ -143,12 +148,24 @@ def build_report(sources: Sequence[Source], options: ReportOptions = ReportOptio
     named = (*flt.players, *flt.opponents)
     fold = options.ignore_case or (bool(named) and not options.exact_case)
     streaming = not (flt.selects or fold)
-    builder = FrameBuilder(include, keep=memory if streaming else include, aliases=options.aliases,
-                           sink=sink if streaming else None, keep_duplicates=options.keep_duplicates)
+    builder = FrameBuilder(
+        include,
+        keep=memory if streaming else include,
+        aliases=options.aliases,
+        sink=sink if streaming else None,
+        keep_duplicates=options.keep_duplicates,
+    )
     if stdin is not None:
         builder.add(file_rows(stdin, include=include, options=options.read, analyse=options.analyse))
-    for rows in iter_file_rows(sources, jobs=options.jobs, include=include, options=options.read,
-                               scheduler=options.scheduler, progress=progress, analyse=options.analyse):
+    for rows in iter_file_rows(
+        sources,
+        jobs=options.jobs,
+        include=include,
+        options=options.read,
+        scheduler=options.scheduler,
+        progress=progress,
+        analyse=options.analyse,
+    ):
         if each is not None:
             each(rows)
         builder.add(rows)

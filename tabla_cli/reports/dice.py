@@ -60,14 +60,16 @@ def roll_counts(plays: pd.DataFrame) -> pd.DataFrame:
     rolls = plays[valid]
     high = rolls[["die1", "die2"]].max(axis=1).astype("int64")
     low = rolls[["die1", "die2"]].min(axis=1).astype("int64")
-    return pd.DataFrame({
-        "player": rolls["player"].astype("string"),
-        "roll": high.astype("string") + low.astype("string"),
-        "opening": rolls["opening"].astype(bool),
-        "on_bar": rolls["on_bar"],
-        "closed": rolls["closed"],
-        "entered": rolls["entered"],
-    })
+    return pd.DataFrame(
+        {
+            "player": rolls["player"].astype("string"),
+            "roll": high.astype("string") + low.astype("string"),
+            "opening": rolls["opening"].astype(bool),
+            "on_bar": rolls["on_bar"],
+            "closed": rolls["closed"],
+            "entered": rolls["entered"],
+        }
+    )
 
 
 def _chisquare(observed: list[int]) -> tuple[float, float]:
@@ -98,18 +100,24 @@ def dice_summary(frames: Frames, players: tuple[str, ...] = ()) -> pd.DataFrame:
         chance = 1 - (bar["closed"].astype("float64") / 6) ** 2
         statistic, p_value = _chisquare([int(v) for v in tested_counts])
         row: dict[str, object] = {
-            "player": player, "rolls": len(own), "opening_rolls": int(own["opening"].sum()),
+            "player": player,
+            "rolls": len(own),
+            "opening_rolls": int(own["opening"].sum()),
             **{f"roll_{r}": int(counts.get(r, 0)) for r in ROLLS},
-            "tested_rolls": n, "doubles": doubles,
+            "tested_rolls": n,
+            "doubles": doubles,
             "doubles_rate": doubles / n if n else math.nan,
             "doubles_rate_se": math.sqrt(5 / 36 / n) if n else math.nan,
             "pips_mean": pips / n if n else math.nan,
             "pips_mean_se": _PIPS_SD / math.sqrt(n) if n else math.nan,
-            "bar_rolls": len(bar), "bar_entries": int(bar["entered"].astype(bool).sum()),
+            "bar_rolls": len(bar),
+            "bar_entries": int(bar["entered"].astype(bool).sum()),
             "bar_entries_expected": float(chance.sum()),
             "bar_entries_se": math.sqrt(float((chance * (1 - chance)).sum())),
-            "chi2_statistic": statistic, "chi2_dof": len(ROLLS) - 1 if n else None,
-            "chi2_p_value": p_value, "chi2_min_expected": n / 36 if n else math.nan,
+            "chi2_statistic": statistic,
+            "chi2_dof": len(ROLLS) - 1 if n else None,
+            "chi2_p_value": p_value,
+            "chi2_min_expected": n / 36 if n else math.nan,
         }
         rows.append(row)
     return typed(pd.DataFrame(rows, columns=[c.name for c in DICE_COLUMNS]), DICE_COLUMNS)

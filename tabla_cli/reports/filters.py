@@ -58,8 +58,15 @@ class ReportFilter:
     @property
     def selects(self) -> bool:
         """Whether the filter leaves anything out at all."""
-        return bool(self.players or self.opponents or self.since or self.until or self.site
-                    or self.length is not None or self.money)
+        return bool(
+            self.players
+            or self.opponents
+            or self.since
+            or self.until
+            or self.site
+            or self.length is not None
+            or self.money
+        )
 
     @property
     def dated(self) -> bool:
@@ -133,8 +140,7 @@ def fold_case(frames: Frames, prefer: Iterable[str] = ()) -> Frames:
     chosen = {p.casefold(): p for p in prefer}
     for spelling, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         chosen.setdefault(spelling.casefold(), spelling)
-    aliases = {spelling: chosen[spelling.casefold()] for spelling in counts
-               if chosen[spelling.casefold()] != spelling}
+    aliases = {spelling: chosen[spelling.casefold()] for spelling in counts if chosen[spelling.casefold()] != spelling}
     return apply_aliases(frames, aliases)
 
 

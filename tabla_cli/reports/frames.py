@@ -32,10 +32,16 @@ from tabla_cli.digest import Duplicates
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.rows import (
-    BATCH_ROWS, FileRows, arrow_schema, file_rows, iter_file_rows, record_batch, text_rows,
+    BATCH_ROWS,
+    FileRows,
+    arrow_schema,
+    file_rows,
+    iter_file_rows,
+    record_batch,
+    text_rows,
 )
-from tabla_cli.source import collect_sources
 from tabla_cli.reports.schema import (
+    COLUMNS,
     CUBE_ACTIONS,
     ENDINGS,
     FRAME_NAMES,
@@ -43,16 +49,33 @@ from tabla_cli.reports.schema import (
     NAME_COLUMNS,
     RESULTS,
     SEVERITIES,
-    COLUMNS,
 )
+from tabla_cli.source import collect_sources
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions
 
 __all__ = [
-    "COLUMNS", "CUBE_ACTIONS", "ENDINGS", "FRAME_NAMES", "NAME_COLUMNS", "RESULTS", "SEVERITIES", "Column",
-    "FileRows", "FrameBuilder", "Frames", "build_frames", "empty_frame", "file_rows", "frames_from_matches",
-    "frames_from_text", "iter_file_rows", "read_frames", "text_rows", "write_frames",
+    "COLUMNS",
+    "CUBE_ACTIONS",
+    "ENDINGS",
+    "FRAME_NAMES",
+    "NAME_COLUMNS",
+    "RESULTS",
+    "SEVERITIES",
+    "Column",
+    "FileRows",
+    "FrameBuilder",
+    "Frames",
+    "build_frames",
+    "empty_frame",
+    "file_rows",
+    "frames_from_matches",
+    "frames_from_text",
+    "iter_file_rows",
+    "read_frames",
+    "text_rows",
+    "write_frames",
 ]
 
 
@@ -119,11 +142,11 @@ class Frames:
     @classmethod
     def from_dict(cls, frames: Mapping[str, pd.DataFrame], files: int = 0) -> Frames:
         """Frames from ``{name: frame}``; a missing name gets an empty frame."""
+
         def get(name: str) -> pd.DataFrame:
             return frames[name] if name in frames else empty_frame(name)
 
-        return cls(get("matches"), get("games"), get("cube"), get("plays"), get("findings"), get("decisions"),
-                   files)
+        return cls(get("matches"), get("games"), get("cube"), get("plays"), get("findings"), get("decisions"), files)
 
     def replace(self, **frames: pd.DataFrame) -> Frames:
         """A copy with some frames replaced."""
@@ -151,9 +174,15 @@ class FrameBuilder:
     (0, 17)
     """
 
-    def __init__(self, include: Iterable[str] = FRAME_NAMES, *, keep: Iterable[str] | None = None,
-                 aliases: Mapping[str, str] | None = None, sink: str | Path | None = None,
-                 keep_duplicates: bool = False) -> None:
+    def __init__(
+        self,
+        include: Iterable[str] = FRAME_NAMES,
+        *,
+        keep: Iterable[str] | None = None,
+        aliases: Mapping[str, str] | None = None,
+        sink: str | Path | None = None,
+        keep_duplicates: bool = False,
+    ) -> None:
         self.include = frozenset(include)
         self.seen = None if keep_duplicates else Duplicates()
         self.duplicates = 0
@@ -169,8 +198,7 @@ class FrameBuilder:
         self._batches: dict[str, list[pa.RecordBatch]] = {n: [] for n in FRAME_NAMES}
         self._writers: dict[str, pq.ParquetWriter] = {}
         self._renames = {
-            name: tuple(INDEX[name][c] for c in NAME_COLUMNS[name]) if self.aliases else ()
-            for name in FRAME_NAMES
+            name: tuple(INDEX[name][c] for c in NAME_COLUMNS[name]) if self.aliases else () for name in FRAME_NAMES
         }
 
     def _keys(self, rows: FileRows) -> list[int | None]:
@@ -304,11 +332,19 @@ def read_frames(directory: str | Path) -> Frames:
     return Frames.from_dict(out)
 
 
-def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
-                 keep: Iterable[str] | None = None, aliases: Mapping[str, str] | None = None,
-                 sink: str | Path | None = None, progress: Callable[[], None] | None = None,
-                 keep_duplicates: bool = False, scoring: str | None = None,
-                 analyse: AnalysisOptions | None = None) -> Frames:
+def build_frames(
+    paths: Iterable[str | Path],
+    *,
+    jobs: int = 1,
+    include: Iterable[str] = FRAME_NAMES,
+    keep: Iterable[str] | None = None,
+    aliases: Mapping[str, str] | None = None,
+    sink: str | Path | None = None,
+    progress: Callable[[], None] | None = None,
+    keep_duplicates: bool = False,
+    scoring: str | None = None,
+    analyse: AnalysisOptions | None = None,
+) -> Frames:
     """Read and replay every match below ``paths`` into :class:`Frames`.
 
     Args:
@@ -330,16 +366,23 @@ def build_frames(paths: Iterable[str | Path], *, jobs: int = 1, include: Iterabl
     """
     builder = FrameBuilder(include, keep=keep, aliases=aliases, sink=sink, keep_duplicates=keep_duplicates)
     names = collect_sources(str(p) for p in paths)
-    for rows in iter_file_rows(names, jobs=jobs, include=builder.include,
-                               options=ReadOptions(scoring=scoring), analyse=analyse):
+    for rows in iter_file_rows(
+        names, jobs=jobs, include=builder.include, options=ReadOptions(scoring=scoring), analyse=analyse
+    ):
         builder.add(rows)
         if progress is not None:
             progress()
     return builder.frames()
 
 
-def frames_from_text(text: str, path: str = "<string>", *, include: Iterable[str] = FRAME_NAMES,
-                     scoring: str | None = None, analyse: AnalysisOptions | None = None) -> Frames:
+def frames_from_text(
+    text: str,
+    path: str = "<string>",
+    *,
+    include: Iterable[str] = FRAME_NAMES,
+    scoring: str | None = None,
+    analyse: AnalysisOptions | None = None,
+) -> Frames:
     """:class:`Frames` of the transcript(s) in ``text`` (for notebooks and tests)."""
     builder = FrameBuilder(include)
     builder.add(text_rows(text, path, include=include, scoring=scoring, analyse=analyse))

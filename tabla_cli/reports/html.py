@@ -65,8 +65,11 @@ def html_table(df: pd.DataFrame) -> str:
             for v, n in zip(row, numeric)
         )
         body.append(f"<tr>{cells}</tr>")
-    return (f'<div class="scroll"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
-            + "\n".join(body) + "\n</tbody>\n</table></div>")
+    return (
+        f'<div class="scroll"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+        + "\n".join(body)
+        + "\n</tbody>\n</table></div>"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,22 +101,25 @@ def limit_rows(df: pd.DataFrame, top: int = TOP, what: str = "rows") -> tuple[pd
         return df, ""
     by = next((c for c in ("games", "rolls", "findings") if c in df.columns), None)
     if by is None:
-        return df.head(top), (f"the first {top} of {len(df):,} {what}; the full table: "
-                              "--format csv, json or parquet, or --frames")
+        return df.head(top), (
+            f"the first {top} of {len(df):,} {what}; the full table: --format csv, json or parquet, or --frames"
+        )
     ordered = df.sort_values(by, ascending=False, kind="stable").head(top)
-    return ordered, (f"top {top} of {len(df):,} {what} by {by}; the full table: "
-                     "--format csv, json or parquet, or --frames")
+    return ordered, (
+        f"top {top} of {len(df):,} {what} by {by}; the full table: --format csv, json or parquet, or --frames"
+    )
 
 
 def _figure_html(name: str, png: bytes) -> str:
     caption = PLOTS.get(name, name)
     data = base64.b64encode(png).decode("ascii")
-    return (f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    return (
+        f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+    )
 
 
-def render_page(sections: Sequence[Section], *, title: str = "tabla report", summary: str = "",
-                css: str = "") -> str:
+def render_page(sections: Sequence[Section], *, title: str = "tabla report", summary: str = "", css: str = "") -> str:
     """One self-contained page of ``sections`` (plots inline as base64 PNG); ``css`` adds to the style sheet."""
     parts = [
         "<!DOCTYPE html>",
@@ -142,9 +148,15 @@ def render_page(sections: Sequence[Section], *, title: str = "tabla report", sum
     return "\n".join(parts)
 
 
-def render_html(tables: Sequence[tuple[str, pd.DataFrame]], *, plots: Mapping[str, bytes] = {},
-                title: str = "tabla report", summary: str = "", top: int | None = None,
-                extra: Sequence[Section] = ()) -> str:
+def render_html(
+    tables: Sequence[tuple[str, pd.DataFrame]],
+    *,
+    plots: Mapping[str, bytes] = {},
+    title: str = "tabla report",
+    summary: str = "",
+    top: int | None = None,
+    extra: Sequence[Section] = (),
+) -> str:
     """One self-contained page: the ``(heading, frame)`` tables, ``extra`` sections, then the PNG plots
     inline (base64).
 
@@ -169,15 +181,28 @@ def skill_sections(decisions: pd.DataFrame) -> list[Section]:
     from tabla_cli.reports.analysis import WORST, worst_decisions_html
 
     return [
-        Section("Error rates", note="mEMG per decision, checker plays and cube decisions apart (docs/analysis.md)",
-                plots={"error_rates": plot_error_rates(player_skill(decisions))}),
-        Section("Worst decisions", note=f"the {WORST} decisions that gave away the most equity",
-                fragment=worst_decisions_html(decisions)),
+        Section(
+            "Error rates",
+            note="mEMG per decision, checker plays and cube decisions apart (docs/analysis.md)",
+            plots={"error_rates": plot_error_rates(player_skill(decisions))},
+        ),
+        Section(
+            "Worst decisions",
+            note=f"the {WORST} decisions that gave away the most equity",
+            fragment=worst_decisions_html(decisions),
+        ),
     ]
 
 
-def report_page(frames: Frames, by: str, table: pd.DataFrame, plots: Mapping[str, bytes], *,
-                summary: str = "", top: int | None = None) -> str:
+def report_page(
+    frames: Frames,
+    by: str,
+    table: pd.DataFrame,
+    plots: Mapping[str, bytes],
+    *,
+    summary: str = "",
+    top: int | None = None,
+) -> str:
     """The page of ``tabla report --format html``: the ``by`` table, the findings by code, with analysis
     the error rates and worst decisions (:func:`skill_sections`), then the other ``plots``."""
     tables = [(TITLES[by], table)]

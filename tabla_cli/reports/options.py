@@ -10,8 +10,17 @@ from pathlib import Path
 
 from tabla_cli.writers import format_for_suffix
 
-TABLE_NAMES: tuple[str, ...] = ("player", "opponent", "period", "dice", "match", "game", "cube", "findings",
-                                "decisions")
+TABLE_NAMES: tuple[str, ...] = (
+    "player",
+    "opponent",
+    "period",
+    "dice",
+    "match",
+    "game",
+    "cube",
+    "findings",
+    "decisions",
+)
 """The tables of ``tabla report --by`` (see :func:`tabla_cli.reports.summarize`)."""
 
 PLAYER_TABLES: tuple[str, ...] = ("opponent", "period")

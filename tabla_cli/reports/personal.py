@@ -108,8 +108,10 @@ def _percent(part: float, whole: float) -> str:
 
 def _card(label: str, big: str, small: str = "") -> str:
     extra = f'<div class="small">{html.escape(small)}</div>' if small else ""
-    return (f'<div class="card"><div class="label">{html.escape(label)}</div>'
-            f'<div class="big">{html.escape(big)}</div>{extra}</div>')
+    return (
+        f'<div class="card"><div class="label">{html.escape(label)}</div>'
+        f'<div class="big">{html.escape(big)}</div>{extra}</div>'
+    )
 
 
 def _plural(count: int, word: str) -> str:
@@ -129,39 +131,70 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
     ``analysed``: (matches with analysis, matches) when the frames hold decisions.
     """
     won, done = int(row["match_wins"]), int(row["matches_completed"])
-    others = [(int(row["matches_unfinished"]), "unfinished match"),
-              (int(row["one_game_sessions"]), "one-game session"), (int(row["money_sessions"]), "money session")]
+    others = [
+        (int(row["matches_unfinished"]), "unfinished match"),
+        (int(row["one_game_sessions"]), "one-game session"),
+        (int(row["money_sessions"]), "money session"),
+    ]
     besides = ", ".join(_plural(n, word) for n, word in others if n)
-    cards = [_card("Matches won–lost", f"{won}–{done - won}",
-                   f"{_percent(won, done)} of {_plural(done, 'completed match')}"
-                   + (f"; besides: {besides}" if besides else ""))]
+    cards = [
+        _card(
+            "Matches won–lost",
+            f"{won}–{done - won}",
+            f"{_percent(won, done)} of {_plural(done, 'completed match')}"
+            + (f"; besides: {besides}" if besides else ""),
+        )
+    ]
     wins, losses = int(row["game_wins"]), int(row["game_losses"])
     cards.append(_card("Games won–lost", f"{wins}–{losses}", f"{_percent(wins, wins + losses)} of the games won"))
     net = int(row["points_won"]) - int(row["points_lost"])
     money = int(row["money_points_won"]) - int(row["money_points_lost"])
-    cards.append(_card("Points in matches", f"{net:+d}",
-                       f"{int(row['points_won'])} won, {int(row['points_lost'])} lost"
-                       + (f"; money and one-game sessions {money:+d}" if money or row["money_points_won"] else "")))
+    cards.append(
+        _card(
+            "Points in matches",
+            f"{net:+d}",
+            f"{int(row['points_won'])} won, {int(row['points_lost'])} lost"
+            + (f"; money and one-game sessions {money:+d}" if money or row["money_points_won"] else ""),
+        )
+    )
     played_won = wins - int(row["forfeits_won"])
     played_lost = losses - int(row["forfeits_lost"])
     gammon_won = row["gammon_rate_won"]
     gammon_lost = row["gammon_rate_lost"]
     big = " / ".join("–" if pd.isna(v) else f"{100 * v:.1f}%" for v in (gammon_won, gammon_lost))
-    ended = [(int(row["forfeits_won"]), "forfeit won"), (int(row["forfeits_lost"]), "forfeit lost"),
-             (int(row["resignations_won"]), "resignation won"), (int(row["resignations_lost"]), "resignation lost")]
-    cards.append(_card("Gammons won / lost", big,
-                       f"over the {_plural(played_won, 'game')} won and {played_lost} lost that were played to an end"
-                       + "".join(f"; {_plural(n, word)}" for n, word in ended if n)))
+    ended = [
+        (int(row["forfeits_won"]), "forfeit won"),
+        (int(row["forfeits_lost"]), "forfeit lost"),
+        (int(row["resignations_won"]), "resignation won"),
+        (int(row["resignations_lost"]), "resignation lost"),
+    ]
+    cards.append(
+        _card(
+            "Gammons won / lost",
+            big,
+            f"over the {_plural(played_won, 'game')} won and {played_lost} lost that were played to an end"
+            + "".join(f"; {_plural(n, word)}" for n, word in ended if n),
+        )
+    )
     received = int(row["doubles_received"])
-    cards.append(_card("Takes / drops", f"{_percent(int(row['takes']), received)} / "
-                                        f"{_percent(int(row['drops']), received)}",
-                       f"of {_plural(received, 'double')} received; you doubled {_plural(int(row['doubles']), 'time')}"
-                       f" and redoubled {int(row['redoubles'])}, {int(row['doubles_dropped'])} dropped; highest cube "
-                       f"{'–' if pd.isna(row['max_cube']) else int(row['max_cube'])}"))
+    cards.append(
+        _card(
+            "Takes / drops",
+            f"{_percent(int(row['takes']), received)} / {_percent(int(row['drops']), received)}",
+            f"of {_plural(received, 'double')} received; you doubled {_plural(int(row['doubles']), 'time')}"
+            f" and redoubled {int(row['redoubles'])}, {int(row['doubles_dropped'])} dropped; highest cube "
+            f"{'–' if pd.isna(row['max_cube']) else int(row['max_cube'])}",
+        )
+    )
     if analysed is not None and "pr" in row.index and pd.notna(row["pr"]):
-        cards.append(_card("PR", f"{row['pr']:.2f}",
-                           f"error rate {row['error_rate']:.1f} mEMG over {_plural(int(row['decisions']), 'decision')}"
-                           f"; {analysed[0]} of {_plural(analysed[1], 'match')} analysed"))
+        cards.append(
+            _card(
+                "PR",
+                f"{row['pr']:.2f}",
+                f"error rate {row['error_rate']:.1f} mEMG over {_plural(int(row['decisions']), 'decision')}"
+                f"; {analysed[0]} of {_plural(analysed[1], 'match')} analysed",
+            )
+        )
     return '<div class="cards">' + "".join(cards) + "</div>"
 
 
@@ -179,46 +212,122 @@ def record_by_length(frames: Frames, names: Sequence[str]) -> pd.DataFrame:
     both = pd.concat(rows, ignore_index=True)
     if both.empty:
         return pd.DataFrame({"match length": pd.Series(dtype="string")})
-    table = both.groupby("length").agg(won=("won", "sum"), lost=("lost", "sum"),
-                                       unfinished=("kind", lambda k: int(k.eq("unfinished").sum())))
+    table = both.groupby("length").agg(
+        won=("won", "sum"), lost=("lost", "sum"), unfinished=("kind", lambda k: int(k.eq("unfinished").sum()))
+    )
     table = table.reset_index()
     completed = table["won"] + table["lost"]
-    out = pd.DataFrame({
-        "match length": table["length"].map(lambda n: f"{n} points").astype("string"),
-        "completed": completed.astype("int64"),
-        "won": table["won"].astype("int64"),
-        "lost": table["lost"].astype("int64"),
-        "match wins %": (table["won"] / completed.where(completed > 0)).astype("Float64"),
-        "unfinished": table["unfinished"].astype("int64"),
-    })
+    out = pd.DataFrame(
+        {
+            "match length": table["length"].map(lambda n: f"{n} points").astype("string"),
+            "completed": completed.astype("int64"),
+            "won": table["won"].astype("int64"),
+            "lost": table["lost"].astype("int64"),
+            "match wins %": (table["won"] / completed.where(completed > 0)).astype("Float64"),
+            "unfinished": table["unfinished"].astype("int64"),
+        }
+    )
     out["match wins %"] = out["match wins %"].map(lambda v: "" if pd.isna(v) else f"{100 * v:.1f}%")
     return out if out["unfinished"].any() else out.drop(columns="unfinished")
 
 
 _PERIOD_KEEP = ("matches", "games")
 
-OPPONENT_COLUMNS = ("player", "opponent", "matches", "matches_completed", "match_wins", "match_win_rate", "games",
-                    "game_wins", "game_losses", "points_won", "points_lost", "gammons_won", "gammons_lost",
-                    "forfeits_won", "forfeits_lost", "doubles", "takes", "drops", "opponent_doubles",
-                    "opponent_takes", "opponent_drops", "error_rate", "pr", "opponent_error_rate", "opponent_pr")
+OPPONENT_COLUMNS = (
+    "player",
+    "opponent",
+    "matches",
+    "matches_completed",
+    "match_wins",
+    "match_win_rate",
+    "games",
+    "game_wins",
+    "game_losses",
+    "points_won",
+    "points_lost",
+    "gammons_won",
+    "gammons_lost",
+    "forfeits_won",
+    "forfeits_lost",
+    "doubles",
+    "takes",
+    "drops",
+    "opponent_doubles",
+    "opponent_takes",
+    "opponent_drops",
+    "error_rate",
+    "pr",
+    "opponent_error_rate",
+    "opponent_pr",
+)
 """The opponents table's columns on the page (every column: ``--by opponent``)."""
 
-PERIOD_COLUMNS = ("player", "period", "matches", "match_wins", "match_win_rate", "games", "game_wins",
-                  "game_losses", "points_per_game", "gammon_rate_won", "gammon_rate_lost", "rating", "error_rate",
-                  "pr")
+PERIOD_COLUMNS = (
+    "player",
+    "period",
+    "matches",
+    "match_wins",
+    "match_win_rate",
+    "games",
+    "game_wins",
+    "game_losses",
+    "points_per_game",
+    "gammon_rate_won",
+    "gammon_rate_lost",
+    "rating",
+    "error_rate",
+    "pr",
+)
 """The columns of the table over time on the page (every column: ``--by period``)."""
 
-DICE_COLUMNS = ("player", "rolls", "tested_rolls", "doubles", "doubles_rate", "pips_mean", "bar_rolls",
-                "bar_entries", "bar_entries_expected", "chi2_p_value")
+DICE_COLUMNS = (
+    "player",
+    "rolls",
+    "tested_rolls",
+    "doubles",
+    "doubles_rate",
+    "pips_mean",
+    "bar_rolls",
+    "bar_entries",
+    "bar_entries_expected",
+    "chi2_p_value",
+)
 """The dice table's columns on the page (the plot shows each roll; every column: ``--by dice``)."""
 
-GAMMON_CUBE = ("gammons_won", "backgammons_won", "gammons_outside_won", "gammons_bar_won", "gammons_lost",
-               "backgammons_lost", "gammons_outside_lost", "gammons_bar_lost", "forfeits_won", "forfeits_lost",
-               "resignations_won", "resignations_lost", "gammon_rate_won", "gammon_rate_lost",
-               "backgammon_rate_won", "backgammon_rate_lost", "gammon_outside_rate_won", "gammon_outside_rate_lost",
-               "gammon_bar_rate_won", "gammon_bar_rate_lost", "doubles", "redoubles", "doubles_received", "takes",
-               "drops", "beavers", "raccoons", "take_rate", "drop_rate", "doubles_dropped", "max_cube",
-               "gammons_won_taken_cube")
+GAMMON_CUBE = (
+    "gammons_won",
+    "backgammons_won",
+    "gammons_outside_won",
+    "gammons_bar_won",
+    "gammons_lost",
+    "backgammons_lost",
+    "gammons_outside_lost",
+    "gammons_bar_lost",
+    "forfeits_won",
+    "forfeits_lost",
+    "resignations_won",
+    "resignations_lost",
+    "gammon_rate_won",
+    "gammon_rate_lost",
+    "backgammon_rate_won",
+    "backgammon_rate_lost",
+    "gammon_outside_rate_won",
+    "gammon_outside_rate_lost",
+    "gammon_bar_rate_won",
+    "gammon_bar_rate_lost",
+    "doubles",
+    "redoubles",
+    "doubles_received",
+    "takes",
+    "drops",
+    "beavers",
+    "raccoons",
+    "take_rate",
+    "drop_rate",
+    "doubles_dropped",
+    "max_cube",
+    "gammons_won_taken_cube",
+)
 """The gammon and cube numbers of the player table on the page, one per row."""
 
 
@@ -230,16 +339,25 @@ def _columns(df: pd.DataFrame, wanted: Sequence[str], names: Sequence[str]) -> p
 
 def _one_per_row(table: pd.DataFrame, wanted: Sequence[str]) -> pd.DataFrame:
     """The ``wanted`` numbers of each player of ``table`` as rows (readable), a column per player."""
-    shown = readable(table[["player", *[c for c in wanted if c in table.columns]]],
-                     keep=("gammons_won", "gammons_lost", "gammon_rate_won", "gammon_rate_lost"))
+    shown = readable(
+        table[["player", *[c for c in wanted if c in table.columns]]],
+        keep=("gammons_won", "gammons_lost", "gammon_rate_won", "gammon_rate_lost"),
+    )
     out = shown.set_index("player").T
     out.index.name = "number"
     out.columns = [str(c) for c in out.columns]
     return out.reset_index().astype("string")
 
 
-def player_page(frames: Frames, players: Sequence[str], *, every: str = "month", top: int = TOP,
-                summary: str = "", extra: Sequence[tuple[str, pd.DataFrame]] = ()) -> tuple[str, dict[str, bytes]]:
+def player_page(
+    frames: Frames,
+    players: Sequence[str],
+    *,
+    every: str = "month",
+    top: int = TOP,
+    summary: str = "",
+    extra: Sequence[tuple[str, pd.DataFrame]] = (),
+) -> tuple[str, dict[str, bytes]]:
     """The personal HTML page of ``players`` and its plots (name -> PNG, those the page shows)."""
     names = tuple(players)
     table = player_summary(frames, names)
@@ -247,22 +365,20 @@ def player_page(frames: Frames, players: Sequence[str], *, every: str = "month",
     mine = None if decisions is None else decisions[decisions["player"].isin(list(names))]
     if mine is not None and len(mine):
         table = table.drop(columns=[c for c in ("decisions", "error_rate", "pr") if c in table.columns])
-        table = table.merge(player_skill(mine)[["player", "decisions", "error_rate", "pr"]], on="player",
-                            how="left")
+        table = table.merge(player_skill(mine)[["player", "decisions", "error_rate", "pr"]], on="player", how="left")
     analysed = None
     if mine is not None:
-        ours = frames.matches[frames.matches["player0"].isin(list(names))
-                              | frames.matches["player1"].isin(list(names))]
+        ours = frames.matches[frames.matches["player0"].isin(list(names)) | frames.matches["player1"].isin(list(names))]
         analysed = (int(ours["match"].isin(mine["match"]).sum()), len(ours))
     cards = "".join(
         (f"<h3>{html.escape(str(row['player']))}</h3>" if len(table) > 1 else "") + headline_cards(row, analysed)
-        for _, row in table.iterrows())
+        for _, row in table.iterrows()
+    )
     by_length = record_by_length(frames, names)
     opponents, opponents_note = limit_rows(opponent_summary(frames, names), top, "opponents")
     periods = period_summary(frames, names, every)
     cube = frames.cube[frames.cube["player"].isin(list(names))]
-    ours_games = frames.games.merge(
-        frames.matches[["match", "player0", "player1"]], on="match", how="inner")
+    ours_games = frames.games.merge(frames.matches[["match", "player0", "player1"]], on="match", how="inner")
     ours_games = ours_games[ours_games["player0"].isin(list(names)) | ours_games["player1"].isin(list(names))]
     candidates = {
         "trend": (plot_trend(periods), (periods["period"] != "undated").sum() >= 2),
@@ -272,20 +388,31 @@ def player_page(frames: Frames, players: Sequence[str], *, every: str = "month",
         "take_drop_by_score": (plot_take_drop_by_score(match_play(cube, frames)), _scores(cube, frames) >= 2),
     }
     plots = {name: png for name, (png, shown) in candidates.items() if shown}
-    lengths = ("<h3>Matches by length</h3>" + html_table(readable(by_length, keep=("won", "lost")))
-               if len(by_length) else "")
+    lengths = (
+        "<h3>Matches by length</h3>" + html_table(readable(by_length, keep=("won", "lost"))) if len(by_length) else ""
+    )
     sections = [
         Section("Headline", fragment=cards + lengths),
-        Section("Opponents", readable(_columns(opponents, OPPONENT_COLUMNS, names), keep=("matches",)),
-                opponents_note),
-        Section("Over time", readable(_columns(periods, PERIOD_COLUMNS, names), keep=_PERIOD_KEEP),
-                f"per {every}", {k: plots[k] for k in ("trend",) if k in plots}),
-        Section("Dice", readable(_columns(dice_summary(frames, names), DICE_COLUMNS, names)),
-                "opening rolls left out of the tests; a p-value measures how unusual the counts are for "
-                "fair dice, it is no verdict", {k: plots[k] for k in ("dice",) if k in plots}),
-        Section("Gammons and cube", _one_per_row(table, GAMMON_CUBE),
-                "gammon rates over the games played to an end (forfeits have no final position)",
-                {k: plots[k] for k in ("endings", "cube_values", "take_drop_by_score") if k in plots}),
+        Section("Opponents", readable(_columns(opponents, OPPONENT_COLUMNS, names), keep=("matches",)), opponents_note),
+        Section(
+            "Over time",
+            readable(_columns(periods, PERIOD_COLUMNS, names), keep=_PERIOD_KEEP),
+            f"per {every}",
+            {k: plots[k] for k in ("trend",) if k in plots},
+        ),
+        Section(
+            "Dice",
+            readable(_columns(dice_summary(frames, names), DICE_COLUMNS, names)),
+            "opening rolls left out of the tests; a p-value measures how unusual the counts are for "
+            "fair dice, it is no verdict",
+            {k: plots[k] for k in ("dice",) if k in plots},
+        ),
+        Section(
+            "Gammons and cube",
+            _one_per_row(table, GAMMON_CUBE),
+            "gammon rates over the games played to an end (forfeits have no final position)",
+            {k: plots[k] for k in ("endings", "cube_values", "take_drop_by_score") if k in plots},
+        ),
     ]
     if mine is not None and len(mine):
         skill = skill_sections(mine)

@@ -51,8 +51,11 @@ def plot_gammon_rates(players: pd.DataFrame) -> bytes:
     """Horizontal bars: gammon rate won and lost for the players with the most games."""
     fig = _figure(max(3.0, 0.9 + 0.32 * min(len(players), _TOP_PLAYERS)))
     ax = fig.add_subplot()
-    shown = players[players["games"] > 0].sort_values(["games", "player"], ascending=[False, True],
-                                                      kind="stable").head(_TOP_PLAYERS)
+    shown = (
+        players[players["games"] > 0]
+        .sort_values(["games", "player"], ascending=[False, True], kind="stable")
+        .head(_TOP_PLAYERS)
+    )
     if shown.empty:
         _empty(ax, "no games")
     else:
@@ -66,8 +69,7 @@ def plot_gammon_rates(players: pd.DataFrame) -> bytes:
         ax.set_xlim(0, 1)
         ax.set_xlabel("(gammons + backgammons) / games won or lost, forfeits left out")
         ax.legend(loc="lower right")
-    ax.set_title(PLOTS["gammon_rates"] + (f" (top {_TOP_PLAYERS} by games)" if len(players) > _TOP_PLAYERS
-                                          else ""))
+    ax.set_title(PLOTS["gammon_rates"] + (f" (top {_TOP_PLAYERS} by games)" if len(players) > _TOP_PLAYERS else ""))
     return _png(fig)
 
 
@@ -99,13 +101,19 @@ def plot_result_types(games: pd.DataFrame) -> bytes:
         _empty(ax, "no finished games")
     else:
         table = pd.crosstab(known["result"], known["ended_by"])
-        order = [r for r in ("single", "gammon", "backgammon", "gammon-outside", "gammon-bar", "forfeit")
-                 if r in table.index]
+        order = [
+            r for r in ("single", "gammon", "backgammon", "gammon-outside", "gammon-bar", "forfeit") if r in table.index
+        ]
         table = table.loc[order]
         results = [str(r) for r in table.index]
         bottom = [0.0] * len(results)
-        colours = {"bearoff": "#2a7ab9", "drop": "#d9653b", "resign": "#8a8a8a", "forfeit": "#c2185b",
-                   "draw": "#f0a030"}
+        colours = {
+            "bearoff": "#2a7ab9",
+            "drop": "#d9653b",
+            "resign": "#8a8a8a",
+            "forfeit": "#c2185b",
+            "draw": "#f0a030",
+        }
         for ending in table.columns:
             values = table[ending].to_numpy(dtype=float)
             ax.bar(results, values, bottom=bottom, label=str(ending), color=colours.get(str(ending)))
@@ -116,9 +124,13 @@ def plot_result_types(games: pd.DataFrame) -> bytes:
     return _png(fig)
 
 
-_ENDINGS = (("single", "#2a7ab9", "bear-off, single"), ("gammon", "#174a73", "gammon (any level above single)"),
-            ("drop", "#d9653b", "double dropped"), ("resign", "#8a8a8a", "resignation"),
-            ("forfeit", "#c2185b", "forfeit (given up, no final position)"))
+_ENDINGS = (
+    ("single", "#2a7ab9", "bear-off, single"),
+    ("gammon", "#174a73", "gammon (any level above single)"),
+    ("drop", "#d9653b", "double dropped"),
+    ("resign", "#8a8a8a", "resignation"),
+    ("forfeit", "#c2185b", "forfeit (given up, no final position)"),
+)
 """How a game ended, in the order the bars stack them, with colour and label."""
 
 
@@ -163,16 +175,19 @@ def plot_take_drop_by_score(cube: pd.DataFrame) -> bytes:
     """Stacked bars: answers to doubles at the most frequent away-scores (match play)."""
     fig = _figure(4.5)
     ax = fig.add_subplot()
-    answers = cube[cube["action"].isin(("take", "drop", "beaver")) & cube["away_player"].notna()
-                   & cube["away_opponent"].notna()]
+    answers = cube[
+        cube["action"].isin(("take", "drop", "beaver")) & cube["away_player"].notna() & cube["away_opponent"].notna()
+    ]
     if answers.empty:
         _empty(ax, "no answered doubles in match play")
     else:
-        key = pd.DataFrame({
-            "doubler": answers["away_opponent"].astype("int64"),
-            "taker": answers["away_player"].astype("int64"),
-            "action": answers["action"].astype("string"),
-        })
+        key = pd.DataFrame(
+            {
+                "doubler": answers["away_opponent"].astype("int64"),
+                "taker": answers["away_player"].astype("int64"),
+                "action": answers["action"].astype("string"),
+            }
+        )
         table = key.groupby(["doubler", "taker", "action"]).size().unstack("action", fill_value=0)
         table = table.reindex(columns=["take", "drop", "beaver"], fill_value=0)
         top = table.sum(axis=1).sort_values(ascending=False, kind="stable").head(_TOP_SCORES).index
@@ -197,13 +212,21 @@ def plot_trend(periods: pd.DataFrame) -> bytes:
     """Lines per player over the dated periods: match win rate and gammon rates, points per game,
     and the rating and error rate where the frames give them."""
     dated = periods[periods["period"] != "undated"]
-    panels = [("%", ["match_win_rate", "gammon_rate_won", "gammon_rate_lost"]),
-              ("points per game", ["points_per_game"])]
+    panels = [
+        ("%", ["match_win_rate", "gammon_rate_won", "gammon_rate_lost"]),
+        ("points per game", ["points_per_game"]),
+    ]
     for column, label in (("rating", "rating"), ("error_rate", "error rate (mEMG)")):
         if column in dated.columns and dated[column].notna().any():
             panels.append((label, [column]))
-    words = {"match_win_rate": "matches won", "gammon_rate_won": "gammons won", "gammon_rate_lost": "gammons lost",
-             "points_per_game": "points per game", "rating": "rating", "error_rate": "error rate"}
+    words = {
+        "match_win_rate": "matches won",
+        "gammon_rate_won": "gammons won",
+        "gammon_rate_lost": "gammons lost",
+        "points_per_game": "points per game",
+        "rating": "rating",
+        "error_rate": "error rate",
+    }
     fig = _figure(1.0 + 2.2 * len(panels))
     axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
     if dated.empty:
@@ -250,8 +273,7 @@ def plot_dice(plays: pd.DataFrame, players: Sequence[str] = ()) -> bytes:
         spread = [1.96 * math.sqrt(n * probabilities[r] * (1 - probabilities[r])) for r in ROLLS]
         x = list(range(len(ROLLS)))
         ax.bar(x, observed.to_numpy(dtype=float), color="#2a7ab9", label=f"observed (n = {n:,})")
-        ax.errorbar(x, expected, yerr=spread, fmt="_", color="#d9653b", markersize=12,
-                    label="fair dice, 95% range")
+        ax.errorbar(x, expected, yerr=spread, fmt="_", color="#d9653b", markersize=12, label="fair dice, 95% range")
         ax.set_xticks(x, list(ROLLS))
         ax.set_xlabel("roll (opening rolls left out)")
         ax.set_ylabel("rolls")

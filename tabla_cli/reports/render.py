@@ -46,6 +46,7 @@ def render_jsonl(df: pd.DataFrame) -> str:
 
 def render_markdown(df: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown pipe table (numbers right-aligned)."""
+
     def cell(text: str) -> str:
         return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
@@ -76,8 +77,9 @@ def _column_groups(widths: Sequence[int], width: int, keys: int) -> list[list[in
     return groups
 
 
-def table_renderables(df: pd.DataFrame, *, width: int | None = None, keys: int = 1,
-                      title: str | None = None) -> list[Any]:
+def table_renderables(
+    df: pd.DataFrame, *, width: int | None = None, keys: int = 1, title: str | None = None
+) -> list[Any]:
     """rich Tables for ``df``: one, or several column groups when ``width`` is too narrow.
 
     Each group repeats the first ``keys`` columns so a row can be followed.
@@ -92,8 +94,9 @@ def table_renderables(df: pd.DataFrame, *, width: int | None = None, keys: int =
     groups = [list(range(len(headers)))] if width is None else _column_groups(widths, width - 1, keys)
     out: list[Any] = []
     for n, group in enumerate(groups):
-        table = Table(box=box.SIMPLE_HEAD, title=title if n == 0 else None, title_justify="left",
-                      pad_edge=False, show_edge=False)
+        table = Table(
+            box=box.SIMPLE_HEAD, title=title if n == 0 else None, title_justify="left", pad_edge=False, show_edge=False
+        )
         for i in group:
             table.add_column(headers[i], justify="right" if numeric[i] else "left", no_wrap=True)
         for row in rows:
@@ -128,10 +131,13 @@ def render_table(df: pd.DataFrame, *, width: int | None = None, keys: int = 1) -
         groups = _column_groups([w + gap for w in widths], width + gap, keys)
     blocks = []
     for group in groups:
+
         def line(cells: Sequence[str], group: list[int] = group) -> str:
-            return (" " * gap).join(
-                cell.rjust(widths[i]) if numeric[i] else cell.ljust(widths[i]) for i, cell in zip(group, cells)
-            ).rstrip()
+            return (
+                (" " * gap)
+                .join(cell.rjust(widths[i]) if numeric[i] else cell.ljust(widths[i]) for i, cell in zip(group, cells))
+                .rstrip()
+            )
 
         rule = "\u2500" * (sum(widths[i] for i in group) + gap * (len(group) - 1))
         body = [line([row[i] for i in group]) for row in rows]

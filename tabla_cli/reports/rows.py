@@ -14,9 +14,9 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa  # type: ignore[import-untyped]
@@ -37,8 +37,23 @@ from tabla_cli.visitor import DecisionState, Wants
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 
-__all__ = ["BATCH_ROWS", "FileRows", "RowsVisitor", "arrow_schema", "display_names", "failed_rows", "file_rows", "iter_file_rows", "match_date", "rows_visitor",
-           "match_ratings", "parse_date", "parse_rating", "record_batch", "text_rows"]
+__all__ = [
+    "BATCH_ROWS",
+    "FileRows",
+    "RowsVisitor",
+    "arrow_schema",
+    "display_names",
+    "failed_rows",
+    "file_rows",
+    "iter_file_rows",
+    "match_date",
+    "rows_visitor",
+    "match_ratings",
+    "parse_date",
+    "parse_rating",
+    "record_batch",
+    "text_rows",
+]
 
 _DATE = re.compile(r"([0-9]{4})[ \t]*[-./][ \t]*([0-9]{1,2})[ \t]*[-./][ \t]*([0-9]{1,2})")
 _RATING = re.compile(r"[-+]?[0-9]+(?:[.,][0-9]+)?")
@@ -159,11 +174,24 @@ class FileRows:
             return
         loc = finding.location
         dice = f"{finding.dice[0]}{finding.dice[1]}" if finding.dice else None
-        self.rows["findings"].append((
-            self.path, loc.line or None, loc.column or None, match, finding.game, finding.move,
-            finding.player, finding.severity.value, finding.code, finding.message, dice, finding.play,
-            finding.position_id, finding.match_id,
-        ))
+        self.rows["findings"].append(
+            (
+                self.path,
+                loc.line or None,
+                loc.column or None,
+                match,
+                finding.game,
+                finding.move,
+                finding.player,
+                finding.severity.value,
+                finding.code,
+                finding.message,
+                dice,
+                finding.play,
+                finding.position_id,
+                finding.match_id,
+            )
+        )
 
     def add_match(self, match: Match, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
         """Replay ``match`` and record its rows.
@@ -175,8 +203,9 @@ class FileRows:
         replay(match, rows_visitor(self, read, analyse))
 
 
-def rows_visitor(out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None
-                 ) -> FileTee[FileRows]:
+def rows_visitor(
+    out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None
+) -> FileTee[FileRows]:
     """The report's visitor of a file: :class:`RowsVisitor`, and a :class:`~tabla_cli.digest.Fingerprint`
     for ``out.keys`` (arguments as :class:`RowsVisitor` takes them)."""
     return FileTee(RowsVisitor(out, read, analyse), Fingerprint(out.keys))
@@ -273,13 +302,32 @@ class RowsVisitor(FileVisitor[FileRows]):
         on_bar = before.mover[BAR]
         closed = sum(1 for point in range(1, 7) if before.opponent[point] >= 2)
         entered = None if not on_bar or after is None else after.mover[BAR] < on_bar
-        rows.append((
-            self.local, state.game, action.move_number, self.names[action.player],
-            int(action.player), dice[0], dice[1], f"{dice[0]}{dice[1]}",
-            None if play is None else format_play(before, play), action.play_text or "", play is not None,
-            hits, pips[0], pips_after[0], pips[1], pips_after[1],
-            play is not None and not play and on_bar > 0, opening, True, on_bar, closed, entered,
-        ))
+        rows.append(
+            (
+                self.local,
+                state.game,
+                action.move_number,
+                self.names[action.player],
+                int(action.player),
+                dice[0],
+                dice[1],
+                f"{dice[0]}{dice[1]}",
+                None if play is None else format_play(before, play),
+                action.play_text or "",
+                play is not None,
+                hits,
+                pips[0],
+                pips_after[0],
+                pips[1],
+                pips_after[1],
+                play is not None and not play and on_bar > 0,
+                opening,
+                True,
+                on_bar,
+                closed,
+                entered,
+            )
+        )
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
         if self.decisions is not None:
@@ -292,11 +340,32 @@ class RowsVisitor(FileVisitor[FileRows]):
         pips = before.pips()
         on_bar = before.mover[BAR]
         closed = sum(1 for point in range(1, 7) if before.opponent[point] >= 2)
-        rows.append((
-            self.local, state.game, action.move_number, self.names[action.player], int(action.player),
-            dice[0], dice[1], f"{dice[0]}{dice[1]}", None, action.play_text or "", False,
-            None, pips[0], None, pips[1], None, False, self._opening(), True, on_bar, closed, None,
-        ))
+        rows.append(
+            (
+                self.local,
+                state.game,
+                action.move_number,
+                self.names[action.player],
+                int(action.player),
+                dice[0],
+                dice[1],
+                f"{dice[0]}{dice[1]}",
+                None,
+                action.play_text or "",
+                False,
+                None,
+                pips[0],
+                None,
+                pips[1],
+                None,
+                False,
+                self._opening(),
+                True,
+                on_bar,
+                closed,
+                None,
+            )
+        )
 
     def visit_unchecked(self, action: Action) -> None:
         if self.decisions is not None:
@@ -305,14 +374,36 @@ class RowsVisitor(FileVisitor[FileRows]):
         if rows is None or action.kind is not ActionKind.ROLL or not action.dice:
             return
         dice = action.dice
-        rows.append((
-            self.local, self.game, action.move_number, self.names[action.player], int(action.player),
-            dice[0], dice[1], f"{dice[0]}{dice[1]}", None, action.play_text or "", False,
-            None, None, None, None, None, False, self._opening(), False, None, None, None,
-        ))
+        rows.append(
+            (
+                self.local,
+                self.game,
+                action.move_number,
+                self.names[action.player],
+                int(action.player),
+                dice[0],
+                dice[1],
+                f"{dice[0]}{dice[1]}",
+                None,
+                action.play_text or "",
+                False,
+                None,
+                None,
+                None,
+                None,
+                None,
+                False,
+                self._opening(),
+                False,
+                None,
+                None,
+                None,
+            )
+        )
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         if self.decisions is not None:
             self.decisions.visit_cube(state, action, cube_before, cube_after, owner)
         rows = self.cubes
@@ -329,11 +420,24 @@ class RowsVisitor(FileVisitor[FileRows]):
         pips = state.position.pips()
         if player != state.on_roll:
             pips = (pips[1], pips[0])
-        rows.append((
-            self.local, state.game, action.move_number, self.names[player], int(player), name,
-            cube_before, cube_after, mine, theirs, length - mine if length else None,
-            length - theirs if length else None, pips[0], pips[1],
-        ))
+        rows.append(
+            (
+                self.local,
+                state.game,
+                action.move_number,
+                self.names[player],
+                int(player),
+                name,
+                cube_before,
+                cube_after,
+                mine,
+                theirs,
+                length - mine if length else None,
+                length - theirs if length else None,
+                pips[0],
+                pips[1],
+            )
+        )
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         if self.decisions is not None:
@@ -348,14 +452,27 @@ class RowsVisitor(FileVisitor[FileRows]):
             length = self.length
             s0, s1 = game_result.score
             won = game_result.winner
-            out.rows["games"].append((
-                self.local, game_result.number, s0, s1, length - s0 if length else None,
-                length - s1 if length else None, None if won is None else names[won], None if won is None else int(won),
-                game_result.verified_points, game_result.points, game_result.cube,
-                None if game_result.cube_owner is None else names[game_result.cube_owner],
-                game_result.result, game_result.ended_by, game_result.crawford, game_result.post_crawford,
-                game_result.rolls,
-            ))
+            out.rows["games"].append(
+                (
+                    self.local,
+                    game_result.number,
+                    s0,
+                    s1,
+                    length - s0 if length else None,
+                    length - s1 if length else None,
+                    None if won is None else names[won],
+                    None if won is None else int(won),
+                    game_result.verified_points,
+                    game_result.points,
+                    game_result.cube,
+                    None if game_result.cube_owner is None else names[game_result.cube_owner],
+                    game_result.result,
+                    game_result.ended_by,
+                    game_result.crawford,
+                    game_result.post_crawford,
+                    game_result.rolls,
+                )
+            )
         out.pack()
 
     def end_match(self, match_result: MatchResult) -> None:
@@ -381,12 +498,31 @@ class RowsVisitor(FileVisitor[FileRows]):
         if "matches" in out.include:
             crawford = next((g.number for g in games if g.crawford), None)
             ratings = match_ratings(match)
-            out.rows["matches"].append((
-                local, out.path, local + 1, names[0], names[1], length, match_result.kind,
-                match.variant or None, match_result.scoring, match_date(match), match.header("Site"), ratings[0],
-                ratings[1], None if winner is None else names[winner], None if winner is None else int(winner),
-                score[0], score[1], len(games), crawford, findings, error_findings,
-            ))
+            out.rows["matches"].append(
+                (
+                    local,
+                    out.path,
+                    local + 1,
+                    names[0],
+                    names[1],
+                    length,
+                    match_result.kind,
+                    match.variant or None,
+                    match_result.scoring,
+                    match_date(match),
+                    match.header("Site"),
+                    ratings[0],
+                    ratings[1],
+                    None if winner is None else names[winner],
+                    None if winner is None else int(winner),
+                    score[0],
+                    score[1],
+                    len(games),
+                    crawford,
+                    findings,
+                    error_findings,
+                )
+            )
 
     def result(self) -> FileRows:
         """The file's rows; syntax errors read after the last match are the file's."""
@@ -410,8 +546,14 @@ def display_names(players: tuple[str, str], path: str, local: int) -> tuple[str,
     return (players[0] or f"(unnamed 1: {path} #{local + 1})", players[1] or f"(unnamed 2: {path} #{local + 1})")
 
 
-def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, scoring: str | None = None,
-              analyse: AnalysisOptions | None = None) -> FileRows:
+def text_rows(
+    text: str,
+    path: str,
+    *,
+    include: Iterable[str] = FRAME_NAMES,
+    scoring: str | None = None,
+    analyse: AnalysisOptions | None = None,
+) -> FileRows:
     """The rows of every match in ``text``; never raises for bad input.
 
     A file that cannot be read, or stops following its format, gives an
@@ -420,12 +562,18 @@ def text_rows(text: str, path: str, *, include: Iterable[str] = FRAME_NAMES, sco
     names a scoring rule set that wins over the transcripts' headers;
     ``analyse``: as :class:`RowsVisitor` takes it.
     """
-    return run(path, rows_visitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring),
-               text=text)
+    return run(
+        path, rows_visitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring), text=text
+    )
 
 
-def file_rows(source: Source | str, *, include: Iterable[str] = FRAME_NAMES,
-              options: ReadOptions = ReadOptions(), analyse: AnalysisOptions | None = None) -> FileRows:
+def file_rows(
+    source: Source | str,
+    *,
+    include: Iterable[str] = FRAME_NAMES,
+    options: ReadOptions = ReadOptions(),
+    analyse: AnalysisOptions | None = None,
+) -> FileRows:
     """The rows of every match in the file at ``source``; never raises for bad input.
 
     ``analyse``: the engine's options for matches that record no analysis
@@ -443,10 +591,16 @@ def failed_rows(source: Source | str, message: str, *, include: Iterable[str] = 
     return rows
 
 
-def iter_file_rows(paths: Iterable[Source | str], *, jobs: int = 1, include: Iterable[str] = FRAME_NAMES,
-                   options: ReadOptions = ReadOptions(), scheduler: str | None = None,
-                   progress: Callable[[], None] | None = None,
-                   analyse: AnalysisOptions | None = None) -> Iterator[FileRows]:
+def iter_file_rows(
+    paths: Iterable[Source | str],
+    *,
+    jobs: int = 1,
+    include: Iterable[str] = FRAME_NAMES,
+    options: ReadOptions = ReadOptions(),
+    scheduler: str | None = None,
+    progress: Callable[[], None] | None = None,
+    analyse: AnalysisOptions | None = None,
+) -> Iterator[FileRows]:
     """:class:`FileRows` of each file, in input order, with ``jobs`` processes or on the Dask ``scheduler``.
 
     The rows are made where the file is read (on the workers): only these
@@ -455,5 +609,13 @@ def iter_file_rows(paths: Iterable[Source | str], *, jobs: int = 1, include: Ite
     """
     kept = frozenset(include)
     work = functools.partial(file_rows, include=kept, options=options, analyse=analyse)
-    return map_in_order(work, paths, jobs, per_job=8, max_chunk=8, scheduler=scheduler, progress=progress,
-                        on_error=functools.partial(failed_rows, include=kept))
+    return map_in_order(
+        work,
+        paths,
+        jobs,
+        per_job=8,
+        max_chunk=8,
+        scheduler=scheduler,
+        progress=progress,
+        on_error=functools.partial(failed_rows, include=kept),
+    )

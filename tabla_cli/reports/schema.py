@@ -23,8 +23,15 @@ CUBE_ACTIONS = ("double", "redouble", "take", "drop", "beaver", "raccoon")
 SEVERITIES = ("error", "warning", "note")
 
 
-_CATEGORIES = {"kinds": KINDS, "scorings": SCORING_NAMES, "results": RESULTS, "endings": ENDINGS,
-               "cube_actions": CUBE_ACTIONS, "severities": SEVERITIES, "codes": tuple(CODES)}
+_CATEGORIES = {
+    "kinds": KINDS,
+    "scorings": SCORING_NAMES,
+    "results": RESULTS,
+    "endings": ENDINGS,
+    "cube_actions": CUBE_ACTIONS,
+    "severities": SEVERITIES,
+    "codes": tuple(CODES),
+}
 """The category sets the frames' category columns name in ``columns.toml``."""
 
 COLUMNS: dict[str, tuple[Column, ...]] = {

@@ -20,8 +20,9 @@ from tabla_cli.source import Source
 __all__ = ["files_to_analyse"]
 
 
-def files_to_analyse(sources: Sequence[Source], options: ReportOptions, *,
-                     progress: Callable[[], None] | None = None) -> tuple[list[Source], Report]:
+def files_to_analyse(
+    sources: Sequence[Source], options: ReportOptions, *, progress: Callable[[], None] | None = None
+) -> tuple[list[Source], Report]:
     """The files of ``sources`` (in order) that hold a match ``options`` keeps, or no readable match.
 
     Args:

@@ -25,19 +25,31 @@ if TYPE_CHECKING:
     from tabla_cli.model import Match
     from tabla_cli.reports.frames import Frames
 
-__all__ = ["MATCH_SKILL_COLUMNS", "OPPONENT_SKILL_COLUMNS", "RENAMED", "SKILL_COLUMNS", "decision_rows",
-           "decisions_of", "group_skill", "match_decisions", "match_skill", "player_skill"]
+__all__ = [
+    "MATCH_SKILL_COLUMNS",
+    "OPPONENT_SKILL_COLUMNS",
+    "RENAMED",
+    "SKILL_COLUMNS",
+    "decision_rows",
+    "decisions_of",
+    "group_skill",
+    "match_decisions",
+    "match_skill",
+    "player_skill",
+]
 
 RENAMED = {"rating": "skill_rating"}
 """Statistics renamed in the report tables (``rating`` there is a player's rating from the transcript)."""
 
 SKILL_COLUMNS: tuple[Column, ...] = tuple(
-    Column(RENAMED.get(c.name, c.name), c.dtype, c.doc) for c in STAT_COLUMNS if c.name != "player")
+    Column(RENAMED.get(c.name, c.name), c.dtype, c.doc) for c in STAT_COLUMNS if c.name != "player"
+)
 """Added to the player table when the frames hold decisions: every statistic of
 :data:`tabla_cli.analysis.stats.STAT_COLUMNS`."""
 
 MATCH_SKILL_COLUMNS: tuple[Column, ...] = tuple(
-    Column(f"{c.name}{side}", c.dtype, f"player{side}'s {c.name}") for c in SKILL_COLUMNS for side in (0, 1))
+    Column(f"{c.name}{side}", c.dtype, f"player{side}'s {c.name}") for c in SKILL_COLUMNS for side in (0, 1)
+)
 """Added to the match table when the frames hold decisions: each skill column per side."""
 
 OPPONENT_SKILL_COLUMNS: tuple[Column, ...] = (
@@ -66,8 +78,9 @@ def match_decisions(match: Match, path: str, analyse: AnalysisOptions | None) ->
     return visitor if analyse is not None or visitor.use_recorded else None
 
 
-def decision_rows(visitor: DecisionsVisitor, analyse: AnalysisOptions | None, match: int,
-                  names: tuple[str, str]) -> list[tuple[Any, ...]]:
+def decision_rows(
+    visitor: DecisionsVisitor, analyse: AnalysisOptions | None, match: int, names: tuple[str, str]
+) -> list[tuple[Any, ...]]:
     """The ``decisions`` rows of one match's visitor, evaluated (the engine's in one batch).
 
     Args:

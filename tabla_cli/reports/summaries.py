@@ -53,8 +53,12 @@ from tabla_cli.source import read_source
 _ENDS = (("won", "game_wins"), ("lost", "game_losses"))
 """The two ends of a player's games, each with the games its rates are over."""
 
-_LEVELS = {"gammons": "gammon", "backgammons": "backgammon", "gammons_outside": "gammon-outside",
-           "gammons_bar": "gammon-bar"}
+_LEVELS = {
+    "gammons": "gammon",
+    "backgammons": "backgammon",
+    "gammons_outside": "gammon-outside",
+    "gammons_bar": "gammon-bar",
+}
 """The results above single, by the stem of the columns that count them (``gammons``, ``gammons_won``)."""
 
 _LEVEL_RATES = (("backgammon", "backgammons"), ("gammon_outside", "gammons_outside"), ("gammon_bar", "gammons_bar"))
@@ -115,8 +119,9 @@ def read_aliases(path: str | Path) -> dict[str, str]:
     try:
         text = read_source(path).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the alias file: {getattr(exc, 'strerror', None) or exc}",
-                         Location(name)) from exc
+        raise InputError(
+            f"cannot read the alias file: {getattr(exc, 'strerror', None) or exc}", Location(name)
+        ) from exc
     reader = csv.DictReader(text.splitlines(), skipinitialspace=True)
     fields = [f.strip() for f in reader.fieldnames or []]
     if "alias" not in fields or "player" not in fields:
@@ -131,8 +136,9 @@ def read_aliases(path: str | Path) -> dict[str, str]:
         if not alias or not player:
             raise InputError("a row needs both an alias and a player", Location(name, reader.line_num, 1))
         if out.get(alias, player) != player:
-            raise InputError(f"alias {alias!r} is given to both {out[alias]!r} and {player!r}",
-                             Location(name, reader.line_num, 1))
+            raise InputError(
+                f"alias {alias!r} is given to both {out[alias]!r} and {player!r}", Location(name, reader.line_num, 1)
+            )
         out[alias] = player
     return out
 
@@ -179,16 +185,20 @@ def _sides(matches: pd.DataFrame) -> pd.DataFrame:
     kind = session_kinds(matches)
     parts = []
     for side in (0, 1):
-        parts.append(pd.DataFrame({
-            "match": matches["match"],
-            "side": side,
-            "player": matches[f"player{side}"],
-            "opponent": matches[f"player{1 - side}"],
-            "kind": kind,
-            "match_win": matches["winner_side"].eq(side).fillna(False).astype(bool) & kind.eq("completed"),
-            "date": matches["date"],
-            "rating": matches[f"rating{side}"],
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "match": matches["match"],
+                    "side": side,
+                    "player": matches[f"player{side}"],
+                    "opponent": matches[f"player{1 - side}"],
+                    "kind": kind,
+                    "match_win": matches["winner_side"].eq(side).fillna(False).astype(bool) & kind.eq("completed"),
+                    "date": matches["date"],
+                    "rating": matches[f"rating{side}"],
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -216,23 +226,32 @@ def _game_sides(frames: Frames) -> pd.DataFrame:
     for side in (0, 1):
         won = games["winner_side"].eq(side).fillna(False).astype(bool)
         lost = games["winner_side"].eq(1 - side).fillna(False).astype(bool)
-        parts.append(pd.DataFrame({
-            "match": games["match"],
-            "side": side,
-            "won": won,
-            "lost": lost,
-            "points_won": points.where(won & ~in_money, 0),
-            "points_lost": points.where(lost & ~in_money, 0),
-            "money_points_won": points.where(won & in_money, 0),
-            "money_points_lost": points.where(lost & in_money, 0),
-            **{f"{stem}_{end}": ended & at for stem, at in levels.items()
-               for end, ended in (("won", won), ("lost", lost))},
-            **{f"{name}_{end}": ended & games["ended_by"].eq(how).fillna(False).astype(bool)
-               for name, how in (("forfeits", "forfeit"), ("resignations", "resign"))
-               for end, ended in (("won", won), ("lost", lost))},
-            "cube": games["cube"],
-            "gammons_won_taken_cube": won & above & taken,
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "match": games["match"],
+                    "side": side,
+                    "won": won,
+                    "lost": lost,
+                    "points_won": points.where(won & ~in_money, 0),
+                    "points_lost": points.where(lost & ~in_money, 0),
+                    "money_points_won": points.where(won & in_money, 0),
+                    "money_points_lost": points.where(lost & in_money, 0),
+                    **{
+                        f"{stem}_{end}": ended & at
+                        for stem, at in levels.items()
+                        for end, ended in (("won", won), ("lost", lost))
+                    },
+                    **{
+                        f"{name}_{end}": ended & games["ended_by"].eq(how).fillna(False).astype(bool)
+                        for name, how in (("forfeits", "forfeit"), ("resignations", "resign"))
+                        for end, ended in (("won", won), ("lost", lost))
+                    },
+                    "cube": games["cube"],
+                    "gammons_won_taken_cube": won & above & taken,
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -242,8 +261,14 @@ def _cube_counts(cube: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
     return counts.reindex(columns=list(COLUMNS["cube"][5].categories), fill_value=0)
 
 
-_GAME_SUMS = ("points_won", "points_lost", "money_points_won", "money_points_lost", "gammons_won_taken_cube",
-              *(f"{stem}_{end}" for stem in (*_LEVELS, "forfeits", "resignations") for end, _ in _ENDS))
+_GAME_SUMS = (
+    "points_won",
+    "points_lost",
+    "money_points_won",
+    "money_points_lost",
+    "gammons_won_taken_cube",
+    *(f"{stem}_{end}" for stem in (*_LEVELS, "forfeits", "resignations") for end, _ in _ENDS),
+)
 
 
 def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -254,18 +279,26 @@ def _side_stats(frames: Frames, sides: pd.DataFrame, keys: list[str]) -> pd.Data
     opponent's actions are prefixed ``opponent_``.
     """
     kinds = sides.assign(
-        completed=sides["kind"].eq("completed"), unfinished=sides["kind"].eq("unfinished"),
-        one_game=sides["kind"].eq("one-game"), money=sides["kind"].eq("money"),
+        completed=sides["kind"].eq("completed"),
+        unfinished=sides["kind"].eq("unfinished"),
+        one_game=sides["kind"].eq("one-game"),
+        money=sides["kind"].eq("money"),
     )
     base = kinds.groupby(keys).agg(
-        matches=("match", "nunique"), matches_completed=("completed", "sum"), match_wins=("match_win", "sum"),
-        matches_unfinished=("unfinished", "sum"), one_game_sessions=("one_game", "sum"),
+        matches=("match", "nunique"),
+        matches_completed=("completed", "sum"),
+        match_wins=("match_win", "sum"),
+        matches_unfinished=("unfinished", "sum"),
+        one_game_sessions=("one_game", "sum"),
         money_sessions=("money", "sum"),
     )
     g = _game_sides(frames).merge(sides[["match", "side", *keys]], on=["match", "side"], how="inner")
     games = g.groupby(keys).agg(
-        games=("match", "size"), game_wins=("won", "sum"), game_losses=("lost", "sum"),
-        max_cube=("cube", "max"), **{name: (name, "sum") for name in _GAME_SUMS},
+        games=("match", "size"),
+        game_wins=("won", "sum"),
+        game_losses=("lost", "sum"),
+        max_cube=("cube", "max"),
+        **{name: (name, "sum") for name in _GAME_SUMS},
     )
     cube = frames.cube.drop(columns=["player"]).merge(sides[["match", "side", *keys]], on=["match", "side"])
     acted = _cube_counts(cube, keys).rename(columns=lambda a: f"{a}s")
@@ -299,8 +332,14 @@ def _zero_counts(table: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFra
     return table
 
 
-def _with_skill(table: pd.DataFrame, frames: Frames, sides: pd.DataFrame, keys: list[str],
-                columns: tuple[Column, ...], opponent: bool = False) -> pd.DataFrame:
+def _with_skill(
+    table: pd.DataFrame,
+    frames: Frames,
+    sides: pd.DataFrame,
+    keys: list[str],
+    columns: tuple[Column, ...],
+    opponent: bool = False,
+) -> pd.DataFrame:
     """``table`` (typed as ``columns``) with the skill columns added when the frames hold decisions.
 
     Per player every column of :data:`SKILL_COLUMNS`; grouped otherwise
@@ -418,9 +457,15 @@ def cube_table(frames: Frames) -> pd.DataFrame:
 def findings_by_code(frames: Frames) -> pd.DataFrame:
     """One row per finding code found: how often, in how many files and matches."""
     findings = frames.findings.assign(code=frames.findings["code"].astype("string"))
-    out = findings.groupby("code").agg(
-        findings=("file", "size"), files=("file", "nunique"), matches=("match", "nunique"),
-    ).reset_index()
+    out = (
+        findings.groupby("code")
+        .agg(
+            findings=("file", "size"),
+            files=("file", "nunique"),
+            matches=("match", "nunique"),
+        )
+        .reset_index()
+    )
     out["severity"] = [CODES[c][0].value for c in out["code"]]
     out["description"] = [CODES[c][1] for c in out["code"]]
     order = {s: i for i, s in enumerate(SEVERITIES)}
@@ -446,8 +491,9 @@ TABLES: dict[str, Callable[[Frames], pd.DataFrame]] = {
 """The table of each ``tabla report --by`` value."""
 
 
-def summarize(frames: Frames, by: str = "player", *, players: tuple[str, ...] = (),
-              every: str = "month") -> pd.DataFrame:
+def summarize(
+    frames: Frames, by: str = "player", *, players: tuple[str, ...] = (), every: str = "month"
+) -> pd.DataFrame:
     """The ``--by`` table ``by`` of ``frames``.
 
     Args:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from tabla_cli.variants.common import TablaVariant, VariantPosition, VariantResolution
 from tabla_cli.variants.parallel import (
     Fevga,
-    GulbaraPosition,
     Gulbara,
+    GulbaraPosition,
     LongNardy,
     LongTabla,
     ParallelGame,

@@ -15,17 +15,22 @@ from tabla_cli.errors import InvalidIdError
 from tabla_cli.findings import Code
 from tabla_cli.variants.position_text import TextFields, format_position, parse_position
 from tabla_cli.variants.search import (
-    SEARCH_LIMIT, Board, PathStep, SearchLimitError, SearchResult, TurnPlan, plain_plan, search, to_play,
+    SEARCH_LIMIT,
+    Board,
+    PathStep,
+    SearchLimitError,
+    SearchResult,
+    TurnPlan,
+    plain_plan,
+    search,
+    to_play,
 )
 from tabla_cli.variants.standard import Backgammon
 from tabla_cli.variants.written import VariantResolution, format_steps, resolve
 
 __all__ = ["NO_IDS", "TablaVariant", "VariantPosition", "VariantResolution", "with_changes"]
 
-NO_IDS = (
-    "GNU Backgammon Position IDs and XGIDs exist only for standard backgammon, nackgammon and "
-    "hypergammon"
-)
+NO_IDS = "GNU Backgammon Position IDs and XGIDs exist only for standard backgammon, nackgammon and hypergammon"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -179,8 +184,10 @@ class TablaVariant(Backgammon):
         plan = cls.plan(position, dice)
         result = search(cls.board(position, plan), plan, stop_at_full=stop_at_full)
         if not result.complete:
-            raise SearchLimitError(f"the legal plays of {dice[0]}-{dice[1]} in {cls.name} here take more than "
-                                   f"{SEARCH_LIMIT:,} positions to search")
+            raise SearchLimitError(
+                f"the legal plays of {dice[0]}-{dice[1]} in {cls.name} here take more than "
+                f"{SEARCH_LIMIT:,} positions to search"
+            )
         return plan, result
 
     @classmethod
@@ -209,8 +216,10 @@ class TablaVariant(Backgammon):
         result = search(cls.board(position, plan), plan, cap=limit + 1, limit=SEARCH_LIMIT // 4)
         if not result.complete:
             return [], -1
-        plays = [cls.finish_play(position, cls.make_result(position, snap, plan, result.best), path)
-                 for snap, path in result.found.items()]
+        plays = [
+            cls.finish_play(position, cls.make_result(position, snap, plan, result.best), path)
+            for snap, path in result.found.items()
+        ]
         if len(plays) > limit:
             return plays[:limit], -1
         return plays, len(plays)
@@ -255,5 +264,3 @@ class TablaVariant(Backgammon):
     def outcome(cls, position: Position) -> int:
         """1 or 2 (the loser has borne off none) for the side that bore off all."""
         return 1 if position.opponent[OFF] else 2
-
-

@@ -107,19 +107,31 @@ class GulbaraPosition(ParallelPosition):
     keeps_rolls: ClassVar[bool] = True
 
     def flip(self) -> GulbaraPosition:
-        return GulbaraPosition(self.opponent, self.mover, self.opponent_rolls, self.mover_rolls,
-                               self.opponent_owed, self.mover_owed)
+        return GulbaraPosition(
+            self.opponent, self.mover, self.opponent_rolls, self.mover_rolls, self.opponent_owed, self.mover_owed
+        )
 
     def text_fields(self) -> TextFields:
-        return TextFields(self.mover, self.opponent, rolls=(self.mover_rolls, self.opponent_rolls),
-                          mover_owed=self.mover_owed, opponent_owed=self.opponent_owed)
+        return TextFields(
+            self.mover,
+            self.opponent,
+            rolls=(self.mover_rolls, self.opponent_rolls),
+            mover_owed=self.mover_owed,
+            opponent_owed=self.opponent_owed,
+        )
 
     @classmethod
     def from_text_fields(cls, fields: TextFields) -> GulbaraPosition:
         """The position read from text; rolls are kept up to 3."""
         mover_rolls, opponent_rolls = fields.rolls or (0, 0)
-        return GulbaraPosition(fields.mover, fields.opponent, min(mover_rolls, 3), min(opponent_rolls, 3),
-                               fields.mover_owed, fields.opponent_owed)
+        return GulbaraPosition(
+            fields.mover,
+            fields.opponent,
+            min(mover_rolls, 3),
+            min(opponent_rolls, 3),
+            fields.mover_owed,
+            fields.opponent_owed,
+        )
 
     def _with(self, mover: tuple[int, ...]) -> GulbaraPosition:
         return GulbaraPosition(mover, self.opponent, self.mover_rolls + 1, self.opponent_rolls, (), ())
@@ -212,8 +224,22 @@ def is_trapping(mover: tuple[int, ...], opponent: tuple[int, ...]) -> bool:
 class _RaceBoard:
     """The mover's checkers during one turn of a parallel game, changed in place."""
 
-    __slots__ = ("me", "opp", "blocked", "total", "first_pass", "head_limit", "heads", "occ",
-                 "own_block", "both_block", "no_prime", "their_low", "undo", "name")
+    __slots__ = (
+        "me",
+        "opp",
+        "blocked",
+        "total",
+        "first_pass",
+        "head_limit",
+        "heads",
+        "occ",
+        "own_block",
+        "both_block",
+        "no_prime",
+        "their_low",
+        "undo",
+        "name",
+    )
 
     def __init__(self, position: Position, options: ParallelOptions, head_limit: int, name: str) -> None:
         self.me = list(position.mover)
@@ -315,9 +341,11 @@ class _RaceBoard:
         if not me[src]:
             return no_checker(name, src)
         if src == 24 and self.first_pass and me[24] != self.total and not any(me[1:13]):
-            return (Code.FIRST_CHECKER_MUST_PASS,
-                    f"'{name}' takes a second checker from the starting point before the first has "
-                    f"reached the opponent's side")
+            return (
+                Code.FIRST_CHECKER_MUST_PASS,
+                f"'{name}' takes a second checker from the starting point before the first has "
+                f"reached the opponent's side",
+            )
         if src == 24 and self.head_limit and self.heads >= self.head_limit:
             many = "one checker" if self.head_limit == 1 else f"{self.head_limit} checkers"
             return (Code.HEAD_RULE, f"'{name}' takes another checker from the head; only {many} may leave it this turn")
@@ -325,8 +353,10 @@ class _RaceBoard:
             return bear_off_blocked(name, me, die)
         n = self.opp[SHIFT[dst]]
         if n == 1:
-            return (Code.BLOCKED_BY_SINGLE,
-                    f"'{name}' lands on the {dst}-point, held by a single opposing checker ({self.name} has no hitting)")
+            return (
+                Code.BLOCKED_BY_SINGLE,
+                f"'{name}' lands on the {dst}-point, held by a single opposing checker ({self.name} has no hitting)",
+            )
         if n:
             return lands_on_held(name, dst)
         if not me[dst]:
@@ -358,8 +388,9 @@ class ParallelGame(TablaVariant):
         base = super().position_from(position)
         for point in range(1, 25):
             if base.mover[point] and base.opponent[SHIFT[point]]:
-                raise InvalidIdError(f"both sides have checkers on the mover's {point}-point, "
-                                     f"which {cls.name} does not allow")
+                raise InvalidIdError(
+                    f"both sides have checkers on the mover's {point}-point, which {cls.name} does not allow"
+                )
         return base
 
     @classmethod
@@ -400,8 +431,12 @@ class ParallelGame(TablaVariant):
         if options.start_exit == "one_per_turn":
             limit = 1
             own = plan.own
-            if (plan.pair is None and own and own[0] in options.first_roll_head_doubles
-                    and position.mover[24] == sum(position.mover[1:25]) == cls.checkers):
+            if (
+                plan.pair is None
+                and own
+                and own[0] in options.first_roll_head_doubles
+                and position.mover[24] == sum(position.mover[1:25]) == cls.checkers
+            ):
                 limit = 2
         return _RaceBoard(position, options, limit, cls.name)
 
@@ -411,7 +446,7 @@ class ParallelGame(TablaVariant):
         if isinstance(position, GulbaraPosition):
             rest: tuple[int, ...] = ()
             if plan.progression and cls.options.unplayable_progression == "opponent_plays":
-                rest = plan.own[best[1]:]
+                rest = plan.own[best[1] :]
             rolls = min(position.mover_rolls + 1, cls.options.progression_after)
             return GulbaraPosition(me, position.opponent, rolls, position.opponent_rolls, (), rest)
         return ParallelPosition(me, position.opponent)
@@ -421,8 +456,10 @@ class ParallelGame(TablaVariant):
         """Also, under the Nardy prime rule: a six-point prime no opposing checker is past."""
         problem = super().position_problem(position)
         if problem is None and cls.options.prime_rule == "no_prime_in_front_of_all":
-            for name, side, other in (("the side on roll", position.mover, position.opponent),
-                                      ("the other side", position.opponent, position.mover)):
+            for name, side, other in (
+                ("the side on roll", position.mover, position.opponent),
+                ("the other side", position.opponent, position.mover),
+            ):
                 starts = prime_starts(occupied_mask(side))
                 if starts and lowest_point(other) >= (starts & -starts).bit_length() - 1:
                     return f"{name} holds a six-point prime with no opposing checker past it, which {cls.name} forbids"
@@ -442,8 +479,10 @@ class ParallelGame(TablaVariant):
     @classmethod
     def filter_reason(cls, position: Position) -> tuple[str, str]:
         if cls.judges_plays(position):
-            return (Code.SIX_PRIME_FORBIDDEN,
-                    "keeps a six-point prime with every opposing checker behind it, but a play opens it")
+            return (
+                Code.SIX_PRIME_FORBIDDEN,
+                "keeps a six-point prime with every opposing checker behind it, but a play opens it",
+            )
         return super().filter_reason(position)
 
     @classmethod
@@ -483,7 +522,9 @@ class Fevga(ParallelGame):
     name: ClassVar[str] = "fevga"
     aliases: ClassVar[tuple[str, ...]] = ("fevga", "φεύγα", "φευγα", "fevga (greek)")
     options: ClassVar[ParallelOptions] = ParallelOptions(
-        start_exit="first_checker_must_pass", start_quarter_block="own", prime_rule="must_open_trapping_prime",
+        start_exit="first_checker_must_pass",
+        start_quarter_block="own",
+        prime_rule="must_open_trapping_prime",
         opening_reroll=True,
     )
     tradition: ClassVar[str] = "greek"
@@ -504,11 +545,21 @@ class LongNardy(ParallelGame):
 
     name: ClassVar[str] = "long_nardy"
     aliases: ClassVar[tuple[str, ...]] = (
-        "long nardy", "long-nardy", "long_nardy", "nardy", "narde", "nard", "long narde",
-        "длинные нарды", "нарды", "длинные",
+        "long nardy",
+        "long-nardy",
+        "long_nardy",
+        "nardy",
+        "narde",
+        "nard",
+        "long narde",
+        "длинные нарды",
+        "нарды",
+        "длинные",
     )
     options: ClassVar[ParallelOptions] = ParallelOptions(
-        start_exit="one_per_turn", prime_rule="no_prime_in_front_of_all", opening_reroll=True,
+        start_exit="one_per_turn",
+        prime_rule="no_prime_in_front_of_all",
+        opening_reroll=True,
     )
     tradition: ClassVar[str] = "russian"
 
@@ -519,6 +570,8 @@ class LongTabla(LongNardy):
     name: ClassVar[str] = "long_tabla"
     aliases: ClassVar[tuple[str, ...]] = ("long tabla", "long-tabla", "long_tabla", "дълга табла", "дълга")
     options: ClassVar[ParallelOptions] = ParallelOptions(
-        start_exit="one_per_turn", prime_rule="no_prime_in_front_of_all", opening_reroll=False,
+        start_exit="one_per_turn",
+        prime_rule="no_prime_in_front_of_all",
+        opening_reroll=False,
     )
     tradition: ClassVar[str] = "bulgarian"

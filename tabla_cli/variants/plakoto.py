@@ -273,8 +273,10 @@ class Plakoto(TablaVariant):
         if problem is None and isinstance(position, PlakotoPosition):
             other = PlakotoPosition(position.opponent, position.mover, position.opponent_pins, position.mover_pins)
             if cls._mother(other) == 2:
-                problem = ("the side on roll has already lost by the mother-checker rule "
-                           "(its last checker on its 24-point is pinned, the other side has none left on its own)")
+                problem = (
+                    "the side on roll has already lost by the mother-checker rule "
+                    "(its last checker on its 24-point is pinned, the other side has none left on its own)"
+                )
         return problem
 
     @classmethod
@@ -318,4 +320,3 @@ class Tapa(Plakoto):
     aliases: ClassVar[tuple[str, ...]] = ("tapa", "тапа", "tapa (bulgarian)")
     options: ClassVar[PlakotoOptions] = PlakotoOptions(mother_checker=False, opening_reroll=False)
     tradition: ClassVar[str] = "bulgarian"
-

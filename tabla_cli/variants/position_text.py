@@ -145,19 +145,26 @@ def parse_position(cls: type[VariantPosition], text: str) -> VariantPosition:
             if mover[point] and opponent[other]:
                 pinned = (point in mine) + (other in theirs)
                 if pinned != 1:
-                    raise _fail(text, f"the mover's {point}-point holds checkers of both sides: "
-                                      f"mark the one pinned checker with 'p'")
+                    raise _fail(
+                        text,
+                        f"the mover's {point}-point holds checkers of both sides: mark the one pinned checker with 'p'",
+                    )
             elif point in mine or other in theirs:
-                raise _fail(text, f"a checker is marked pinned on the mover's {point}-point, "
-                                  f"but the other side has no checker there")
+                raise _fail(
+                    text,
+                    f"a checker is marked pinned on the mover's {point}-point, but the other side has no checker there",
+                )
         pin_bits = (sum(1 << p for p in mine), sum(1 << p for p in theirs))
     else:
         if mine or theirs:
             raise _fail(text, "only Tapa/Plakoto checkers can be pinned")
         for point in range(1, 25):
             if mover[point] and opponent[opposite(point)]:
-                raise _fail(text, f"both sides have checkers on the mover's {point}-point "
-                                  f"(it is the other side's {opposite(point)}-point)")
+                raise _fail(
+                    text,
+                    f"both sides have checkers on the mover's {point}-point "
+                    f"(it is the other side's {opposite(point)}-point)",
+                )
     extras: dict[str, str] = {}
     if len(parts) == 3:
         for word in parts[2].split():

@@ -16,8 +16,8 @@ die rule applies to the player's own non-double.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from tabla_cli.board import OFF, Dice, Play, Step
@@ -116,8 +116,15 @@ class SearchResult:
     visited: int = 0
 
 
-def search(board: Board, plan: TurnPlan, *, stop_at_full: bool = False, cap: int = 0,
-           target: object = None, limit: int | None = None) -> SearchResult:
+def search(
+    board: Board,
+    plan: TurnPlan,
+    *,
+    stop_at_full: bool = False,
+    cap: int = 0,
+    target: object = None,
+    limit: int | None = None,
+) -> SearchResult:
     """Every distinct result of the highest-scoring plays (rules.md §2.4).
 
     With ``stop_at_full`` the search stops at the first play that uses every
@@ -214,7 +221,6 @@ _STEPS = {(s, d, h): Step(s, d, h) for s in range(26) for d in range(26) for h i
 def to_play(path: tuple[PathStep, ...]) -> Play:
     """The :class:`Step` tuple of a search path."""
     return tuple(_STEPS[s[0], s[1], s[2]] for s in path)
-
 
 
 def snapshot_after(board: Board, path: tuple[PathStep, ...]) -> object:

@@ -22,7 +22,11 @@ class Backgammon:
 
     name: ClassVar[str] = "backgammon"
     aliases: ClassVar[tuple[str, ...]] = (
-        "backgammon", "standard", "tabla", "табла", "права табла",
+        "backgammon",
+        "standard",
+        "tabla",
+        "табла",
+        "права табла",
     )
     checkers: ClassVar[int] = 15
     start_points: ClassVar[dict[int, int]] = {24: 2, 13: 5, 8: 3, 6: 5}

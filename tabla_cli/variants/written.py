@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING
 from tabla_cli.board import BAR, OFF, Dice, Play, Position, Resolution, Segment, Step
 from tabla_cli.findings import Code
 from tabla_cli.variants.search import (
-    SEARCH_LIMIT, Board, PathStep, SearchLimitError, TurnPlan, search, snapshot_after, step_name,
+    SEARCH_LIMIT,
+    Board,
+    PathStep,
+    SearchLimitError,
+    TurnPlan,
+    search,
+    snapshot_after,
+    step_name,
 )
 
 if TYPE_CHECKING:
@@ -26,7 +33,6 @@ class VariantResolution(Resolution):
     """A :class:`~tabla_cli.board.Resolution` with the finding code of its error."""
 
     code: str = Code.ILLEGAL_PLAY
-
 
 
 @dataclass(slots=True)
@@ -47,8 +53,8 @@ class _Walk:
     def __post_init__(self) -> None:
         # After die i: the smallest die and the pips left (to cut dead ends early).
         order = self.order
-        self.lows = [min(order[i + 1:], default=99) for i in range(len(order))]
-        self.sums = [sum(order[i + 1:]) for i in range(len(order))]
+        self.lows = [min(order[i + 1 :], default=99) for i in range(len(order))]
+        self.sums = [sum(order[i + 1 :]) for i in range(len(order))]
 
     def dead(self, i: int, rest: tuple[tuple[int, int], ...]) -> bool:
         """No way to finish ``rest`` with the dice after die ``i`` (a move's distance is exact unless it bears off)."""
@@ -88,7 +94,7 @@ class _Walk:
                     code, message = self.board.explain(src, die)
                     self.failure = (depth, code, message)
                 continue
-            rest = todo[:n] + todo[n + 1:]
+            rest = todo[:n] + todo[n + 1 :]
             if to != dst:
                 rest = rest + ((to, dst),)
             rest = tuple(sorted(rest, reverse=True))
@@ -178,8 +184,12 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
         if failure is not None:
             return VariantResolution(None, None, failure[2], code=failure[1])
         text = " ".join(step_name(s, d) for s, d, _ in segments)
-        return VariantResolution(None, None, f"'{text}' cannot be made of the dice {a}-{b}"
-                                 + (f" as {cls.name} plays them" if plan.size > 4 or plan.split else ""))
+        return VariantResolution(
+            None,
+            None,
+            f"'{text}' cannot be made of the dice {a}-{b}"
+            + (f" as {cls.name} plays them" if plan.size > 4 or plan.split else ""),
+        )
     every = search(cls.board(position, plan), plan, stop_at_full=True)
     if not every.complete:
         return _too_large(plan)
@@ -189,8 +199,12 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
     if reach < best:
         used, need = sum(reach), sum(best)
         if plan.progression or plan.split:
-            return VariantResolution(play, result, f"plays {used} of the {need} moves that can be played "
-                                     f"({_describe_plan(plan)})", code=Code.DOUBLES_PROGRESSION)
+            return VariantResolution(
+                play,
+                result,
+                f"plays {used} of the {need} moves that can be played ({_describe_plan(plan)})",
+                code=Code.DOUBLES_PROGRESSION,
+            )
         if need == 2 and a != b:
             return VariantResolution(play, result, "plays one die but both can be played")
         return VariantResolution(play, result, f"plays {used} of the {need} dice that can be played")
@@ -211,8 +225,13 @@ def resolve(cls: type[TablaVariant], position: Position, dice: Dice, segments: t
 
 def _too_large(plan: TurnPlan) -> VariantResolution:
     """The resolution of a play the search gave up on (more than :data:`SEARCH_LIMIT` states)."""
-    return VariantResolution(None, None, f"not checked: the legal plays of this roll ({_describe_plan(plan)}) "
-                             f"take more than {SEARCH_LIMIT:,} positions to search", code=Code.UNCHECKED)
+    return VariantResolution(
+        None,
+        None,
+        f"not checked: the legal plays of this roll ({_describe_plan(plan)}) "
+        f"take more than {SEARCH_LIMIT:,} positions to search",
+        code=Code.UNCHECKED,
+    )
 
 
 def _describe_plan(plan: TurnPlan) -> str:
@@ -272,4 +291,3 @@ def format_steps(play: Play) -> str:
             out.append(word + (f"({take})" if take > 1 else ""))
             n -= take
     return " ".join(out)
-

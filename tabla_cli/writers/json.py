@@ -67,10 +67,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from tabla_cli import __version__
-from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
-from tabla_cli.evaluation.types import DecisionKind, Evaluation
 from tabla_cli.board import Position
 from tabla_cli.errors import Location, TablaError
+from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
+from tabla_cli.evaluation.types import DecisionKind, Evaluation
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import Decision, GameResult, MatchResult
 from tabla_cli.writers.mat import canonical_play
@@ -86,17 +86,34 @@ GENERATOR = f"tabla {__version__}"
 
 _VALUED = frozenset({ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.WIN, ActionKind.LOSS})
 _INLINE_WIDTH = 100
-_CUBE_DECISIONS = {ActionKind.ROLL: DecisionKind.DOUBLE, ActionKind.DOUBLE: DecisionKind.DOUBLE,
-                   ActionKind.TAKE: DecisionKind.TAKE, ActionKind.DROP: DecisionKind.TAKE,
-                   ActionKind.BEAVER: DecisionKind.TAKE}
+_CUBE_DECISIONS = {
+    ActionKind.ROLL: DecisionKind.DOUBLE,
+    ActionKind.DOUBLE: DecisionKind.DOUBLE,
+    ActionKind.TAKE: DecisionKind.TAKE,
+    ActionKind.DROP: DecisionKind.TAKE,
+    ActionKind.BEAVER: DecisionKind.TAKE,
+}
 """The cube decision an action's ``analysis.cube`` evaluates (as the analysis counts decisions)."""
-_EVALUATION_DEFAULTS: dict[str, Any] = {"error_mwc": None, "rank": None, "options": 1, "forced": False,
-                                        "close": True, "luck": None, "skill": None, "cube_equities": None}
+_EVALUATION_DEFAULTS: dict[str, Any] = {
+    "error_mwc": None,
+    "rank": None,
+    "options": 1,
+    "forced": False,
+    "close": True,
+    "luck": None,
+    "skill": None,
+    "cube_equities": None,
+}
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
-def write_json(matches: Iterable[tuple[Match, MatchResult | None]], handle: TextIO, *,
-               rolls: Sequence[list[GameRolls] | None] | None = None, generator: str = GENERATOR) -> None:
+def write_json(
+    matches: Iterable[tuple[Match, MatchResult | None]],
+    handle: TextIO,
+    *,
+    rolls: Sequence[list[GameRolls] | None] | None = None,
+    generator: str = GENERATOR,
+) -> None:
     """Write one ``tabla-match/1`` document holding ``matches`` to ``handle``.
 
     Args:
@@ -109,20 +126,27 @@ def write_json(matches: Iterable[tuple[Match, MatchResult | None]], handle: Text
     handle.write(format_json(matches, rolls=rolls, generator=generator))
 
 
-def format_json(matches: Iterable[tuple[Match, MatchResult | None]], *,
-                rolls: Sequence[list[GameRolls] | None] | None = None, generator: str = GENERATOR) -> str:
+def format_json(
+    matches: Iterable[tuple[Match, MatchResult | None]],
+    *,
+    rolls: Sequence[list[GameRolls] | None] | None = None,
+    generator: str = GENERATOR,
+) -> str:
     """The document text (ending in a newline); see :func:`write_json`."""
     document = {
         "schema": SCHEMA,
         "generator": generator,
-        "matches": [match_data(match, replayed=replayed, rolls=None if rolls is None else rolls[i])
-                    for i, (match, replayed) in enumerate(matches)],
+        "matches": [
+            match_data(match, replayed=replayed, rolls=None if rolls is None else rolls[i])
+            for i, (match, replayed) in enumerate(matches)
+        ],
     }
     return _dump(document, 0) + "\n"
 
 
-def match_data(match: Match, *, replayed: MatchResult | None = None,
-               rolls: list[GameRolls] | None = None) -> dict[str, Any]:
+def match_data(
+    match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None
+) -> dict[str, Any]:
     """One match as plain data (the objects of the document's ``matches`` list)."""
     if replayed is None or rolls is None:
         replayed, rolls = replay_rolls(match)
@@ -132,8 +156,14 @@ def match_data(match: Match, *, replayed: MatchResult | None = None,
         "ratings": list(match.ratings),
         "length": match.length,
         "variant": match.variant,
-        "rules": {"crawford": rules.crawford, "jacoby": rules.jacoby, "beaver": rules.beaver,
-                  "cube_limit": rules.cube_limit, "cube": rules.cube, "scoring": rules.scoring},
+        "rules": {
+            "crawford": rules.crawford,
+            "jacoby": rules.jacoby,
+            "beaver": rules.beaver,
+            "cube_limit": rules.cube_limit,
+            "cube": rules.cube,
+            "scoring": rules.scoring,
+        },
         "headers": [[key, value] for key, value in match.headers],
         "comments": list(match.comments),
         "source": _source(match),
@@ -189,8 +219,9 @@ def _game(game: Game, result: GameResult | None, rolls: GameRolls) -> dict[str, 
             "crawford": result.crawford,
         }
     decisions = iter(rolls)
-    data["actions"] = [_action(action, next(decisions, None) if action.kind is ActionKind.ROLL else None)
-                       for action in game.actions]
+    data["actions"] = [
+        _action(action, next(decisions, None) if action.kind is ActionKind.ROLL else None) for action in game.actions
+    ]
     return data
 
 
@@ -206,8 +237,9 @@ def _action(action: Action, decision: Decision | None) -> dict[str, Any]:
         if action.resigned:
             data["resigned"] = True
         else:
-            play = None if decision is None or decision.play is None else canonical_play(decision.position,
-                                                                                          decision.play)
+            play = (
+                None if decision is None or decision.play is None else canonical_play(decision.position, decision.play)
+            )
             data["steps"] = None if play is None else [[s.src, s.dst, s.hit] for s in play]
     elif action.value is not None or kind in _VALUED:
         data["value"] = action.value
@@ -287,4 +319,3 @@ def _flat(value: dict[str, Any] | list[Any]) -> bool:
         if isinstance(item, list) and any(isinstance(v, (dict, list)) for v in item):
             return False
     return True
-

@@ -62,8 +62,14 @@ _VARIANT_NAMES = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
 """How XG and gnubg write the ``Variation`` of the variants they know."""
 
 
-def write_mat(match: Match, handle: TextIO, *, replayed: MatchResult | None = None,
-              rolls: list[GameRolls] | None = None, newline: str = "\n") -> None:
+def write_mat(
+    match: Match,
+    handle: TextIO,
+    *,
+    replayed: MatchResult | None = None,
+    rolls: list[GameRolls] | None = None,
+    newline: str = "\n",
+) -> None:
     """Write ``match`` to ``handle`` as a ``.mat`` transcript.
 
     Args:
@@ -77,18 +83,25 @@ def write_mat(match: Match, handle: TextIO, *, replayed: MatchResult | None = No
     handle.write(format_mat(match, replayed=replayed, rolls=rolls, newline=newline))
 
 
-def format_mats(matches: Iterable[tuple[Match, MatchResult | None]], *,
-                rolls: Sequence[list[GameRolls] | None] | None = None, newline: str = "\n") -> str:
+def format_mats(
+    matches: Iterable[tuple[Match, MatchResult | None]],
+    *,
+    rolls: Sequence[list[GameRolls] | None] | None = None,
+    newline: str = "\n",
+) -> str:
     """Several matches in one text, one after another (the reader reads them back one by one).
 
     ``rolls``: each match's games' rolls, from the replay that gave its result.
     """
-    return "".join(format_mat(m, replayed=r, rolls=None if rolls is None else rolls[i], newline=newline)
-                   for i, (m, r) in enumerate(matches))
+    return "".join(
+        format_mat(m, replayed=r, rolls=None if rolls is None else rolls[i], newline=newline)
+        for i, (m, r) in enumerate(matches)
+    )
 
 
-def format_mat(match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None,
-               newline: str = "\n") -> str:
+def format_mat(
+    match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None, newline: str = "\n"
+) -> str:
     """The ``.mat`` text of ``match``; see :func:`write_mat`."""
     if replayed is None or rolls is None:
         replayed, rolls = replay_rolls(match)
@@ -334,8 +347,11 @@ def _game(match: Match, game: Game, result: GameResult | None, rolls: GameRolls)
             if value is None:
                 value = cube * ((result.multiplier or 1) if result is not None else 1)
             text = f" Wins {_points(value)}"
-            decides = not deciding and bool(length) and game.score[action.player] < length <= (
-                game.score[action.player] + value)
+            decides = (
+                not deciding
+                and bool(length)
+                and game.score[action.player] < length <= (game.score[action.player] + value)
+            )
             if action.match_won or decides:
                 text += " and the match"
             deciding = deciding or decides

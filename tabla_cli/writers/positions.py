@@ -54,10 +54,22 @@ from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 __all__ = ["COLUMNS", "PositionRow", "PositionsVisitor", "format_positions", "position_rows", "write_positions"]
 
 COLUMNS: tuple[str, ...] = (
-    "match", "game", "move", "player", "side", "action", "dice", "play",
-    "position_id", "match_id", "xgid", "pips_player", "pips_opponent",
+    "match",
+    "game",
+    "move",
+    "player",
+    "side",
+    "action",
+    "dice",
+    "play",
+    "position_id",
+    "match_id",
+    "xgid",
+    "pips_player",
+    "pips_opponent",
 )
 """The CSV columns, in order."""
+
 
 @dataclass(frozen=True, slots=True)
 class PositionRow:
@@ -110,10 +122,19 @@ class PositionRow:
         """The CSV cells, in :data:`COLUMNS` order (None = empty)."""
         pips = self.pips
         return [
-            self.match, self.game, self.move, self.name, int(self.player), self.action,
-            f"{self.dice[0]}{self.dice[1]}" if self.dice else None, self.play,
-            self.position_id, self.match_id, self.xgid,
-            pips[0] if pips else None, pips[1] if pips else None,
+            self.match,
+            self.game,
+            self.move,
+            self.name,
+            int(self.player),
+            self.action,
+            f"{self.dice[0]}{self.dice[1]}" if self.dice else None,
+            self.play,
+            self.position_id,
+            self.match_id,
+            self.xgid,
+            pips[0] if pips else None,
+            pips[1] if pips else None,
         ]
 
 
@@ -122,8 +143,9 @@ def write_positions(matches: Iterable[tuple[Match, MatchResult | None]], handle:
     handle.write(format_positions(matches))
 
 
-def format_positions(matches: Iterable[tuple[Match, MatchResult | None]], *,
-                     rows: Sequence[list[PositionRow]] | None = None) -> str:
+def format_positions(
+    matches: Iterable[tuple[Match, MatchResult | None]], *, rows: Sequence[list[PositionRow]] | None = None
+) -> str:
     """The CSV text (LF line ends) of every decision of ``matches``, numbered 1, 2, ... in order.
 
     Each match is replayed with a :class:`PositionsVisitor` (a replay without
@@ -183,10 +205,25 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
         roll = action.kind is ActionKind.ROLL
         play = ("????" if action.resigned else " ".join((action.play_text or "").split())) if roll else ""
         player = action.player
-        self.rows.append(PositionRow(
-            self.index, self.game, action.move_number, player, self.names[player], action.kind.value,
-            action.dice if roll else None, play, None, player, None, "", "", "", action,
-        ))
+        self.rows.append(
+            PositionRow(
+                self.index,
+                self.game,
+                action.move_number,
+                player,
+                self.names[player],
+                action.kind.value,
+                action.dice if roll else None,
+                play,
+                None,
+                player,
+                None,
+                "",
+                "",
+                "",
+                action,
+            )
+        )
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         if play is not None:
@@ -199,8 +236,9 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
         if action.kind is ActionKind.ROLL:
             self.add(state, action, "????" if action.resigned else " ".join((action.play_text or "").split()))
 
-    def visit_cube(self, state: DecisionState, action: Action, cube_before: int, cube_after: int,
-                   owner: Player | None) -> None:
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
         self.add(state, action, "")
 
     def add(self, state: DecisionState, action: Action, play: str) -> None:
@@ -219,10 +257,25 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
             except TablaError:
                 xgid = ""
         actor = state.actor
-        self.rows.append(PositionRow(
-            self.index, state.game, action.move_number, actor, self.names[actor], action.kind.value,
-            dice, play, position, state.on_roll, match_state, position_id, match_id, xgid, action,
-        ))
+        self.rows.append(
+            PositionRow(
+                self.index,
+                state.game,
+                action.move_number,
+                actor,
+                self.names[actor],
+                action.kind.value,
+                dice,
+                play,
+                position,
+                state.on_roll,
+                match_state,
+                position_id,
+                match_id,
+                xgid,
+                action,
+            )
+        )
 
     def result(self) -> list[PositionRow]:
         return self.rows

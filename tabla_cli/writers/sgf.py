@@ -55,13 +55,23 @@ _COLOUR = {_WHITE: "W", _BLACK: "B"}
 _HEADERS = {"site": "PC", "event": "EV", "round": "RO", "transcriber": "AN", "annotator": "AN"}
 _HEADER_ORDER = ("DT", "EV", "RO", "PC", "AN")
 _DATE = re.compile(r"\s*([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})\s*")
-_VARIANT_WORDS = {"nackgammon": "Nackgammon", "hypergammon": "Hypergammon3",
-                  "hypergammon2": "Hypergammon2", "hypergammon1": "Hypergammon1"}
+_VARIANT_WORDS = {
+    "nackgammon": "Nackgammon",
+    "hypergammon": "Hypergammon3",
+    "hypergammon2": "Hypergammon2",
+    "hypergammon1": "Hypergammon1",
+}
 _CUBE_WORDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.DROP: "drop"}
 
 
-def write_sgf(match: Match, handle: TextIO, *, replayed: MatchResult | None = None,
-              rolls: list[GameRolls] | None = None, application: str = APPLICATION) -> None:
+def write_sgf(
+    match: Match,
+    handle: TextIO,
+    *,
+    replayed: MatchResult | None = None,
+    rolls: list[GameRolls] | None = None,
+    application: str = APPLICATION,
+) -> None:
     """Write ``match`` to ``handle`` as a GNU Backgammon SGF file.
 
     Args:
@@ -79,18 +89,29 @@ def write_sgf(match: Match, handle: TextIO, *, replayed: MatchResult | None = No
     handle.write(format_sgf(match, replayed=replayed, rolls=rolls, application=application))
 
 
-def format_sgfs(matches: Iterable[tuple[Match, MatchResult | None]], *,
-                rolls: Sequence[list[GameRolls] | None] | None = None, application: str = APPLICATION) -> str:
+def format_sgfs(
+    matches: Iterable[tuple[Match, MatchResult | None]],
+    *,
+    rolls: Sequence[list[GameRolls] | None] | None = None,
+    application: str = APPLICATION,
+) -> str:
     """Several matches, one SGF game tree after another (gnubg reads them back one by one).
 
     ``rolls``: each match's games' rolls, from the replay that gave its result.
     """
-    return "".join(format_sgf(m, replayed=r, rolls=None if rolls is None else rolls[i], application=application)
-                   for i, (m, r) in enumerate(matches))
+    return "".join(
+        format_sgf(m, replayed=r, rolls=None if rolls is None else rolls[i], application=application)
+        for i, (m, r) in enumerate(matches)
+    )
 
 
-def format_sgf(match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None,
-               application: str = APPLICATION) -> str:
+def format_sgf(
+    match: Match,
+    *,
+    replayed: MatchResult | None = None,
+    rolls: list[GameRolls] | None = None,
+    application: str = APPLICATION,
+) -> str:
     """The SGF text of ``match``; see :func:`write_sgf`."""
     if replayed is None or rolls is None:
         replayed, rolls = replay_rolls(match)
@@ -189,8 +210,7 @@ def _setup(game: Game, match: Match) -> str:
     return node
 
 
-def _game(match: Match, game: Game, index: int, result: GameResult | None, rolls: GameRolls,
-          application: str) -> str:
+def _game(match: Match, game: Game, index: int, result: GameResult | None, rolls: GameRolls, application: str) -> str:
     out = [_root(match, game, index, result, application)]
     if game.start is not None or (game.start_cube is not None and game.start_cube[1] is not None):
         out.append(_setup(game, match))
@@ -204,8 +224,10 @@ def _game(match: Match, game: Game, index: int, result: GameResult | None, rolls
         colour = _COLOUR[action.player]
         if kind is ActionKind.ROLL:
             decision = next(decisions, None)
-            out.append(f"\n;{colour}[{_roll(action, None if decision is None else decision.play)}]"
-                       + _analysis(action, context, None if decision is None else decision.cube))
+            out.append(
+                f"\n;{colour}[{_roll(action, None if decision is None else decision.play)}]"
+                + _analysis(action, context, None if decision is None else decision.cube)
+            )
         elif kind in _CUBE_WORDS:
             out.append(f"\n;{colour}[{_CUBE_WORDS[kind]}]" + _analysis(action, context, context.cube(action)))
         elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):

@@ -76,8 +76,10 @@ def move_properties(recorded: RecordedAnalysis, letters: Callable[[str], str | N
                 written = []
                 break
             plies = _plies(candidate.level or recorded.level, recorded.level)
-            written.append(f"[{moves} E ver 3 {_numbers(_outputs(candidate.probabilities)[:5])} "
-                           f"{candidate.equity:.6f} {plies}C 0 1 0.000000 1]")
+            written.append(
+                f"[{moves} E ver 3 {_numbers(_outputs(candidate.probabilities)[:5])} "
+                f"{candidate.equity:.6f} {plies}C 0 1 0.000000 1]"
+            )
         if written:
             out += f"A[{recorded.played}]" + "".join(written)
     if recorded.luck is not None:
@@ -101,5 +103,6 @@ def cube_property(cube: CubeAnalysis, match: tuple[int, int, int, bool] | None) 
         no_double, double_take = ((equity * (win - lose) + (win + lose)) / 2 for equity in (no_double, double_take))
     chances = _outputs(cube.probabilities)
     plies = _plies(cube.level, cube.level)
-    return (f"DA[E ver 3 {plies}C 1 0.000000 1 {_numbers(chances)} {no_double:.6f} "
-            f"{_numbers(chances)} {double_take:.6f}]")
+    return (
+        f"DA[E ver 3 {plies}C 1 0.000000 1 {_numbers(chances)} {no_double:.6f} {_numbers(chances)} {double_take:.6f}]"
+    )

@@ -65,8 +65,9 @@ def write_text(matches: Iterable[tuple[Match, MatchResult | None]], handle: Text
     handle.write(format_text(matches))
 
 
-def format_text(matches: Iterable[tuple[Match, MatchResult | None]], *,
-                rows: Sequence[list[PositionRow]] | None = None) -> str:
+def format_text(
+    matches: Iterable[tuple[Match, MatchResult | None]], *, rows: Sequence[list[PositionRow]] | None = None
+) -> str:
     """The text of :func:`write_text`; ``rows``: each match's :func:`position_rows`, when made already."""
     out: list[str] = []
     for index, (match, _) in enumerate(matches, start=1):
@@ -131,8 +132,9 @@ def _decision(match: Match, row: PositionRow) -> list[str]:
         lines += board_lines(row.position, bottom=bottom, top=_MARK[row.on_roll.other])
         pips = row.position.pips()
         mine = dict(((row.on_roll, pips[0]), (row.on_roll.other, pips[1])))
-        lines.append(f"Pip counts: {_who(match, Player.ZERO)} {mine[Player.ZERO]}, "
-                     f"{_who(match, Player.ONE)} {mine[Player.ONE]}")
+        lines.append(
+            f"Pip counts: {_who(match, Player.ZERO)} {mine[Player.ZERO]}, {_who(match, Player.ONE)} {mine[Player.ONE]}"
+        )
     else:
         lines.append("(position unknown: an earlier play could not be applied)")
     lines.append(done)

@@ -127,8 +127,29 @@ def max_steps(board: Board, dice: tuple[int, int]) -> int:
 
 START = "4HPwATDgc/ABMA"
 START_COUNTS = [42, 15, 75, 16, 17, 73, 14, 18, 17, 52, 8, 8, 9, 9, 4, 10, 14, 14, 14, 7, 11]
-START_ROLLS = ["11", "21", "22", "31", "32", "33", "41", "42", "43", "44", "51",
-               "52", "53", "54", "55", "61", "62", "63", "64", "65", "66"]
+START_ROLLS = [
+    "11",
+    "21",
+    "22",
+    "31",
+    "32",
+    "33",
+    "41",
+    "42",
+    "43",
+    "44",
+    "51",
+    "52",
+    "53",
+    "54",
+    "55",
+    "61",
+    "62",
+    "63",
+    "64",
+    "65",
+    "66",
+]
 
 RULES_2_8 = [
     ("4OvCATDgc+QBUA", "64", 5),
@@ -149,9 +170,20 @@ RULES_2_7 = [
     ("27Y5AADgc/ADQA", "65", []),
     ("2zY+AADgc/ABYA", "61", ["bar/19"]),
     ("4PngAwR3AwAAAQ", "62", ["bar/23"]),
-    ("4Nu2AQDgc/ABMA", "66", [  # 8 plays, all four 6s from 13 and 8
-        "13/7 13/7 13/7 13/7", "13/7 13/7 13/7 8/2", "13/7 13/7 13/7 7/1", "13/7 13/7 8/2 8/2",
-        "13/7 13/7 8/2 7/1", "13/7 13/7 7/1 7/1", "13/7 8/2 8/2 8/2", "13/7 8/2 8/2 7/1"]),
+    (
+        "4Nu2AQDgc/ABMA",
+        "66",
+        [  # 8 plays, all four 6s from 13 and 8
+            "13/7 13/7 13/7 13/7",
+            "13/7 13/7 13/7 8/2",
+            "13/7 13/7 13/7 7/1",
+            "13/7 13/7 8/2 8/2",
+            "13/7 13/7 8/2 7/1",
+            "13/7 13/7 7/1 7/1",
+            "13/7 8/2 8/2 8/2",
+            "13/7 8/2 8/2 7/1",
+        ],
+    ),
     ("4PPBBwBCAAAAAA", "54", ["6/1 2/off", "6/2 2/off"]),
     ("4PPBBwASAAAAAA", "65", ["4/off 2/off"]),
     ("4PPBBwChAQAAAA", "66", ["6/off 6/off 5/off 1/off"]),
@@ -174,8 +206,16 @@ def self_check() -> None:
         got_plays = plays_text(board, dice_of(roll))
         assert got_plays == sorted(want_plays), f"{pid} {roll}: {got_plays}"
     # the private coder agrees with gnubg's on the spec's vectors
-    for pid in [START, "sGfwATDgc/ABMA", "4OvCATDgc+QBUA", "4DP4AFjgOfgAaA", "2xIAAAoBAAAAAA",
-                "ADAAAQAkIAAAAA", "4O3CgAXgZ8wMIA", "AAAAAAAAAAAAAA"]:
+    for pid in [
+        START,
+        "sGfwATDgc/ABMA",
+        "4OvCATDgc+QBUA",
+        "4DP4AFjgOfgAaA",
+        "2xIAAAoBAAAAAA",
+        "ADAAAQAkIAAAAA",
+        "4O3CgAXgZ8wMIA",
+        "AAAAAAAAAAAAAA",
+    ]:
         assert decode_id(pid) == [list(s) for s in gnubg.board_from_position_id(pid)], pid
         assert encode_id(decode_id(pid)) == pid, pid
 
@@ -292,8 +332,12 @@ def add_bar(t: Table, rng: random.Random) -> None:
                 if on_bar >= 2 and variant == 0:
                     rolls.append(rng.choice([(d, d) for d in range(1, 7)]))
                 for dice in rolls:
-                    t.add(b.board(), dice, f"bar-{min(on_bar, 3)}{'plus' if on_bar >= 3 else ''} closed={closed}"
-                          + (" blots" if variant else ""))
+                    t.add(
+                        b.board(),
+                        dice,
+                        f"bar-{min(on_bar, 3)}{'plus' if on_bar >= 3 else ''} closed={closed}"
+                        + (" blots" if variant else ""),
+                    )
     # both sides on the bar
     for _ in range(6):
         b = Builder()
@@ -408,8 +452,13 @@ def random_blocked(rng: random.Random) -> Board:
 
 def add_searched(t: Table, rng: random.Random) -> None:
     """Rows found by asking the oracle: partial doubles, one die only, forfeits."""
-    want = {"doubles-partial": 24, "one-die-larger": 14, "one-die-larger-only": 8,
-            "one-die-smaller-only": 10, "forfeit": 14}
+    want = {
+        "doubles-partial": 24,
+        "one-die-larger": 14,
+        "one-die-larger-only": 8,
+        "one-die-smaller-only": 10,
+        "forfeit": 14,
+    }
     got = dict.fromkeys(want, 0)
     partial_depths: dict[int, int] = {1: 0, 2: 0, 3: 0}
     tries = 0

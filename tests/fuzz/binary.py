@@ -31,8 +31,33 @@ DATA = ROOT / "tests" / "data"
 BINARY_READERS = ("xg", "bgf")
 SUFFIX = {"xg": ".xg", "bgf": ".bgf"}
 
-LIES = (0, 1, -1, 2, 3, 6, 7, 15, 24, 25, 26, 30, 32, 33, 64, 127, 128, -128, 255, 256, 65535, 99999,
-        2**31 - 1, -(2**31), 2**30)
+LIES = (
+    0,
+    1,
+    -1,
+    2,
+    3,
+    6,
+    7,
+    15,
+    24,
+    25,
+    26,
+    30,
+    32,
+    33,
+    64,
+    127,
+    128,
+    -128,
+    255,
+    256,
+    65535,
+    99999,
+    2**31 - 1,
+    -(2**31),
+    2**30,
+)
 """Numbers written over a field: the edges of the ranges the readers check."""
 
 _XG_SEED = DATA / "xg" / "gammonview-B4_SrGcsKAQmoTyHlgJCbM.xg"
@@ -58,9 +83,9 @@ def _edit(data: bytes, rng: random.Random) -> bytes:
             else:
                 struct.pack_into("<i", out, at, max(-(2**31), min(2**31 - 1, value)))
         elif kind == 4:
-            del out[at:at + rng.choice((1, 4, 16, 256, 4096))]
+            del out[at : at + rng.choice((1, 4, 16, 256, 4096))]
         else:
-            span = bytes(out[at:at + rng.choice((1, 4, 16, 256))])
+            span = bytes(out[at : at + rng.choice((1, 4, 16, 256))])
             out[at:at] = span * rng.choice((1, 2, 50))
     return bytes(out)
 
@@ -83,7 +108,7 @@ def _xg_pack(temp: bytes, size: int | None = None) -> bytes:
     entry = bytearray(532)
     name = b"temp.xg"
     entry[0] = len(name)
-    entry[1:1 + len(name)] = name
+    entry[1 : 1 + len(name)] = name
     struct.pack_into("<iiiIB", entry, 512, len(temp) if size is None else size, len(blob), 0, zlib.crc32(temp), 0)
     directory = zlib.compress(bytes(entry))
     body = blob + directory

@@ -30,8 +30,9 @@ class Run:
     err: str
 
 
-def run(args: list[str], *, stdin: str = "file", stdout: str = "pipe", stderr: str = "pipe",
-         tmp: Path | None = None) -> Run:
+def run(
+    args: list[str], *, stdin: str = "file", stdout: str = "pipe", stderr: str = "pipe", tmp: Path | None = None
+) -> Run:
     """Run ``tabla args`` with each stream ``pipe`` (captured), ``closed``, ``full`` (/dev/full) or
     ``broken`` (a pipe nobody reads); standard input ``file`` (the match), ``closed`` or ``write-only``."""
     closing: list[int] = []
@@ -67,9 +68,14 @@ def run(args: list[str], *, stdin: str = "file", stdout: str = "pipe", stderr: s
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     try:
-        proc = subprocess.run([sys.executable, "-c", "from tabla_cli.cli import main; main()", *args], cwd=ROOT,
-                              env=env, preexec_fn=close_them if closing else None,  # noqa: PLW1509
-                              timeout=300, **streams)
+        proc = subprocess.run(
+            [sys.executable, "-c", "from tabla_cli.cli import main; main()", *args],
+            cwd=ROOT,
+            env=env,
+            preexec_fn=close_them if closing else None,  # noqa: PLW1509
+            timeout=300,
+            **streams,
+        )
     finally:
         for handle in opened:
             handle.close()
@@ -97,7 +103,11 @@ def channel_problem(args: list[str], state: str, tmp: Path) -> str:
         return f"exit {got.code} though what it wrote to {stream} was lost"
     if not lost and got.code != normal.code:
         return f"exit {got.code}, but {normal.code} with every stream in order"
-    if stream == "stdout" and lost and how != "broken" and \
-            sum("output lost" in line for line in got.err.splitlines()) != 1:
+    if (
+        stream == "stdout"
+        and lost
+        and how != "broken"
+        and sum("output lost" in line for line in got.err.splitlines()) != 1
+    ):
         return "no one line saying the output was lost:\n" + got.err[-2000:]
     return ""

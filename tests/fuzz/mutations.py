@@ -27,8 +27,17 @@ _SUFFIX = {"mat": ".mat", "sgf": ".sgf", "gnubg-text": ".txt", "fibs": ".txt", "
 
 # The examples that replay quickly enough for a mutant a few milliseconds
 # long (the variant examples spend most of their time in the play search).
-_EXAMPLE_SEEDS = ("three-point-match.mat", "money-session.mat", "nackgammon.mat", "hypergammon.mat", "tapa-opening.mat",
-                  "plakoto-opening.mat", "portes-opening.mat", "fevga-opening.mat", "long-nardy-opening.mat")
+_EXAMPLE_SEEDS = (
+    "three-point-match.mat",
+    "money-session.mat",
+    "nackgammon.mat",
+    "hypergammon.mat",
+    "tapa-opening.mat",
+    "plakoto-opening.mat",
+    "portes-opening.mat",
+    "fevga-opening.mat",
+    "long-nardy-opening.mat",
+)
 
 
 def seeds(reader: str) -> list[Path]:
@@ -45,20 +54,82 @@ def suffix(reader: str) -> str:
 
 
 HUGE_NUMBERS = (
-    "0", "00", "-1", "999999999", "1000000000", "4294967296", "18446744073709551617",
-    "9" * 40, "1" * 4301, "1e309", "٣", "5²", "١٢", "１２", "²", "NaN", "-0", "+7",
+    "0",
+    "00",
+    "-1",
+    "999999999",
+    "1000000000",
+    "4294967296",
+    "18446744073709551617",
+    "9" * 40,
+    "1" * 4301,
+    "1e309",
+    "٣",
+    "5²",
+    "١٢",
+    "１２",
+    "²",
+    "NaN",
+    "-0",
+    "+7",
 )
 """Numbers (and would-be numbers) that have crashed readers: huge, negative,
 non-ASCII digits, more digits than ``int()`` converts."""
 
 UNICODE = (
-    "\u0000", "\ufeff", "\u00a0", "\u2028", "\u2029", "\u0085", "\r", "\x0b", "\x0c", "\t", "é", "Пётр", "\ud7ff",
-    "\U0001f600", "\u0301", "\u202e", "٣", "²", "ǅ", "ß", "İ", "\uffff",
+    "\u0000",
+    "\ufeff",
+    "\u00a0",
+    "\u2028",
+    "\u2029",
+    "\u0085",
+    "\r",
+    "\x0b",
+    "\x0c",
+    "\t",
+    "é",
+    "Пётр",
+    "\ud7ff",
+    "\U0001f600",
+    "\u0301",
+    "\u202e",
+    "٣",
+    "²",
+    "ǅ",
+    "ß",
+    "İ",
+    "\uffff",
 )
 """Characters that trip up line splitting, casing, digits and encodings."""
 
-RUNS = (" ", "\t", "(", ")", "[", "]", "\\", "/", "*", "1", "9", "a", "x", ":", "-", "bar/", "13/7", "(2)",
-        " (", "; ", "\n", "{", "[[", "wins ", "Game 1\n", "1) ")
+RUNS = (
+    " ",
+    "\t",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\\",
+    "/",
+    "*",
+    "1",
+    "9",
+    "a",
+    "x",
+    ":",
+    "-",
+    "bar/",
+    "13/7",
+    "(2)",
+    " (",
+    "; ",
+    "\n",
+    "{",
+    "[[",
+    "wins ",
+    "Game 1\n",
+    "1) ",
+)
 """Units of the long runs an edit may insert (a run of ``n`` copies)."""
 
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "cp1252", "cp1251", "latin-1", "crlf", "cr")
@@ -87,12 +158,25 @@ class Edit:
     value: str = ""
 
 
-EDIT_KINDS = ("delete-line", "duplicate-line", "swap-lines", "insert-line", "replace-number", "keyword-number", "insert",
-              "run", "flip", "truncate", "delete-span")
+EDIT_KINDS = (
+    "delete-line",
+    "duplicate-line",
+    "swap-lines",
+    "insert-line",
+    "replace-number",
+    "keyword-number",
+    "insert",
+    "run",
+    "flip",
+    "truncate",
+    "delete-span",
+)
 
 _NUMBER = re.compile(rb"[0-9]+")
-_KEYWORD = re.compile(rb"(?i)wins|loses|losses|score|point|doubles|beavers|raccoons|game|move|resigns|length|ws:|bs:"
-                      rb"|RE\[|CV\[|\"value\"|\"number\"|cube|rating|\)")
+_KEYWORD = re.compile(
+    rb"(?i)wins|loses|losses|score|point|doubles|beavers|raccoons|game|move|resigns|length|ws:|bs:"
+    rb"|RE\[|CV\[|\"value\"|\"number\"|cube|rating|\)"
+)
 
 
 def _index(where: float, size: int) -> int:
@@ -130,14 +214,14 @@ def apply_edit(data: bytes, edit: Edit) -> bytes:
         number = _NUMBER.search(lines[i], end)
         if number is None:
             return data
-        lines[i] = lines[i][: number.start()] + edit.value.encode("utf-8") + lines[i][number.end():]
+        lines[i] = lines[i][: number.start()] + edit.value.encode("utf-8") + lines[i][number.end() :]
         return b"\n".join(lines)
     if edit.kind == "replace-number":
         numbers = list(_NUMBER.finditer(data))
         if not numbers:
             return data
         found = numbers[_index(edit.where, len(numbers))]
-        return data[: found.start()] + edit.value.encode("utf-8") + data[found.end():]
+        return data[: found.start()] + edit.value.encode("utf-8") + data[found.end() :]
     at = _index(edit.where, len(data) + 1)
     if edit.kind == "insert":
         return data[:at] + edit.value.encode("utf-8", "surrogatepass") + data[at:]
@@ -147,11 +231,11 @@ def apply_edit(data: bytes, edit: Edit) -> bytes:
         if not data:
             return data
         at = _index(edit.where, len(data))
-        return data[:at] + bytes([data[at] ^ (int(edit.value) & 0xFF)]) + data[at + 1:]
+        return data[:at] + bytes([data[at] ^ (int(edit.value) & 0xFF)]) + data[at + 1 :]
     if edit.kind == "truncate":
         return data[:at]
     if edit.kind == "delete-span":
-        return data[:at] + data[at + int(edit.value or 1):]
+        return data[:at] + data[at + int(edit.value or 1) :]
     raise ValueError(f"unknown edit {edit.kind!r}")
 
 

@@ -98,8 +98,9 @@ def run_chunk(reader: str, seed: int, start: int, count: int, out: Path, slow: f
     return problems
 
 
-def run_reader(reader: str, count: int, seed: int, out: Path, slow: float,
-               jobs: int = 1) -> tuple[int, dict[str, int], float]:
+def run_reader(
+    reader: str, count: int, seed: int, out: Path, slow: float, jobs: int = 1
+) -> tuple[int, dict[str, int], float]:
     """Check ``count`` mutants of ``reader`` over ``jobs`` processes; returns inputs, problems by kind, seconds."""
     start = time.perf_counter()
     chunks = [(reader, seed, first, min(CHUNK, count - first), out, slow) for first in range(0, count, CHUNK)]
@@ -124,8 +125,9 @@ COMMANDS = {
 """The CLI runs of a batch: each is given ten mutants at once (``{out}``: a scratch folder)."""
 
 
-def run_cli(reader: str, count: int, rng: random.Random, out: Path,
-            commands: list[str]) -> tuple[int, dict[str, int], float]:
+def run_cli(
+    reader: str, count: int, rng: random.Random, out: Path, commands: list[str]
+) -> tuple[int, dict[str, int], float]:
     """Run each of ``commands`` on ``count`` mutants; only exit 0 or 1 without a traceback passes."""
     mutants = Mutants(reader, rng)
     problems: dict[str, int] = {}
@@ -139,16 +141,20 @@ def run_cli(reader: str, count: int, rng: random.Random, out: Path,
             names.append(name)
         # Several files per run, so that one bad file must not stop the others.
         for group in range(0, len(names), 10):
-            batch = names[group:group + 10]
+            batch = names[group : group + 10]
             for command in commands:
                 args = [a.replace("{out}", str(Path(tmp) / "converted")) for a in COMMANDS[command]]
                 proc = subprocess.run(
                     [sys.executable, "-c", "from tabla_cli.cli import main; main()", *args, *map(str, batch)],
-                    capture_output=True, text=True, cwd=ROOT, timeout=600,
+                    capture_output=True,
+                    text=True,
+                    cwd=ROOT,
+                    timeout=600,
                 )
                 if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
-                    key = (f"{command}: exit {proc.returncode}"
-                           + (" with a traceback" if "Traceback" in proc.stderr else ""))
+                    key = f"{command}: exit {proc.returncode}" + (
+                        " with a traceback" if "Traceback" in proc.stderr else ""
+                    )
                     problems[key] = problems.get(key, 0) + 1
                     for name in batch:
                         (out / name.name).write_bytes(name.read_bytes())
@@ -156,8 +162,9 @@ def run_cli(reader: str, count: int, rng: random.Random, out: Path,
     return count, problems, time.perf_counter() - start
 
 
-def run_channels(reader: str, count: int, rng: random.Random, out: Path,
-                 commands: list[str]) -> tuple[int, dict[str, int], float]:
+def run_channels(
+    reader: str, count: int, rng: random.Random, out: Path, commands: list[str]
+) -> tuple[int, dict[str, int], float]:
     """Run each of ``commands`` on ``count`` mutants with each standard stream closed, full or a broken pipe."""
     mutants = Mutants(reader, rng)
     problems: dict[str, int] = {}
@@ -185,10 +192,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-reader", type=int, default=1000, help="mutants per reader through check_text")
     parser.add_argument("--cli", type=int, default=0, help="mutants per reader through the CLI")
-    parser.add_argument("--commands", default="check,report,convert,analyze",
-                        help=f"the CLI commands run on them, comma-separated (of {', '.join(COMMANDS)})")
-    parser.add_argument("--channels", type=int, default=0,
-                        help="mutants per reader run by every command with each standard stream in a bad state")
+    parser.add_argument(
+        "--commands",
+        default="check,report,convert,analyze",
+        help=f"the CLI commands run on them, comma-separated (of {', '.join(COMMANDS)})",
+    )
+    parser.add_argument(
+        "--channels",
+        type=int,
+        default=0,
+        help="mutants per reader run by every command with each standard stream in a bad state",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes for the in-process mutants")
     parser.add_argument("--reader", action="append", choices=ALL_READERS, help="only these readers")
     parser.add_argument("--seed", type=int, default=0)
@@ -208,15 +222,19 @@ def main() -> int:
         if args.cli:
             commands = args.commands.split(",")
             inputs, problems, took = run_cli(reader, args.cli, rng, args.out, commands)
-            print(f"{reader}: {inputs} mutants through `tabla {'/'.join(commands)}`, {sum(problems.values())} bad "
-                  f"runs, {took:.1f} s")
+            print(
+                f"{reader}: {inputs} mutants through `tabla {'/'.join(commands)}`, {sum(problems.values())} bad "
+                f"runs, {took:.1f} s"
+            )
             for key, n in problems.items():
                 print(f"    {n:5d}  {key}")
             found = found or bool(problems)
         if args.channels:
             runs, problems, took = run_channels(reader, args.channels, rng, args.out, args.commands.split(","))
-            print(f"{reader}: {runs} command runs with a closed, full or broken stream, {sum(problems.values())} bad, "
-                  f"{took:.1f} s")
+            print(
+                f"{reader}: {runs} command runs with a closed, full or broken stream, {sum(problems.values())} bad, "
+                f"{took:.1f} s"
+            )
             for key, n in problems.items():
                 print(f"    {n:5d}  {key}")
             found = found or bool(problems)

@@ -29,8 +29,9 @@ from pathlib import Path
 import pytest
 
 import tabla_cli
-from fuzz.mutations import ROOT, SEEDS
 from tabla_cli.grammar import GRAMMAR_DIR, load_grammar
+
+from fuzz.mutations import ROOT, SEEDS
 
 SMALL, LARGE = 1_000, 10_000
 RATIO = 30
@@ -38,8 +39,7 @@ FLOOR = 0.001
 METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "split")
 
 ONLY_ON_LEXED_TEXT = {
-    "tabla_cli.formats.sgf._VALUE":
-        "reads the values of one property of a node the SGF lexer has matched, each value closed by ']'",
+    "tabla_cli.formats.sgf._VALUE": "reads the values of one property of a node the SGF lexer has matched, each value closed by ']'",
 }
 """Patterns that never see raw input, and why: an unclosed ``[`` before each of many ``[`` is quadratic
 for any pattern that must find the closing ``]``, and the lexer has ruled it out."""
@@ -59,7 +59,8 @@ def _module_patterns() -> dict[str, tuple[re.Pattern[str], frozenset[str]]]:
                 names.setdefault(id(value), f"{info.name}.{name}")
                 patterns[id(value)] = value
                 used.setdefault(id(value), set()).update(
-                    re.findall(rf"\b{re.escape(name)}\.({'|'.join(METHODS)})\(", source))
+                    re.findall(rf"\b{re.escape(name)}\.({'|'.join(METHODS)})\(", source)
+                )
     return {names[key]: (patterns[key], frozenset(used[key] or {"search"})) for key in names}
 
 
@@ -72,16 +73,23 @@ def _grammar_terminals() -> dict[str, tuple[re.Pattern[str], frozenset[str]]]:
             flags = 0
             for flag in terminal.pattern.flags:
                 flags |= getattr(re, flag.upper())
-            found[f"{path.name}:{terminal.name}"] = (re.compile(terminal.pattern.to_regexp(), flags),
-                                                     frozenset({"match"}))
+            found[f"{path.name}:{terminal.name}"] = (
+                re.compile(terminal.pattern.to_regexp(), flags),
+                frozenset({"match"}),
+            )
     return found
 
 
 PATTERNS = {**_module_patterns(), **_grammar_terminals()}
 
-_LINES = sorted({line for path in [*SEEDS.iterdir(), *(ROOT / "examples").glob("*.mat")]
-                 for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
-                 if 0 < len(line) < 90})
+_LINES = sorted(
+    {
+        line
+        for path in [*SEEDS.iterdir(), *(ROOT / "examples").glob("*.mat")]
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if 0 < len(line) < 90
+    }
+)
 
 
 def _runner(pattern: re.Pattern[str], used: frozenset[str]) -> Callable[[str], object]:
@@ -142,8 +150,10 @@ def _first_nonlinear(pattern: re.Pattern[str], used: frozenset[str], lines: list
             limit = RATIO * max(small, FLOOR)
             large = _cpu(run, head + _run_of(unit, LARGE) + tail)
             if large >= limit and _cpu(run, head + _run_of(unit, LARGE) + tail) >= limit:  # not a hiccup
-                return f"{line!r} with {LARGE:,} x {unit!r} after {len(head)} characters{'' if tail else ', cut'}: " \
-                       f"{small:.4f} s for {SMALL:,}, {large:.3f} s for {LARGE:,}"
+                return (
+                    f"{line!r} with {LARGE:,} x {unit!r} after {len(head)} characters{'' if tail else ', cut'}: "
+                    f"{small:.4f} s for {SMALL:,}, {large:.3f} s for {LARGE:,}"
+                )
     return None
 
 

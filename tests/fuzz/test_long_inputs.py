@@ -22,12 +22,13 @@ from collections.abc import Callable
 
 import pytest
 
-from fuzz.mutations import SEEDS
 from tabla_cli.check import check_text
 from tabla_cli.errors import InputError, TablaError
+from tabla_cli.formats import get as get_format
 from tabla_cli.ids import parse_ids
 from tabla_cli.notation import parse_play
-from tabla_cli.formats import get as get_format
+
+from fuzz.mutations import SEEDS
 
 pytestmark = pytest.mark.slow  # inputs up to 1 MB per reader and pattern: a scale test
 
@@ -129,7 +130,7 @@ def _with_run(reader: str, pattern: str, where: str, unit: str, size: int) -> st
     if where == "end":
         lines[index] = line + run
     elif where == "middle":
-        lines[index] = line[: len(line) // 2] + run + line[len(line) // 2:]
+        lines[index] = line[: len(line) // 2] + run + line[len(line) // 2 :]
     else:
         cut = len(line) - len(line.lstrip()) + 1
         lines[index] = line[:cut] + run + line[cut:]
@@ -220,7 +221,7 @@ def test_an_xg_cube_export_with_a_long_line_takes_linear_time(unit: str, where: 
     def make(n: int) -> Callable[[], object]:
         run = (unit * (n // len(unit) + 1))[:n]
         cut = seed.index(anchor) + len(anchor)
-        text = seed[:cut] + run + "\n" + seed[cut:] if where == "own-line" else seed[:cut - 1] + run + seed[cut - 1:]
+        text = seed[:cut] + run + "\n" + seed[cut:] if where == "own-line" else seed[: cut - 1] + run + seed[cut - 1 :]
         return _check(text, "position-text")
 
     _assert_linear(make)
@@ -258,13 +259,14 @@ def test_runs_in_every_field_of_each_kind_of_line_take_linear_time(reader: str) 
                     _assert_linear(_pumping(reader, lines, index, at, unit, keep), SIZES[:2])
 
 
-def _pumping(reader: str, lines: list[str], index: int, at: int, unit: str,
-             keep: bool) -> Callable[[int], Callable[[], object]]:
+def _pumping(
+    reader: str, lines: list[str], index: int, at: int, unit: str, keep: bool
+) -> Callable[[int], Callable[[], object]]:
     """The check of ``lines`` with a run of ``n`` x ``unit`` at ``at`` in line ``index`` (its rest kept or not)."""
     line = lines[index]
 
     def make(n: int) -> Callable[[], object]:
         pumped = line[:at] + (unit * (n // len(unit) + 1))[:n] + (line[at:] if keep else "")
-        return _check("\n".join([*lines[:index], pumped, *lines[index + 1:]]), reader)
+        return _check("\n".join([*lines[:index], pumped, *lines[index + 1 :]]), reader)
 
     return make

@@ -23,19 +23,31 @@ from fuzz.harness import assert_checks_cleanly
 from fuzz.mutations import ENCODINGS, HUGE_NUMBERS, READERS, RUNS, UNICODE, Edit, mutate, seeds, suffix
 
 settings.register_profile(
-    "fuzz", max_examples=200, deadline=None, print_blob=True,
+    "fuzz",
+    max_examples=200,
+    deadline=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile(
-    "fuzz-long", max_examples=20_000, deadline=None, print_blob=True,
+    "fuzz-long",
+    max_examples=20_000,
+    deadline=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 FUZZ = settings.get_profile("fuzz-long" if os.environ.get("HYPOTHESIS_PROFILE") == "long" else "fuzz")
 
 _SEEDS = {reader: [path.read_bytes() for path in seeds(reader)] for reader in READERS}
-_LINES = sorted({line.decode("utf-8", "replace") for files in _SEEDS.values() for data in files
-                 for line in data.split(b"\n")
-                 if line.strip() and len(line) < 200})
+_LINES = sorted(
+    {
+        line.decode("utf-8", "replace")
+        for files in _SEEDS.values()
+        for data in files
+        for line in data.split(b"\n")
+        if line.strip() and len(line) < 200
+    }
+)
 
 
 def edits() -> st.SearchStrategy[Edit]:
@@ -45,11 +57,21 @@ def edits() -> st.SearchStrategy[Edit]:
         st.builds(Edit, st.sampled_from(["delete-line", "duplicate-line", "truncate"]), where),
         st.builds(Edit, st.just("swap-lines"), where, where.map(repr)),
         st.builds(Edit, st.just("insert-line"), where, st.sampled_from(_LINES) | st.text(max_size=40)),
-        st.builds(Edit, st.sampled_from(["replace-number", "keyword-number"]), where,
-                  st.sampled_from(HUGE_NUMBERS) | st.integers(0, 10**12).map(str)),
-        st.builds(Edit, st.just("insert"), where, st.sampled_from(UNICODE + HUGE_NUMBERS) | st.text(min_size=1, max_size=8)),
-        st.builds(Edit, st.just("run"), where,
-                  st.builds(lambda unit, n: unit * n, st.sampled_from(RUNS), st.integers(2, 3000))),
+        st.builds(
+            Edit,
+            st.sampled_from(["replace-number", "keyword-number"]),
+            where,
+            st.sampled_from(HUGE_NUMBERS) | st.integers(0, 10**12).map(str),
+        ),
+        st.builds(
+            Edit, st.just("insert"), where, st.sampled_from(UNICODE + HUGE_NUMBERS) | st.text(min_size=1, max_size=8)
+        ),
+        st.builds(
+            Edit,
+            st.just("run"),
+            where,
+            st.builds(lambda unit, n: unit * n, st.sampled_from(RUNS), st.integers(2, 3000)),
+        ),
         st.builds(Edit, st.just("flip"), where, st.integers(0, 7).map(lambda bit: str(1 << bit))),
         st.builds(Edit, st.just("delete-span"), where, st.integers(1, 200).map(str)),
     )

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fuzz.harness import assert_checks_cleanly
-from fuzz.mutations import READERS, REGRESSIONS
 from tabla_cli.check import check_text
 from tabla_cli.cli import main
 from tabla_cli.reader import decode
+
+from fuzz.harness import assert_checks_cleanly
+from fuzz.mutations import READERS, REGRESSIONS
 
 FILES = sorted(path for path in REGRESSIONS.iterdir() if path.is_file())
 

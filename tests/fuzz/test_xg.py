@@ -26,12 +26,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from fuzz.harness import hang_guard
 from tabla_cli.check import check_file
 from tabla_cli.findings import CODES, Code
 from tabla_cli.formats.xg_records import RECORD_SIZE
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.source import Source
+
+from fuzz.harness import hang_guard
 from xg_pack import SMALL, game_file, pack
 
 PATH = "fuzz.xg"
@@ -39,9 +40,9 @@ LIES = (0, 1, -1, 2, 3, 6, 24, 25, 32, 33, 127, -128, 255, 99999, 2**31 - 1, -(2
 """Numbers written over a field: edges of the ranges the reader checks."""
 
 _TEMP = game_file(SMALL)
-SHORT = _TEMP[:12 * RECORD_SIZE]
+SHORT = _TEMP[: 12 * RECORD_SIZE]
 """The match records of the first turns: a small match to mutate."""
-_PACKED = SMALL.read_bytes()[8232 + struct.unpack_from("<I", SMALL.read_bytes(), 20)[0]:]
+_PACKED = SMALL.read_bytes()[8232 + struct.unpack_from("<I", SMALL.read_bytes(), 20)[0] :]
 """The archive of :data:`SMALL` (data, directory, trailer)."""
 
 
@@ -76,8 +77,7 @@ def lied(data: bytes, rng: random.Random) -> bytes:
     if rng.random() < 0.3:
         out[record + rng.randrange(RECORD_SIZE)] = value & 0xFF
     else:
-        struct.pack_into("<i", out, record + 4 * rng.randrange(RECORD_SIZE // 4),
-                         max(-(2**31), min(2**31 - 1, value)))
+        struct.pack_into("<i", out, record + 4 * rng.randrange(RECORD_SIZE // 4), max(-(2**31), min(2**31 - 1, value)))
     return bytes(out)
 
 
@@ -103,8 +103,9 @@ def test_flips_and_lies(seed: int) -> None:
     archive = len(raw) - len(_PACKED)  # where the checksummed archive starts
     for _ in range(20):
         at = rng.randrange(archive, len(raw) - 36)
-        assert assert_checks_cleanly(raw[:at] + bytes([raw[at] ^ 1 << rng.randrange(8)]) + raw[at + 1:]) == \
-            [Code.UNREADABLE_FILE]
+        assert assert_checks_cleanly(raw[:at] + bytes([raw[at] ^ 1 << rng.randrange(8)]) + raw[at + 1 :]) == [
+            Code.UNREADABLE_FILE
+        ]
         assert set(assert_checks_cleanly(flipped(raw, rng, 1))) <= {Code.UNREADABLE_FILE}
 
 
@@ -125,7 +126,7 @@ def test_every_cut_of_the_whole_file() -> None:
 @pytest.mark.slow
 def test_every_cut_of_the_match_records() -> None:
     """Every offset of the first records, and a few bytes either side of every later record boundary."""
-    for cut in cuts(_TEMP[:3 * RECORD_SIZE], 0):
+    for cut in cuts(_TEMP[: 3 * RECORD_SIZE], 0):
         assert_checks_cleanly(pack(cut, thumbnail=False))
     for boundary in range(3 * RECORD_SIZE, len(_TEMP), RECORD_SIZE):
         for end in (boundary - 9, boundary - 1, boundary, boundary + 1, boundary + 9):

@@ -30,9 +30,9 @@ import tempfile
 from pathlib import Path
 
 from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
-from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.board import Player, Position
 from tabla_cli.check import FileReport
+from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.ids import MatchState, encode_match_id, parse_ids
 from tabla_cli.pipeline import run
 
@@ -41,16 +41,28 @@ OTHERS = 60
 
 # (length, score of the side on roll, score of the other, cube, owner: "me"/"them"/None, crawford)
 STATES = [
-    (0, 0, 0, 1, None, False), (0, 0, 0, 2, "me", False),
-    (7, 4, 2, 2, "me", False), (3, 0, 0, 2, "me", False), (5, 3, 0, 2, "me", False),
-    (5, 0, 4, 1, None, False), (5, 2, 4, 1, None, False), (7, 5, 5, 1, None, False),
-    (7, 3, 5, 2, "me", False), (9, 6, 3, 2, "me", False), (11, 5, 9, 2, "me", False),
+    (0, 0, 0, 1, None, False),
+    (0, 0, 0, 2, "me", False),
+    (7, 4, 2, 2, "me", False),
+    (3, 0, 0, 2, "me", False),
+    (5, 3, 0, 2, "me", False),
+    (5, 0, 4, 1, None, False),
+    (5, 2, 4, 1, None, False),
+    (7, 5, 5, 1, None, False),
+    (7, 3, 5, 2, "me", False),
+    (9, 6, 3, 2, "me", False),
+    (11, 5, 9, 2, "me", False),
 ]
 # ({point: checkers} of the side on roll, of the other side)
 BEAROFFS = [
-    ({1: 3, 2: 1}, {1: 3}), ({2: 1, 5: 1}, {1: 1, 3: 1}), ({6: 2}, {1: 2, 2: 1}),
-    ({4: 2, 5: 1}, {1: 2, 3: 1, 4: 1}), ({1: 2, 3: 2, 4: 1}, {2: 3, 3: 1}), ({6: 1, 5: 1}, {2: 1, 4: 1}),
-    ({1: 4, 2: 3, 3: 2}, {1: 3, 2: 3, 4: 3}), ({3: 3, 5: 2}, {2: 2, 4: 2, 6: 1}),
+    ({1: 3, 2: 1}, {1: 3}),
+    ({2: 1, 5: 1}, {1: 1, 3: 1}),
+    ({6: 2}, {1: 2, 2: 1}),
+    ({4: 2, 5: 1}, {1: 2, 3: 1, 4: 1}),
+    ({1: 2, 3: 2, 4: 1}, {2: 3, 3: 1}),
+    ({6: 1, 5: 1}, {2: 1, 4: 1}),
+    ({1: 4, 2: 3, 3: 2}, {1: 3, 2: 3, 4: 3}),
+    ({3: 3, 5: 2}, {2: 2, 4: 2, 6: 1}),
 ]
 
 
@@ -79,9 +91,15 @@ def constructed() -> list[str]:
         for length, mine, theirs, cube, owner, crawford in STATES:
             me = Player.ZERO
             state = MatchState(
-                cube=cube, cube_owner=None if owner is None else me if owner == "me" else me.other,
-                dice_owner=me, turn=me, crawford=crawford, game_state=1, length=length,
-                score=(mine, theirs), jacoby=False,
+                cube=cube,
+                cube_owner=None if owner is None else me if owner == "me" else me.other,
+                dice_owner=me,
+                turn=me,
+                crawford=crawford,
+                game_state=1,
+                length=length,
+                score=(mine, theirs),
+                jacoby=False,
             )
             out.append(f"{position_id}:{encode_match_id(state)}")
     return out
@@ -115,9 +133,14 @@ def gnubg_output(gnubg: object, *commands: str) -> str:
 def main() -> None:
     import gnubg
 
-    gnubg_output(gnubg, "set threads 1", "set jacoby off", "set beavers 0",
-                 "set evaluation cubedecision evaluation plies 1",
-                 "set evaluation cubedecision evaluation prune off")
+    gnubg_output(
+        gnubg,
+        "set threads 1",
+        "set jacoby off",
+        "set beavers 0",
+        "set evaluation cubedecision evaluation plies 1",
+        "set evaluation cubedecision evaluation prune off",
+    )
     decisions = corpus_decisions(Path(sys.argv[1]))
     bearoffs = [ids for ids in decisions if is_bearoff(ids)]
     others = [ids for ids in decisions if not is_bearoff(ids)]
@@ -133,9 +156,18 @@ def main() -> None:
             continue  # gnubg gives no cube analysis (the side on roll may not double)
         kind = "bearoff" if is_bearoff(ids) else "other"
         position_id, match_id = ids.split(":")
-        writer.writerow([position_id, match_id, kind, *chances.groups(), f"{equities['No double']:.3f}",
-                         f"{equities['Double, take']:.3f}", f"{equities['Double, pass']:.3f}",
-                         proper.group(1).strip()])
+        writer.writerow(
+            [
+                position_id,
+                match_id,
+                kind,
+                *chances.groups(),
+                f"{equities['No double']:.3f}",
+                f"{equities['Double, take']:.3f}",
+                f"{equities['Double, pass']:.3f}",
+                proper.group(1).strip(),
+            ]
+        )
         sys.stdout.flush()
 
 

@@ -29,8 +29,9 @@ from selfplay import random_play  # noqa: E402  (tests/selfplay.py)
 Move = tuple[int, tuple[int, int], str]  # player, dice, written play
 
 
-def choose(variant: Variant, position: Position, dice: tuple[int, int], rng: random.Random,
-           policy: str = "random") -> tuple[Position, Play]:
+def choose(
+    variant: Variant, position: Position, dice: tuple[int, int], rng: random.Random, policy: str = "random"
+) -> tuple[Position, Play]:
     """A play: ``random`` (with the preferences above), ``blocker`` (longest run of held points
     first) or ``lazy`` (keeps its checkers back: the least pips moved)."""
     plays, total = variant.some_plays(position, dice, 400)
@@ -64,8 +65,13 @@ def _run(position: Position) -> int:
     return best
 
 
-def play_game(variant: Variant, starter: int, first_game: bool, rng: random.Random,
-              policies: tuple[str, str] = ("random", "random")) -> tuple[list[Move], int, int] | None:
+def play_game(
+    variant: Variant,
+    starter: int,
+    first_game: bool,
+    rng: random.Random,
+    policies: tuple[str, str] = ("random", "random"),
+) -> tuple[list[Move], int, int] | None:
     """A game: the moves, the winner and the points (None: stuck or drawn)."""
     position = variant.start_position()
     side = starter
@@ -85,11 +91,23 @@ def play_game(variant: Variant, starter: int, first_game: bool, rng: random.Rand
     return None
 
 
-def write_match(names: list[str], games: list[str], players: tuple[str, str], length: int,
-                headers: list[tuple[str, str]], seed: int, policies: tuple[str, str] = ("random", "random")) -> str:
+def write_match(
+    names: list[str],
+    games: list[str],
+    players: tuple[str, str],
+    length: int,
+    headers: list[tuple[str, str]],
+    seed: int,
+    policies: tuple[str, str] = ("random", "random"),
+) -> str:
     rng = random.Random(seed)
     lines = [f'; [{k} "{v}"]' for k, v in headers]
-    lines += [f"; self-play example (tests/data/variants/make_examples.py, seed {seed})", "", f" {length} point match", ""]
+    lines += [
+        f"; self-play example (tests/data/variants/make_examples.py, seed {seed})",
+        "",
+        f" {length} point match",
+        "",
+    ]
     score = [0, 0]
     starter = rng.randint(0, 1)
     number = 0

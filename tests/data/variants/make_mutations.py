@@ -19,8 +19,8 @@ from pathlib import Path
 
 from tabla_cli.formats.mat import read_match
 from tabla_cli.model import ActionKind
-from tabla_cli.writers.rolls import replay_rolls
 from tabla_cli.variant import Variant, find_variant
+from tabla_cli.writers.rolls import replay_rolls
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
@@ -84,7 +84,7 @@ def relaxed_mutation(source: str, out: str, strict: Variant, relaxed: Variant, c
                 written = f"{action.dice[0]}{action.dice[1]}: {action.play_text}"
                 assert line[column:].startswith(written), (line, written)
                 new = f"{action.dice[0]}{action.dice[1]}: {text}"
-                lines[index] = line[:column] + new + line[column + len(written):]
+                lines[index] = line[:column] + new + line[column + len(written) :]
                 keep = 0 if action.player == 1 else column + len(new)
                 write(out, cut(lines, index, keep, 1 - int(action.player)))
                 return
@@ -102,11 +102,21 @@ def plakoto_result() -> None:
 def main() -> None:
     by_hand()
     nardy = find_variant("long nardy")
-    relaxed_mutation("long-nardy-blockade.mat", "long-nardy-prime.mat", nardy,
-                     nardy.with_options(prime_rule="none"), "six-prime-forbidden")  # type: ignore[attr-defined]
+    relaxed_mutation(
+        "long-nardy-blockade.mat",
+        "long-nardy-prime.mat",
+        nardy,
+        nardy.with_options(prime_rule="none"),
+        "six-prime-forbidden",
+    )  # type: ignore[attr-defined]
     fevga = find_variant("fevga")
-    relaxed_mutation("fevga.mat", "fevga-start-quarter.mat", fevga,
-                     fevga.with_options(start_quarter_block="allowed"), "six-prime-forbidden")  # type: ignore[attr-defined]
+    relaxed_mutation(
+        "fevga.mat",
+        "fevga-start-quarter.mat",
+        fevga,
+        fevga.with_options(start_quarter_block="allowed"),
+        "six-prime-forbidden",
+    )  # type: ignore[attr-defined]
     bear_off_past_pin("tapa.mat", "tapa-bear-off-pinned.mat")
     plakoto_result()
 
@@ -137,7 +147,7 @@ def bear_off_past_pin(source: str, out: str) -> None:
             line = lines[index]
             assert line[column:].startswith(written), (line, written)
             new = f"{action.dice[0]}{action.dice[1]}: {text}"
-            lines[index] = line[:column] + new + line[column + len(written):]
+            lines[index] = line[:column] + new + line[column + len(written) :]
             keep = 0 if action.player == 1 else column + len(new)
             write(out, cut(lines, index, keep, 1 - int(action.player)))
             return
