@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, TablaError
@@ -25,6 +25,9 @@ from tabla_cli.render import gnubg_board, gnubg_legend
 from tabla_cli.variant import Backgammon, Variant
 from tabla_cli.variants.common import NO_IDS, VariantPosition
 from tabla_cli.variants.position_text import board_lines
+
+if TYPE_CHECKING:
+    from tabla_cli.evaluation.types import DecisionInput, DecisionKind
 
 __all__ = [
     "RANKED_VARIANTS",
@@ -344,21 +347,14 @@ def legal_play_rows(given: GivenPosition, roll: Dice) -> list[PlayRow]:
     return rows
 
 
-def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[RankedPlayRow]:
-    """The legal plays of ``roll`` ranked by the bgsage engine at ``level``, best first, with equity and loss.
+def decision_input(kind: DecisionKind, position: Position, state: MatchState, **more: Any) -> DecisionInput:
+    """The engine's question about ``position`` with the cube, score and rules of ``state`` (the side
+    on roll decides); ``more``: the dice and variant of a checker play."""
+    from tabla_cli.evaluation.types import DecisionInput
 
-    Raises:
-        ValueError: ``given`` is not a game of :data:`RANKED_VARIANTS`.
-    """
-    from tabla_cli.analysis.engine import rank_plays
-    from tabla_cli.evaluation.types import DecisionInput, DecisionKind
-
-    game, position, state = given.variant, given.position, given.state
-    if state is None or game.name not in RANKED_VARIANTS:
-        raise ValueError(f"the engine ranks {' and '.join(RANKED_VARIANTS)} plays, not {game.name}")
     length, score = state.length, state.score
-    decision = DecisionInput(
-        DecisionKind.CHECKER,
+    return DecisionInput(
+        kind,
         position,
         state.dice_owner,
         state.dice_owner,
@@ -367,10 +363,24 @@ def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[Ranke
         (length - score[0], length - score[1]) if length else (0, 0),
         crawford=state.crawford,
         jacoby=state.jacoby and not length,
-        beavers=state.beaver,
-        dice=roll,
-        variant=game.name,
+        beavers=state.beaver and not length,
+        **more,
     )
+
+
+def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[RankedPlayRow]:
+    """The legal plays of ``roll`` ranked by the bgsage engine at ``level``, best first, with equity and loss.
+
+    Raises:
+        ValueError: ``given`` is not a game of :data:`RANKED_VARIANTS`.
+    """
+    from tabla_cli.analysis.engine import rank_plays
+    from tabla_cli.evaluation.types import DecisionKind
+
+    game, position, state = given.variant, given.position, given.state
+    if state is None or game.name not in RANKED_VARIANTS:
+        raise ValueError(f"the engine ranks {' and '.join(RANKED_VARIANTS)} plays, not {game.name}")
+    decision = decision_input(DecisionKind.CHECKER, position, state, dice=roll, variant=game.name)
     ranked = rank_plays(decision, level)
     best = ranked[0].equity
     return [

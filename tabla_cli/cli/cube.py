@@ -15,23 +15,11 @@ from tabla_cli.errors import TablaError
 def _cube_data(text: str, position: Any, state: Any, level: str) -> dict[str, Any]:
     """The engine's verdict on the cube decision before the roll in ``position``, as data."""
     from tabla_cli.analysis.cube import cube_verdict
-    from tabla_cli.evaluation.types import DecisionInput, DecisionKind
+    from tabla_cli.evaluation.types import DecisionKind
     from tabla_cli.ids import encode_match_id
+    from tabla_cli.show import decision_input
 
-    length, score = state.length, state.score
-    decision = DecisionInput(
-        DecisionKind.DOUBLE,
-        position,
-        state.dice_owner,
-        state.dice_owner,
-        state.cube,
-        state.cube_owner,
-        (length - score[0], length - score[1]) if length else (0, 0),
-        crawford=state.crawford,
-        jacoby=state.jacoby and not length,
-        beavers=state.beaver and not length,
-    )
-    verdict = cube_verdict(decision, level)
+    verdict = cube_verdict(decision_input(DecisionKind.DOUBLE, position, state), level)
     return {
         "position_id": position.position_id(),
         "match_id": encode_match_id(state),
