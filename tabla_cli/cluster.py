@@ -177,6 +177,9 @@ def _client(address: str) -> Iterator[Client]:
         with cluster, Client(cluster, set_as_default=False) as client:
             yield client
         return
+    # a worker lost mid-run has its tasks rescheduled, which the client logs as a warning on stderr:
+    # the run still gives every result, so only errors are worth a line there
+    logging.getLogger("distributed.client").setLevel(logging.ERROR)
     try:
         client = Client(address, set_as_default=False)
     except (OSError, TimeoutError) as exc:
