@@ -77,7 +77,8 @@ def test_match_deciding_redouble_is_judged_as_gnubg_judges_it() -> None:
     assert verdict.double and not verdict.take
     assert verdict.double_pass == pytest.approx(1.0)
     assert verdict.costs["double"] == 0.0 and verdict.costs["pass"] == 0.0
-    assert verdict.costs["no double"] > 0.1 and verdict.costs["take"] > 0.1
+    assert verdict.costs["no double"] > 0.1
+    assert verdict.double_take == pytest.approx(1.086, abs=0.005)  # gnubg 1-ply: D/T +1.086, a take costs 0.086
 
 
 def test_the_redouble_and_the_pass_are_no_errors_in_a_match() -> None:
@@ -97,11 +98,11 @@ def at_2ply() -> list[tuple[dict[str, str], CubeVerdict]]:
     return _verdicts("2ply")
 
 
-@pytest.mark.parametrize("kind, share", [("bearoff", 0.9), ("other", 0.85)])
+@pytest.mark.parametrize("kind, share", [("bearoff", 0.95), ("other", 0.85)])
 def test_2ply_verdicts_agree_with_gnubg_1ply(
     at_2ply: list[tuple[dict[str, str], CubeVerdict]], kind: str, share: float
 ) -> None:
-    """Double or not, take or pass, as gnubg says (9 in 10 bear-offs; another engine's net elsewhere)."""
+    """Double or not, take or pass, as gnubg says (19 in 20 bear-offs; another engine's net elsewhere)."""
     chosen = [(row, v) for row, v in at_2ply if row["kind"] == kind]
     agree = [gnubg_says(row) == (v.double, v.take) for row, v in chosen]
     assert sum(agree) >= share * len(chosen), [
@@ -149,3 +150,17 @@ def test_no_cube_decision_where_the_rules_give_none(ids: str, reason: str) -> No
 def test_post_crawford_trailer_doubles() -> None:
     verdict = cube_verdict(decision(state_ids(1, None, (3, 6))))
     assert verdict.double
+
+
+def test_2ply_double_take_is_a_cubeful_look_ahead_as_gnubgs(at_2ply: list[tuple[dict[str, str], CubeVerdict]]) -> None:
+    """Double/take within 0.03 of gnubg 1-ply's on average (Janowski's interpolation alone: 0.056)."""
+    gaps = [abs(v.double_take - float(row["dt"])) for row, v in at_2ply]
+    assert sum(gaps) / len(gaps) < 0.03
+
+
+def test_a_double_to_the_match_at_2_away_is_no_double() -> None:
+    """5-point match, the 2-away side on roll against 3-away: doubling kills its own cube and gives the
+    opponent a recube to the match. gnubg 2-ply: no double +0.632, double/take +0.474 (1-ply alike)."""
+    verdict = cube_verdict(decision("285BMAC7zQwGAA:cAmgACAAGAAE"), "2ply")
+    assert not verdict.double and verdict.take
+    assert verdict.double_take < verdict.no_double - 0.05

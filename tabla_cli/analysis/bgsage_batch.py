@@ -179,8 +179,8 @@ class Rescorer:
     """Rescores checker plays above 1ply, in batches over all decisions, each distinct play once.
 
     A play is worth minus the opponent's cubeful equity before his roll, with
-    his cube decision (he doubles when that is better for him and he may), as
-    the cube decisions are scored: one :func:`cube_batch` at the level.
+    his cube decision (he doubles when that is better for him and he may):
+    bgsage's cubeful search at the level (:func:`_search`).
     """
 
     def __init__(self, level: str, threads: int) -> None:
@@ -189,15 +189,16 @@ class Rescorer:
         self.memo: dict[_Play, float] = {}
 
     def evaluate(self, wanted: Sequence[_Play]) -> None:
-        """Score the plays of ``wanted`` not scored yet (one engine call per Jacoby setting)."""
+        """Score the plays of ``wanted`` not scored yet."""
         groups: dict[bool, list[_Play]] = defaultdict(list)
         for play in dict.fromkeys(wanted):
             if play not in self.memo:
                 groups[play[1].jacoby].append(play)
+        plies = int(self.level[0])
         for jacoby, plays in groups.items():
-            items = [state.flipped().cube_input(bgbot_cpp.flip_board(list(board))) for board, state in plays]
-            for (board, state), values in zip(plays, cube_batch(items, self.level, self.threads, jacoby)):
-                self.memo[board, state] = -state.flipped().before_roll(values.nd, values.dt, values.dp)
+            for board, state in plays:
+                item = state.flipped().cube_input(bgbot_cpp.flip_board(list(board)))
+                self.memo[board, state] = -_search(item, item[1], item[2], plies, self.threads, jacoby)["equity"]
 
     def score(
         self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
@@ -268,15 +269,105 @@ class CubeValues(NamedTuple):
 
 
 def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[CubeValues]:
-    """The :class:`CubeValues` of each pre-roll position."""
+    """The :class:`CubeValues` of each pre-roll position.
+
+    At 1ply the net's chances become cubeful by Janowski's interpolation.
+    Above it the look-ahead is cubeful, as gnubg's is: double/take is bgsage's
+    cubeful search with the cube turned (:func:`_double_take`), no double the
+    average of the best plays of the 21 rolls one ply less deep
+    (:func:`_no_double`). Interpolation alone misjudges a cube one side can no
+    longer use (at 2-away, a double to the match) by up to a third of a point.
+    """
     if not items:
         return []
     one, deep = _strategies(level)
-    raw = bgbot_cpp.batch_evaluate_positions(items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
+    if deep is None:
+        raw = bgbot_cpp.batch_evaluate_positions(items, one, threads, jacoby=jacoby, beaver=False)
+        return [
+            CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
+            for r in raw
+        ]
+    plies = int(level[0])
+    turned = [_double_take(item, plies, threads, jacoby) for item in items]
+    no_double = _no_double(items, level, threads, jacoby)
+    return [CubeValues(nd, dt, 1.0, gammon) for nd, (dt, gammon) in zip(no_double, turned)]
+
+
+_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+
+
+def _no_double(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[float]:
+    """The no double of each position, as the search scores it: the average over the 21 rolls of
+    the best play's equity one ply less deep, the cube left as it is."""
+    if not items:
+        return []
+    states = [_state_of(item, jacoby) for item in items]
+    inputs = [state.checker_input(item[0], roll) for item, state in zip(items, states) for roll in _ROLLS]
+    moves = checker_batch(inputs, threads, jacoby)
+    each = [state for state in states for _ in _ROLLS]
+    below = f"{int(level[0]) - 1}ply"
+    ranked = Rescorer(below, threads).score([(m, state, None) for m, state in zip(moves, each)])
+    best = [max(equity for equity, _ in plays.values()) for plays in ranked]
+    weights = [1 if a == b else 2 for a, b in _ROLLS]
     return [
-        CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
-        for r in raw
+        sum(w * e for w, e in zip(weights, best[k * len(_ROLLS) : (k + 1) * len(_ROLLS)])) / 36
+        for k in range(len(items))
     ]
+
+
+def _state_of(item: tuple[Any, ...], jacoby: bool) -> State:
+    """The :class:`State` that :meth:`State.cube_input` made ``item`` from (beavers aside)."""
+    _, cube, owner, *match = item
+    away1, away2, crawford = match if match else (0, 0, False)
+    name = next(name for name, code in _OWNERS.items() if code == owner)
+    return State(cube, name, away1, away2, crawford, jacoby)
+
+
+def _search(item: tuple[Any, ...], cube: int, owner: Any, plies: int, threads: int, jacoby: bool) -> dict[str, Any]:
+    """bgsage's cubeful ``plies``-ply search of ``item``'s board with the cube ``cube`` held by ``owner``:
+    the side on roll's equity before its roll (its cube decision included, in
+    units of ``cube``) and its cubeless chances."""
+    board, _, _, *match = item
+    away1, away2, crawford = match if match else (0, 0, False)
+    one, _ = _strategies("1ply")
+    return dict(
+        bgbot_cpp.cubeful_probs_and_equity_nply(
+            board,
+            owner,
+            one,
+            plies,
+            _FILTER_MAX_MOVES,
+            _FILTER_THRESHOLD,
+            threads,
+            cube,
+            away1,
+            away2,
+            crawford,
+            jacoby,
+            False,
+            _bearoff_db(),
+        )
+    )
+
+
+def _double_take(item: tuple[Any, ...], plies: int, threads: int, jacoby: bool) -> tuple[float, float]:
+    """Double/take of one position by bgsage's cubeful ``plies``-ply search, and the chance of a gammon.
+
+    Double/take is the side on roll's cubeful equity before the roll with the
+    cube turned: twice the value, the opponent's. The search gives it in units
+    of the cube it was given; it is brought back to the current cube's units
+    (in a match, through match-winning chances).
+    """
+    _, cube, _, *match = item
+    away1, away2, crawford = match if match else (0, 0, False)
+    turned = _search(item, 2 * cube, _OWNERS["opponent"], plies, threads, jacoby)
+    equity, gammon = float(turned["equity"]), float(turned["probs"][1])
+    if away1 == 0 and away2 == 0:
+        return 2 * equity, gammon
+    win = float(bgbot_cpp.eq2mwc(1.0, away1, away2, cube, crawford))
+    lose = float(bgbot_cpp.eq2mwc(-1.0, away1, away2, cube, crawford))
+    chances = float(bgbot_cpp.eq2mwc(equity, away1, away2, 2 * cube, crawford))
+    return (2 * chances - (win + lose)) / (win - lose), gammon
 
 
 def clear_caches(level: str) -> None:
