@@ -11,7 +11,7 @@ event, round, place and transcriber; free comment lines other than the match
 comment; ``????`` (written as a roll without moves); ``Losses`` lines;
 ``Resigns`` actions (a resignation is only the ``R`` of ``RE``); ``and the
 match``; the printed move numbers; the cube value written on a ``Doubles``
-line (SGF's double has none: the reader recomputes it). Recorded analysis
+line (SGF's double has none: the replay's cube gives it). Recorded analysis
 (eXtreme Gammon's, gnubg's) is written as gnubg's ``A``, ``LU`` and ``DA``
 properties (:mod:`tabla_cli.writers.sgf_analysis`).
 
