@@ -7,7 +7,9 @@ Examples are hand-written in GNU Backgammon's dialect; the corpus files
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -535,3 +537,41 @@ def test_sgf_like_text_raises_only_tabla_errors(text: str) -> None:
             replay_match(match)
     except TablaError:
         pass
+
+
+# --- every SGF file of the test data reads as before ----------------------------------------------
+
+READS = {
+    "corpus/sgf/gnubg-bglab-lasse-match8463624.sgf": "7263566fde46c213",
+    "corpus/sgf/gnubg-bglab-lasse-match8640511.sgf": "e8f32a1925f49bf1",
+    "fuzz/sgf-15000-unanswered-doubles.sgf": "0f34a95ff545c3ac",
+    "fuzz-seeds/sgf-gnubg-bglab-match8463624-game1.sgf": "a8bd89a09f9e2187",
+    "fuzz-seeds/sgf-three-point-match.sgf": "da52e70a580d4cfa",
+}
+"""A digest of what the reader makes of each file (:func:`_read_digest`), taken with the reader of commit
+eeac4ac, before the reader stopped keeping its own cube and board: every field of the model, the recorded
+analysis (the ``DA`` cube analyses, read with the replay's cube now) included, the values of cube actions
+left out (SGF writes none; the reader of eeac4ac computed them)."""
+
+
+def _read_digest(text: str, path: str) -> str:
+    out: list[object] = []
+    for match in sgf.parse_matches(text, path=path):
+        out.append([match.players, match.length, match.headers, match.comments, match.ratings, repr(match.rules)])
+        out.append(match.variant)
+        for game in match.games:
+            out.append([game.number, game.score, repr(game.start), game.start_cube, game.variant, game.crawford])
+            for a in game.actions:
+                rec = a.analysis
+                analysis = None
+                if rec is not None:
+                    made = None if rec.cube_action is None else rec.cube_action.value
+                    analysis = [repr(rec.candidates), rec.played, rec.level, rec.luck, rec.forced, rec.skill]
+                    analysis += [made, None if rec.cube is None else repr(rec.cube)]
+                value = a.value if a.kind in (ActionKind.WIN, ActionKind.LOSS) else None
+                out.append([a.kind.value, int(a.player), str(a.location), a.dice, a.play_text, value, analysis])
+    return hashlib.sha256(json.dumps(out, default=str).encode()).hexdigest()[:16]
+
+
+def test_every_sgf_file_reads_as_before() -> None:
+    assert {str(p.relative_to(DATA)): _read_digest(p.read_text(encoding="utf-8"), p.name) for p in EVERY_SGF} == READS
