@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tabla_cli.board import Player, Step
+from tabla_cli.board import Play, Player, Position, Step
 from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
 from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.formats._sgf_values import letter_point, unescape
@@ -104,7 +104,7 @@ class CubeAnalyses(BaseVisitor[None]):
         self.waiting = list(reversed(self.pending[self.game_index])) if self.game_index < len(self.pending) else []
         self.cursor = 0
 
-    def visit_roll(self, state: DecisionState, action: Action, play: object, after: object) -> None:
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         self._read(state, action)
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
