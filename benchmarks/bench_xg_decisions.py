@@ -50,13 +50,18 @@ from pathlib import Path
 from bgsage import xg_file  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tabla_cli.ids.match import decode_match_id  # noqa: E402
+from tabla_cli.ids.position import decode_position_id  # noqa: E402
+
 _NOT_ANALYSED = -999.0
 _TS_GAME, _TS_CUBE, _TS_MOVE = 1, 2, 3
 # TSaveRec offsets (XG_format.pas, Delphi alignment).
-_CUBE_ACTIF, _CUBE_DOUBLED, _CUBE_TAKE = 12, 16, 20
+_CUBE_ACTIF = 12  # then the doubled and take flags: three ints
 _CUBE_EQUITIES = 64 + 88  # no double, double/take, double/pass: three singles
 _CUBE_ERR_CUBE, _CUBE_ERR_TAKE = 200, 216
-_MOVE_POSITION, _MOVE_ACTIF, _MOVE_DICE, _MOVE_ERR_MOVE = 9, 64, 100, 2312
+_MOVE_ACTIF, _MOVE_DICE, _MOVE_ERR_MOVE = 64, 100, 2312
 
 GNUBG_SCRIPT = """
 import sys, gnubg
@@ -197,15 +202,14 @@ def pair_up(name: str, xg: list[list[Turn]], engines: dict[str, list[list[Turn]]
             ):
                 xg_error = getattr(turn, attr)
                 row = mine.info.get(row_key)
-                if xg_error is None or row is None or getattr(mine, attr) is None:
+                if xg_error is None or not isinstance(row, dict) or getattr(mine, attr) is None:
                     continue
-                assert isinstance(row, dict)
                 errors: dict[str, float | None] = {
                     label: getattr(games[i], attr) if i < len(games) else None for label, games in ours.items()
                 }
                 recorded = gnubg.get(_key(row))
                 errors["gnubg"] = _error(recorded) if recorded is not None else None
-                money = str(row["match_id"]) and _money(str(row["match_id"]))
+                money = _money(str(row["match_id"]))
                 pairs.append(Pair(name, g + 1, kind, money, _bearoff(str(row["position_id"])), xg_error, errors, row))
     if cut:
         print(f"{name}: {cut} XG turns not paired (the files stop agreeing)", file=sys.stderr)
@@ -213,14 +217,10 @@ def pair_up(name: str, xg: list[list[Turn]], engines: dict[str, list[list[Turn]]
 
 
 def _money(match_id: str) -> bool:
-    from tabla_cli.ids.match import decode_match_id
-
     return decode_match_id(match_id, strict=False).length == 0
 
 
 def _bearoff(position_id: str) -> bool:
-    from tabla_cli.ids.position import decode_position_id
-
     position = decode_position_id(position_id)
     return all(sum(side[p] for p in range(7, 26)) == 0 for side in (position.mover, position.opponent))
 
