@@ -58,8 +58,7 @@ from tabla_cli.ids.position import decode_position_id  # noqa: E402
 _NOT_ANALYSED = -999.0
 _TS_GAME, _TS_CUBE, _TS_MOVE = 1, 2, 3
 # TSaveRec offsets (XG_format.pas, Delphi alignment).
-_CUBE_ACTIF = 12  # then the doubled and take flags: three ints
-_CUBE_EQUITIES = 64 + 88  # no double, double/take, double/pass: three singles
+_CUBE_ACTIF = 12  # then the doubled flag
 _CUBE_ERR_CUBE, _CUBE_ERR_TAKE = 200, 216
 _MOVE_ACTIF, _MOVE_DICE, _MOVE_ERR_MOVE = 64, 100, 2312
 
@@ -100,15 +99,13 @@ def xg_turns(path: Path) -> list[list[Turn]]:
             games.append([])
             pending = None
         elif kind == _TS_CUBE:
-            actif, doubled, take = struct.unpack_from("<3i", data, offset + _CUBE_ACTIF)
+            actif, doubled = struct.unpack_from("<2i", data, offset + _CUBE_ACTIF)
             if doubled < 0:  # no cube decision this turn
                 pending = None
                 continue
             pending = Turn(actif, cube=err(offset + _CUBE_ERR_CUBE))
-            pending.info["xg_cube"] = struct.unpack_from("<3f", data, offset + _CUBE_EQUITIES)
             if doubled == 1:
                 pending.take = err(offset + _CUBE_ERR_TAKE)
-                pending.info["action"] = "take" if take == 1 else "pass"
             games[-1].append(pending)
         elif kind == _TS_MOVE:
             actif = struct.unpack_from("<i", data, offset + _MOVE_ACTIF)[0]
