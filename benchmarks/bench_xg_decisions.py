@@ -65,8 +65,9 @@ _MOVE_ACTIF, _MOVE_DICE, _MOVE_ERR_MOVE = 64, 100, 2312
 GNUBG_SCRIPT = """
 import sys, gnubg
 plies = sys.argv[3]
+jacoby = "off" if '[Jacoby "Off"]' in open(sys.argv[1], encoding="utf-8", errors="replace").read(4096) else "on"
 for command in ("set threads 1", f"set analysis chequerplay evaluation plies {plies}",
-                f"set analysis cubedecision evaluation plies {plies}",
+                f"set analysis cubedecision evaluation plies {plies}", f"set jacoby {jacoby}",
                 f"import mat {sys.argv[1]}", "analyse match", f"export match text {sys.argv[2]}"):
     gnubg.command(command)
 """

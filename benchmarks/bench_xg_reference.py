@@ -61,7 +61,8 @@ for command in ("set threads 1", f"set analysis chequerplay evaluation plies {pl
                 f"set analysis cubedecision evaluation plies {plies}"):
     gnubg.command(command)
 for path in sys.argv[1].split(","):
-    for command in (f"import mat {path}", "analyse match", "show statistics match"):
+    jacoby = "off" if '[Jacoby "Off"]' in open(path, encoding="utf-8", errors="replace").read(4096) else "on"
+    for command in (f"set jacoby {jacoby}", f"import mat {path}", "analyse match", "show statistics match"):
         gnubg.command(command)
 """
 
