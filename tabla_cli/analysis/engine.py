@@ -41,14 +41,17 @@ rule). A stage where the filter leaves only the play made is skipped: it is
 the best and no other play comes within reach, so its error is 0 at any
 depth. A play is worth minus the opponent's cubeful equity before his roll,
 his cube decision included (he doubles when that is better for him and he
-may), from the same batch evaluation at the level as the cube decisions. A
+may), from bgsage's cubeful search at the level. A
 play a filter left keeps the figure of the stage before (it counts for the
 rank only). ``options`` counts the distinct legal results from tabla's own
 generator; a play with one option (a forced play or a dance) is not sent to
 the engine.
 
 **Cube decisions.** The engine gives no double (ND), double/take (DT) and
-double/pass (DP) from the doubler. A beaver (money, beavers allowed) is
+double/pass (DP) from the doubler: at 1ply by Janowski's interpolation of the
+net's chances, above it from a cubeful look-ahead as gnubg's (the cube's use
+at each node of the search; see :func:`tabla_cli.analysis.bgsage_batch.cube_batch`).
+A beaver (money, beavers allowed) is
 worth ``2 * DT`` to the doubler: the taker owns a cube twice as high. The
 doubler's double is worth ``min(DT, DP[, 2 * DT])``; the taker chooses the
 largest of ``-DT``, ``-DP`` and ``-2 * DT``. A no-double counts in the
@@ -121,12 +124,13 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 4
+SCORING_REVISION = 5
 """How this module scores with the engine; raised whenever its numbers change
 (2: plays above 1ply rescored as the cube decisions are, with the cube value;
 3: exact bear-off figures from bgsage's one-sided database;
 4: a move filter at each ply above 1ply that skips a play no other comes near, and cube
-decisions far from doubling at 1ply kept at 1ply)."""
+decisions far from doubling at 1ply kept at 1ply;
+5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation)."""
 
 
 def engine_version() -> str:
