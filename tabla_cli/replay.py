@@ -424,7 +424,7 @@ class _GameReplay:
         jacoby = not length and not self.cube.turned and self.r.match.rules.jacoby
         # On a centred cube the cube alone is right too: in a one-game session, and in money play
         # whose transcript does not say whether the Jacoby rule was on.
-        unsaid = not length and self.r.match.header("Jacoby") is None
+        unsaid = not length and not self.r.match.rules.jacoby_said
         single = not self.cube.turned and (self.r.kind == "one-game" or unsaid)
         allowed, res.multiplier = win_values(
             how, points, cube, res.multiplier, self.r.scoring, needed, jacoby=jacoby, single=single
@@ -526,10 +526,10 @@ class _MatchReplay:
         match = self.match
         self.visitor.begin_match(match)
         self.tell()
-        said = match.header("Scoring")
-        if said is not None:
+        unknown = match.rules.unknown_scoring
+        if unknown is not None:
             try:
-                find_scoring(said)
+                find_scoring(unknown)
             except UnknownScoringError as exc:
                 self.add(Finding("unknown-scoring", f"{exc}; scored as {self.scoring.name}", match.location))
         length = match.length

@@ -58,6 +58,7 @@ from tabla_cli.evaluation.recorded import Candidate, RecordedAnalysis
 from tabla_cli.evaluation.types import CubeAction, Evaluation
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._binary import GZIP, inflate
+from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._smile import SmileError, decode
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
@@ -287,6 +288,7 @@ def _match_fields(doc: Any, path: str) -> Match:
     length = _field(doc, "matchlen", int, "", 0)
     if length < 0:
         raise BgfError(f"the match length {length} is negative")
+    rules = said(rules, headers)
     return Match(names, length, headers=headers, rules=rules, path=path, format="bgf", location=Location(path))
 
 

@@ -51,6 +51,7 @@ from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, Unsuppo
 from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
 from tabla_cli.evaluation.types import CubeAction as Cube
 from tabla_cli.formats import Format
+from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
 from tabla_cli.grammar import load_grammar
@@ -440,11 +441,13 @@ class _Reader:
             # match): with the rule off the replay treats these games exactly as
             # post-Crawford games.
             match.rules = dataclasses.replace(match.rules, crawford=False)
+        match.rules = said(match.rules, match.headers)
 
     def merge_root(self, match: Match, info: _GameInfo) -> None:
         """Match information that gnubg writes in the first game only, if a later game has it."""
         known = {key for key, _ in match.headers}
         match.headers.extend((k, v) for k, v in info.headers if k not in known)
+        match.rules = said(match.rules, match.headers)
         if match.ratings == (None, None):
             match.ratings = info.ratings
         if not match.comments:
