@@ -22,7 +22,10 @@ upwards: a move list that goes upwards (``17-20``, ``bar-3``, ``20-off``) is
 turned round (``p`` -> ``25 - p``), as gnubg does. Plays are stored as plain
 numeric text from the mover's side (``8/5 6/5``) and checked when the match
 is replayed. ``wants to resign`` followed by the opponent's ``accepts``
-becomes a ``RESIGN`` action (a refused offer is dropped). gnubg's work-around
+becomes a ``RESIGN`` action (a refused offer is dropped). A ``doubles``
+answering the other player's is a beaver (then a raccoon) and the ``accepts``
+that ends the exchange is implied; FIBS writes no cube values, so the actions
+carry none (the replay's cube gives them). gnubg's work-around
 for a FIBS bug is applied: a score line whose two scores are swapped with
 respect to the previous game's result is read swapped back.
 

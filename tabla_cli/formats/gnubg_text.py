@@ -13,7 +13,10 @@ statistics follow. Reading happens in two steps:
    line, and the result. Boards, analysis and statistics are skipped.
 
 Plays are kept as written (gnubg's compact notation, ``24/18(2) 13/1``,
-``6/2*/1*``, ``bar/22``) and checked when the match is replayed.
+``6/2*/1*``, ``bar/22``) and checked when the match is replayed. The reader
+keeps no cube: a double's (beaver's, raccoon's) value is the one the next
+record's header writes (``Bob doubles to 2``), none without such a record, and
+a resignation's level is its points at the cube its record's Match ID prints.
 
 Each record's IDs are kept as a :class:`PrintedPosition` so that a caller can
 compare them with the IDs of the replayed positions: gnubg prints the
