@@ -28,6 +28,7 @@ from tabla_cli.replay import replay, replay_match
 from tabla_cli.results import cube_in_play, session_kind
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 from tabla_cli.writers.json import format_json
+from tabla_cli.writers.text import format_text
 
 ZERO, ONE = Player.ZERO, Player.ONE
 _CUBE_KINDS = (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON)
@@ -85,6 +86,15 @@ def test_fibs_doubles_beavers_and_raccoons_carry_no_value() -> None:
     ]
     codes = [f.code for f in replay_match(match).findings]
     assert "cube-value" not in codes and "unexpected-answer" not in codes
+    # The text writer writes the values the replay gave them.
+    done = [line for line in format_text([(match, None)]).splitlines() if line.startswith("* ") and "move" not in line]
+    assert done == [
+        "* ann doubles to 2",
+        "* bob beavers to 4",
+        "* ann raccoons to 8",
+        "* ann doubles to 16",
+        "* bob takes",
+    ]
 
 
 # --- gnubg text export ----------------------------------------------------------------
