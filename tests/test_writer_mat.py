@@ -242,7 +242,9 @@ def test_headers_say_the_rules_and_variant() -> None:
         '; [Crawford "Off"]\n; [Beaver "Off"]\n; [CubeLimit "64"]\n\n 0 point match\n'
     )
     back = read_one(text)
-    assert (back.rules, back.variant) == (match.rules, match.variant)
+    # The headers written say the Jacoby rule and a cube limit: the rules read back say they were said.
+    said = dataclasses.replace(match.rules, jacoby_said=True, cube_said=True)
+    assert (back.rules, back.variant) == (said, match.variant)
     assert match_differences(match, back, Carried(headers=["Site"])) == []
 
 
