@@ -92,8 +92,8 @@ class PositionRow:
         match_id: the gnubg Match ID ('' when not available).
         xgid: the XGID ('' when not available).
         source: the action of the match model.
-        cube_value: the value the replay gave a double (offered), beaver or
-            raccoon, the cube after a take or drop; None for a roll.
+        cube: the cube's value after a cube action, as the replay counts it (None: not a cube action the
+            replay followed).
     """
 
     match: int
@@ -111,7 +111,7 @@ class PositionRow:
     match_id: str
     xgid: str
     source: Action
-    cube_value: int | None = None
+    cube: int | None = None
 
     @property
     def pips(self) -> tuple[int, int] | None:
@@ -244,7 +244,7 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
     ) -> None:
         self.add(state, action, "", cube_after)
 
-    def add(self, state: DecisionState, action: Action, play: str, cube_value: int | None = None) -> None:
+    def add(self, state: DecisionState, action: Action, play: str, cube: int | None = None) -> None:
         dice = action.dice if action.kind is ActionKind.ROLL else None
         match_state = state.match_state(dice)
         position = state.position
@@ -277,7 +277,7 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
                 match_id,
                 xgid,
                 action,
-                cube_value,
+                cube,
             )
         )
 
