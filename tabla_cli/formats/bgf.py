@@ -62,7 +62,7 @@ from tabla_cli.formats._smile import SmileError, decode
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
-from tabla_cli.source import MAX_SIZE
+from tabla_cli.files import MAX_SIZE
 
 __all__ = ["FORMAT", "MAGIC", "looks_like_bgf", "match_from_document", "read_document", "read_matches"]
 
