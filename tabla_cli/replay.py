@@ -383,6 +383,8 @@ class _GameReplay:
 
     def loss(self, action: Action) -> None:
         """``Losses N``: a forfeit when the game is not over yet (or only resigned), else a repeat of the result."""
+        if self.r.wants_result_line:
+            self.v.visit_result_line(self.state(action, action.player, action.player), action, self.res)
         if self.res.winner is not None or (self.over is not None and self.over[0] != "resign"):
             return
         names = self.r.match.players
@@ -402,6 +404,8 @@ class _GameReplay:
         res = self.res
         if res.winner is not None:
             self.finding("action-after-end", "a second result for this game", action)
+            if self.r.wants_result_line:
+                self.v.visit_result_line(self.state(action, winner, winner), action, res)
             return
         cube = self.cube.value
         over = self.over or self._unannounced_end(action)
@@ -494,6 +498,7 @@ class _MatchReplay:
         self.wants_resign = Wants.RESIGN in wants
         self.wants_result = Wants.RESULT in wants
         self.wants_unchecked = Wants.UNCHECKED in wants
+        self.wants_result_line = Wants.RESULT_LINE in wants
         self.wants_finding = Wants.FINDING in wants
         # The first two games tell a one-game session and a transcript starting at a score; the
         # others are read as they come (a match read game by game).

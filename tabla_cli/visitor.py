@@ -181,6 +181,7 @@ class Wants(Flag):
     RESULT = auto()
     UNCHECKED = auto()
     FINDING = auto()
+    RESULT_LINE = auto()
 
 
 _METHODS = {
@@ -191,6 +192,7 @@ _METHODS = {
     Wants.RESULT: "visit_result",
     Wants.UNCHECKED: "visit_unchecked",
     Wants.FINDING: "visit_finding",
+    Wants.RESULT_LINE: "visit_result_line",
 }
 """Each step and the method the replay calls for it."""
 
@@ -200,7 +202,7 @@ class BaseVisitor(Generic[T]):
 
     The replay calls, in order: :meth:`begin_match`; per game
     :meth:`begin_game`, then :meth:`visit_roll` (and :meth:`visit_move`), :meth:`visit_cube`,
-    :meth:`visit_resign` and :meth:`visit_result` as the actions come (with
+    :meth:`visit_resign`, :meth:`visit_result` and :meth:`visit_result_line` as the actions come (with
     :meth:`visit_finding` for each finding as it is made), then
     :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
     game, or after a play the replay could not apply, go to
@@ -287,6 +289,18 @@ class BaseVisitor(Generic[T]):
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         """A ``Wins`` line, once the replay has judged it (``game_result`` is filled)."""
 
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        """A result line that :meth:`visit_result` is not called for: every ``Losses`` line (a forfeit, or a
+        repeat of the result) and a second ``Wins``.
+
+        With it and the other ``visit_`` methods, every action of a game is visited once, in order.
+
+        Args:
+            state: the state before the line (``cube``: the cube's value then).
+            action: the ``Losses`` or ``Wins`` line.
+            game_result: the game's result as judged so far.
+        """
+
     def visit_unchecked(self, action: Action) -> None:
         """An action the replay does not follow: after the game ended, or after a play it could not apply.
 
@@ -372,6 +386,10 @@ class Tee(BaseVisitor[T]):
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         for child in self._playing[Wants.RESULT]:
             child.visit_result(state, action, game_result)
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        for child in self._playing[Wants.RESULT_LINE]:
+            child.visit_result_line(state, action, game_result)
 
     def visit_unchecked(self, action: Action) -> None:
         for child in self._playing[Wants.UNCHECKED]:
