@@ -142,7 +142,7 @@ class SgfWriter(BaseVisitor[str]):
         kind = action.kind
         if self.beavered is not None and kind not in _EXCHANGE:
             self.nodes.append(f"\n;{_COLOUR[self.beavered]}[take]")
-            self.beavered = None
+        self.beavered = None
         if self.first is None and kind is not ActionKind.WIN:
             self.first = action.player
 
