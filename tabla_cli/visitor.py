@@ -89,6 +89,9 @@ class DecisionState:
         game: the game number as written.
         move: the printed move number of the action (None if none).
         opening: the action is the first roll of the game.
+        may_double: (rolls) the roller could have doubled before rolling: the
+            cube is in play, centred or theirs, below its limit, not in the
+            Crawford game, and they did not double since the last roll.
     """
 
     position: Position
@@ -108,6 +111,7 @@ class DecisionState:
     game: int
     move: int | None
     opening: bool = False
+    may_double: bool = False
 
     @property
     def has_ids(self) -> bool:
