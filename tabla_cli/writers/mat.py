@@ -126,10 +126,8 @@ class MatWriter(BaseVisitor[str]):
         assert match is not None  # begin_match came first
         left = f"{_score_name(match, _ZERO)} : {game.score[0]}"
         right = f"{_score_name(match, _ONE)} : {game.score[1]}"
-        self.lines += [
-            f" Game {game.number}",
-            f" {left:<30} {right}".rstrip(),
-        ]  # gnubg's ' %-31s%s', never without a space
+        # gnubg's ' %-31s%s', but never without a space
+        self.lines += [f" Game {game.number}", f" {left:<30} {right}".rstrip()]
         set_pos = _set_pos(match, game)
         if set_pos is not None:
             self.lines.append(set_pos)

@@ -150,9 +150,10 @@ class SgfWriter(BaseVisitor[str]):
         self.roll(action, play, state.cube)
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
-        self.action(action)
         if action.kind is ActionKind.ROLL:
-            self.roll(action, None, None, acted=True)
+            self.roll(action, None, None)
+        else:
+            self.action(action)  # a resignation is only the R of RE
 
     def visit_unchecked(self, action: Action) -> None:
         if action.kind is ActionKind.ROLL:
@@ -164,9 +165,10 @@ class SgfWriter(BaseVisitor[str]):
         else:
             self.action(action)
 
-    def roll(self, action: Action, play: Play | None, cube: int | None, *, acted: bool = False) -> None:
-        if not acted:
-            self.action(action)
+    def roll(self, action: Action, play: Play | None, cube: int | None) -> None:
+        """A roll's node: ``play`` as the replay resolved it (None: as written); ``cube``: the cube before it,
+        for its recorded cube analysis (None: not known)."""
+        self.action(action)
         try:
             text = _roll(action, play)
         except InvalidPlayError as exc:
@@ -176,6 +178,7 @@ class SgfWriter(BaseVisitor[str]):
         self.nodes.append(f"\n;{_COLOUR[action.player]}[{text}]" + _analysis(action, self.context, cube))
 
     def cube(self, action: Action, cube: int | None) -> None:
+        """A double's or answer's node; ``cube``: the cube before the double (None: not known)."""
         self.action(action)
         assert self.context is not None  # begin_game came first
         self.nodes.append(
