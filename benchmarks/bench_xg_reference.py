@@ -24,7 +24,7 @@ the same games (``NAME.xg`` next to ``NAME.mat``). For every (match, player):
 
 It prints one row per (match, player), then for each engine the mean
 absolute difference from XG's total, the correlation with it, and the wall
-seconds of all its processes (and the load average, as the machine may be
+and CPU (user + system) seconds of all its processes (and the load average, as the machine may be
 shared). With ``--one-process`` it then also times each engine over all the
 matches in one process (as an archive is analysed: start-up paid once).
 Nothing is cached between runs.
@@ -37,6 +37,7 @@ import json
 import math
 import os
 import re
+import resource
 import struct
 import subprocess
 import sys
@@ -60,9 +61,20 @@ for command in ("set threads 1", f"set analysis chequerplay evaluation plies {pl
                 f"set analysis cubedecision evaluation plies {plies}"):
     gnubg.command(command)
 for path in sys.argv[1].split(","):
-    for command in (f"import mat {path}", "analyse match", "show statistics match"):
+    jacoby = "off" if '[Jacoby "Off"]' in open(path, encoding="utf-8", errors="replace").read(4096) else "on"
+    for command in (f"set jacoby {jacoby}", f"import mat {path}", "analyse match", "show statistics match"):
         gnubg.command(command)
 """
+
+
+def timed(command: list[str], **kwargs: object) -> tuple[subprocess.CompletedProcess[str], float, float]:
+    """Run ``command``; its result, wall seconds and CPU seconds (user + system of the child processes)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload]
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return done, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def xg_errors(path: Path) -> dict[int, float]:
@@ -90,8 +102,8 @@ def mat_players(path: Path) -> dict[int, str]:
     return {1: names["1"], -1: names["2"]}
 
 
-def tabla_errors(path: Path, level: str) -> tuple[dict[str, float], float]:
-    """tabla's total error per player (EMG) and the wall seconds of its whole process."""
+def tabla_errors(path: Path, level: str) -> tuple[dict[str, float], tuple[float, float]]:
+    """tabla's total error per player (EMG), and the wall and CPU seconds of its whole process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), TABLA_CACHE_DIR=str(Path("/tmp") / "tabla-bench-xg-cache"))
     command = [
         sys.executable,
@@ -110,29 +122,19 @@ def tabla_errors(path: Path, level: str) -> tuple[dict[str, float], float]:
         "1",
         "--quiet",
     ]
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    seconds = time.perf_counter() - start
+    done, wall, cpu = timed(command, env=env)
     rows = json.loads(done.stdout)
-    return {row["player"]: float(row["checker_error"]) + float(row["cube_error"]) for row in rows}, seconds
+    return {row["player"]: float(row["checker_error"]) + float(row["cube_error"]) for row in rows}, (wall, cpu)
 
 
-def gnubg_errors(path: Path, python: str, plies: int) -> tuple[list[float], float]:
-    """GNU Backgammon's overall error total (EMG) of Player 1 and 2, and its process's wall seconds."""
-    start = time.perf_counter()
-    done = subprocess.run(
-        [python, "-c", GNUBG_SCRIPT, str(path), str(plies)],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    seconds = time.perf_counter() - start
+def gnubg_errors(path: Path, python: str, plies: int) -> tuple[list[float], tuple[float, float]]:
+    """GNU Backgammon's overall error total (EMG) of Player 1 and 2, and its process's wall and CPU seconds."""
+    done, wall, cpu = timed([python, "-c", GNUBG_SCRIPT, str(path), str(plies)], stdin=subprocess.DEVNULL)
     overall = done.stdout[done.stdout.rindex("Overall statistics") :]
     found = re.search(r"^Error total EMG \(\w+\)\s+(-?[\d.]+) \([^)]*\)\s+(-?[\d.]+)", overall, re.M)
     if found is None:
         raise SystemExit(f"{path}: no error totals in gnubg's statistics:\n{done.stdout[-2000:]}{done.stderr}")
-    return [abs(float(found.group(1))), abs(float(found.group(2)))], seconds
+    return [abs(float(found.group(1))), abs(float(found.group(2)))], (wall, cpu)
 
 
 def one_process(paths: list[Path], levels: list[str], python: str, plies: int) -> dict[str, float]:
@@ -178,7 +180,7 @@ def one_process(paths: list[Path], levels: list[str], python: str, plies: int) -
     return took
 
 
-def summary(label: str, mine: list[float], xg: list[float], seconds: float) -> str:
+def summary(label: str, mine: list[float], xg: list[float], seconds: list[float]) -> str:
     n = len(xg)
     mad = sum(abs(a - b) for a, b in zip(mine, xg)) / n
     mx, my = sum(mine) / n, sum(xg) / n
@@ -187,7 +189,7 @@ def summary(label: str, mine: list[float], xg: list[float], seconds: float) -> s
     bias = sum(a - b for a, b in zip(mine, xg)) / n
     return (
         f"{label:<14} mean |diff| {mad:.3f} EMG   bias {bias:+.3f}   r {cov / sd if sd else float('nan'):.3f}"
-        f"   {seconds:7.1f} s in all"
+        f"   {seconds[0]:7.1f} s wall, {seconds[1]:7.1f} s CPU in all"
     )
 
 
@@ -218,7 +220,7 @@ def main() -> None:
         return
     columns = ["XG", *(f"tabla {level}" for level in levels), gnubg_label]
     values: dict[str, list[float]] = {c: [] for c in columns}
-    seconds = {c: 0.0 for c in columns}
+    seconds = {c: [0.0, 0.0] for c in columns}
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'match':<34} {'player':<18}" + "".join(f"{c:>12}" for c in columns))
     for xg, mat in pairs:
@@ -228,9 +230,9 @@ def main() -> None:
         for level in levels:
             found, took = tabla_errors(mat, level)
             row[f"tabla {level}"] = [found[names[1]], found[names[-1]]]
-            seconds[f"tabla {level}"] += took
+            seconds[f"tabla {level}"] = [a + b for a, b in zip(seconds[f"tabla {level}"], took)]
         row[gnubg_label], took = gnubg_errors(mat, args.gnubg_python, args.gnubg_plies)
-        seconds[gnubg_label] += took
+        seconds[gnubg_label] = [a + b for a, b in zip(seconds[gnubg_label], took)]
         for side, index in ((1, 0), (-1, 1)):
             print(f"{xg.stem[:34]:<34} {names[side][:18]:<18}" + "".join(f"{row[c][index]:12.3f}" for c in columns))
             for c in columns:

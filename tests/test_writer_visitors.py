@@ -51,7 +51,7 @@ def _read(case: str) -> Match:
 
 
 def _golden(case: str, name: str) -> str:
-    return (GOLDEN / f"{case}.expected{get(name).suffix}").read_text(encoding="utf-8")
+    return (GOLDEN / f"{case}{get(name).suffix}.golden").read_text(encoding="utf-8")
 
 
 class _Blind(BaseVisitor[str]):

@@ -162,6 +162,8 @@ class JsonWriter(BaseVisitor[str]):
         self.actions = []
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if self.game is not None and action is self.game.trailing_roll:
+            return  # a roll without moves after the record's last move: not one of the game's actions
         steps = None if play is None else canonical_play(state.position, play)
         self.actions.append(_action(action, steps))
 

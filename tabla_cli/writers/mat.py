@@ -109,6 +109,7 @@ class MatWriter(BaseVisitor[str]):
         self.slots = _Lines()
         self.deciding = False
         self.cube = 1  # the cube the replay last reported (for an action it does not follow)
+        self.trailing: Action | None = None
 
     def begin_match(self, match: Match) -> None:
         self.match = match
@@ -134,8 +135,11 @@ class MatWriter(BaseVisitor[str]):
         self.slots = _Lines()
         self.deciding = False
         self.cube = state.cube
+        self.trailing = game.trailing_roll
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if action is self.trailing:
+            return  # a roll without moves after the record's last move: not a move line
         self.cube = state.cube
         self.slots.add(action.player, _roll(action, state.position, play), False)
 

@@ -11,7 +11,7 @@ event, round, place and transcriber; free comment lines other than the match
 comment; ``????`` (written as a roll without moves); ``Losses`` lines;
 ``Resigns`` actions (a resignation is only the ``R`` of ``RE``); ``and the
 match``; the printed move numbers; the cube value written on a ``Doubles``
-line (SGF's double has none: the reader recomputes it). Recorded analysis
+line (SGF's double has none: the replay's cube gives it). Recorded analysis
 (eXtreme Gammon's, gnubg's) is written as gnubg's ``A``, ``LU`` and ``DA``
 properties (:mod:`tabla_cli.writers.sgf_analysis`).
 
@@ -126,6 +126,7 @@ class SgfWriter(BaseVisitor[str]):
         self.won: Action | None = None
         self.context: _CubeContext | None = None
         self.beavered: Player | None = None
+        self.doubled_from: int | None = None  # the cube before the last double, for its analysis
 
     def begin_match(self, match: Match) -> None:
         self.match = match
@@ -135,6 +136,7 @@ class SgfWriter(BaseVisitor[str]):
         self.game = game
         self.nodes = []
         self.first = self.won = self.beavered = None
+        self.doubled_from = None
         self.context = _CubeContext(state)
 
     def action(self, action: Action) -> None:
@@ -147,6 +149,8 @@ class SgfWriter(BaseVisitor[str]):
             self.first = action.player
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if self.game is not None and action is self.game.trailing_roll:
+            return  # written as the file wrote it, after the game's nodes
         self.roll(action, play, state.cube)
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
@@ -159,7 +163,9 @@ class SgfWriter(BaseVisitor[str]):
         if action.kind is ActionKind.ROLL:
             self.roll(action, None, None)
         elif action.kind in _CUBE_WORDS:
-            self.cube(action, None)
+            if action.kind is ActionKind.DOUBLE and action.value:
+                self.doubled_from = max(1, action.value // 2)
+            self.cube(action, self.doubled_from)
         elif action.kind is ActionKind.BEAVER or action.kind is ActionKind.RACCOON:
             self.beaver(action)
         else:
@@ -195,8 +201,11 @@ class SgfWriter(BaseVisitor[str]):
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
     ) -> None:
+        if action.kind is ActionKind.DOUBLE:
+            # The cube before the double: as written (half the value offered), else the replay's.
+            self.doubled_from = max(1, action.value // 2) if action.value else state.cube
         if action.kind in _CUBE_WORDS:
-            self.cube(action, state.cube)
+            self.cube(action, self.doubled_from or state.cube)
         else:
             self.beaver(action)
 
@@ -217,6 +226,9 @@ class SgfWriter(BaseVisitor[str]):
             head += _setup(game, self.first or _WHITE)
         elif game.start_cube is not None and game.start_cube[0] > 1:
             head += f"CV[{game.start_cube[0]}]"
+        trailing = game.trailing_roll
+        if trailing is not None:  # a roll without moves after the last move, as the file it was read from writes it
+            self.nodes.append(f"\n;{_COLOUR[trailing.player]}[{_roll(trailing, None)}]")
         self.parts.append(head + "".join(self.nodes) + ")\n")
         self.index += 1
 
