@@ -337,6 +337,7 @@ class _Routes:
     result: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
     unchecked: tuple[Callable[[Action], None], ...]
     finding: tuple[Callable[[Finding], None], ...]
+    result_line: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
 
     @classmethod
     def of(cls, children: Iterable[BaseVisitor[Any]]) -> _Routes:
@@ -354,6 +355,7 @@ class _Routes:
             to(Wants.RESULT),
             to(Wants.UNCHECKED),
             to(Wants.FINDING),
+            to(Wants.RESULT_LINE),
         )
 
 
@@ -424,8 +426,8 @@ class Tee(BaseVisitor[T]):
             visit(state, action, game_result)
 
     def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
-        for child in self._playing[Wants.RESULT_LINE]:
-            child.visit_result_line(state, action, game_result)
+        for visit in self._playing.result_line:
+            visit(state, action, game_result)
 
     def visit_unchecked(self, action: Action) -> None:
         for visit in self._playing.unchecked:
