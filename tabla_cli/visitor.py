@@ -90,6 +90,9 @@ class DecisionState:
         game: the game number as written.
         move: the printed move number of the action (None if none).
         opening: the action is the first roll of the game.
+        may_double: (rolls) the roller could have doubled before rolling: the
+            cube is in play, centred or theirs, below its limit, not in the
+            Crawford game, and they did not double since the last roll.
     """
 
     position: Position
@@ -109,6 +112,7 @@ class DecisionState:
     game: int
     move: int | None
     opening: bool = False
+    may_double: bool = False
 
     @property
     def has_ids(self) -> bool:
@@ -182,6 +186,7 @@ class Wants(Flag):
     RESULT = auto()
     UNCHECKED = auto()
     FINDING = auto()
+    RESULT_LINE = auto()
 
 
 _METHODS = {
@@ -192,6 +197,7 @@ _METHODS = {
     Wants.RESULT: "visit_result",
     Wants.UNCHECKED: "visit_unchecked",
     Wants.FINDING: "visit_finding",
+    Wants.RESULT_LINE: "visit_result_line",
 }
 """Each step and the method the replay calls for it."""
 
@@ -201,7 +207,7 @@ class BaseVisitor(Generic[T]):
 
     The replay calls, in order: :meth:`begin_match`; per game
     :meth:`begin_game`, then :meth:`visit_roll` (and :meth:`visit_move`), :meth:`visit_cube`,
-    :meth:`visit_resign` and :meth:`visit_result` as the actions come (with
+    :meth:`visit_resign`, :meth:`visit_result` and :meth:`visit_result_line` as the actions come (with
     :meth:`visit_finding` for each finding as it is made), then
     :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
     game, or after a play the replay could not apply, go to
@@ -288,6 +294,18 @@ class BaseVisitor(Generic[T]):
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         """A ``Wins`` line, once the replay has judged it (``game_result`` is filled)."""
 
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        """A result line that :meth:`visit_result` is not called for: every ``Losses`` line (a forfeit, or a
+        repeat of the result) and a second ``Wins``.
+
+        With it and the other ``visit_`` methods, every action of a game is visited once, in order.
+
+        Args:
+            state: the state before the line (``cube``: the cube's value then).
+            action: the ``Losses`` or ``Wins`` line.
+            game_result: the game's result as judged so far.
+        """
+
     def visit_unchecked(self, action: Action) -> None:
         """An action the replay does not follow: after the game ended, or after a play it could not apply.
 
@@ -319,6 +337,7 @@ class _Routes:
     result: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
     unchecked: tuple[Callable[[Action], None], ...]
     finding: tuple[Callable[[Finding], None], ...]
+    result_line: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
 
     @classmethod
     def of(cls, children: Iterable[BaseVisitor[Any]]) -> _Routes:
@@ -336,6 +355,7 @@ class _Routes:
             to(Wants.RESULT),
             to(Wants.UNCHECKED),
             to(Wants.FINDING),
+            to(Wants.RESULT_LINE),
         )
 
 
@@ -403,6 +423,10 @@ class Tee(BaseVisitor[T]):
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         for visit in self._playing.result:
+            visit(state, action, game_result)
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        for visit in self._playing.result_line:
             visit(state, action, game_result)
 
     def visit_unchecked(self, action: Action) -> None:

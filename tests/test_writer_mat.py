@@ -25,7 +25,6 @@ from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.reader import read_path_matches, read_text_matches
 from tabla_cli.replay import replay_match
 from tabla_cli.writers.mat import canonical_play, format_mat, format_mats, plain_play, write_mat
-from tabla_cli.writers.rolls import replay_rolls
 
 from helpers import CORPUS, DATA, corpus_files
 from match_compare import Carried, match_differences
@@ -117,8 +116,6 @@ def test_write_mat_and_crlf() -> None:
     crlf = format_mat(match, newline="\r\n")
     assert crlf.replace("\r\n", "\n") == handle.getvalue()
     assert match_differences(match, read_one(crlf)) == []
-    replayed, rolls = replay_rolls(match)
-    assert format_mat(match, replayed=replayed, rolls=rolls) == handle.getvalue()
 
 
 def test_several_matches() -> None:
