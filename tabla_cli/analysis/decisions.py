@@ -14,6 +14,7 @@ check's findings come with the decisions (:attr:`FileAnalysis.report`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,13 +26,17 @@ from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
 from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
 from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
-from tabla_cli.model import Action, ActionKind, Match
+from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
 from tabla_cli.source import Source
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
+_DECIDED = frozenset(
+    {ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON}
+)
+"""The actions the replay visits once each, as a roll or cube action (or a resigned or unchecked one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +64,16 @@ class AnalysisOptions:
 
 @dataclass(slots=True)
 class _Pending:
-    """A decision waiting for its evaluation, and the action it belongs to (as the replay visited it)."""
+    """A decision waiting for its evaluation, and the action it belongs to.
+
+    ``place``: where that action is: the match's index among the visitor's
+    matches, the game's index in the match, and the action's among the
+    game's rolls and cube actions (:data:`_DECIDED`).
+    """
 
     row: dict[str, Any]
     action: Action
+    place: tuple[int, int, int]
     kind: DecisionKind
     decision: DecisionInput | None = None
     evaluation: Evaluation | None = None
@@ -114,7 +125,7 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         options: how to evaluate.
     """
 
-    wants = Wants.ROLL | Wants.CUBE
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.UNCHECKED
 
     def __init__(self, path: str, options: AnalysisOptions) -> None:
         self.options = options
@@ -123,15 +134,34 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         self.pending: list[_Pending] = []
         self.matches: list[Match] = []
         self.use_recorded = False
+        self.place = (-1, -1, -1)
 
     def begin_match(self, match: Match) -> None:
         self.match = match
+        self.place = (len(self.matches), -1, -1)
         self.matches.append(match)
         count = len(self.matches)
         self.key = match.path if count == 1 else f"{match.path}#{count}"
         self.use_recorded = self.options.recorded and any(
             action.analysis is not None for game in match.games for action in game.actions
         )
+
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        match, index, _ = self.place
+        self.place = (match, index + 1, -1)
+
+    def _step(self) -> None:
+        """The replay visits the next of the game's rolls and cube actions."""
+        match, game, step = self.place
+        self.place = (match, game, step + 1)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        if action.kind in _DECIDED:
+            self._step()
+
+    def visit_unchecked(self, action: Action) -> None:
+        if action.kind in _DECIDED:
+            self._step()
 
     def _away(self, state: DecisionState) -> tuple[int, int]:
         if not state.length:
@@ -188,19 +218,20 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         kind = decision.kind
         if self.use_recorded:
             if recorded is not None:
-                self.pending.append(_Pending(row, action, kind, evaluation=recorded))
+                self.pending.append(_Pending(row, action, self.place, kind, evaluation=recorded))
             elif kind is DecisionKind.CHECKER:
                 row["forced"] = True
                 row["close"] = False
-                self.pending.append(_Pending(row, action, kind))
+                self.pending.append(_Pending(row, action, self.place, kind))
         else:
-            self.pending.append(_Pending(row, action, kind, decision=decision))
+            self.pending.append(_Pending(row, action, self.place, kind, decision=decision))
 
     def _cube_recorded(self, action: Action, kind: DecisionKind) -> Evaluation | None:
         recorded = action.analysis
         return None if recorded is None else evaluation_from_recorded(recorded, kind)
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self._step()
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
             return
         cube = self._cube_recorded(action, DecisionKind.DOUBLE)
@@ -232,6 +263,7 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
     ) -> None:
+        self._step()
         if action.kind is ActionKind.DOUBLE:
             kind, made = DecisionKind.DOUBLE, CubeAction.DOUBLE
         elif action.kind in _ANSWERS:
@@ -314,10 +346,10 @@ def analysed_document(matches: list[Match], pending: list[_Pending]) -> str:
     """
     from tabla_cli.writers.json import format_json
 
-    found: dict[int, dict[DecisionKind, Evaluation]] = {}  # by the action's identity: the one the replay visited
+    found: dict[tuple[int, int, int], dict[DecisionKind, Evaluation]] = {}
     for item in pending:
         if item.evaluation is not None:
-            found.setdefault(id(item.action), {})[item.kind] = item.evaluation
+            found.setdefault(item.place, {})[item.kind] = item.evaluation
 
     def analysed(action: Action, evaluations: dict[DecisionKind, Evaluation] | None) -> Action:
         if evaluations is None:
@@ -326,14 +358,19 @@ def analysed_document(matches: list[Match], pending: list[_Pending]) -> str:
         cube = next(iter(evaluations.values()), None)
         return replace(action, analysis=RecordedAnalysis(checker_evaluation=checker, cube_evaluation=cube))
 
-    copies = [
-        replace(
-            match,
-            games=[
-                replace(game, actions=[analysed(a, found.get(id(a))) for a in game.actions]) for game in match.games
+    def analysed_game(match: int, index: int, game: Game) -> Game:
+        steps = itertools.count()
+        return replace(
+            game,
+            actions=[
+                analysed(a, found.get((match, index, next(steps))) if a.kind in _DECIDED else None)
+                for a in game.actions
             ],
         )
-        for match in matches
+
+    copies = [
+        replace(match, games=[analysed_game(m, g, game) for g, game in enumerate(match.games)])
+        for m, match in enumerate(matches)
     ]
     return format_json([(match, None) for match in copies])
 
