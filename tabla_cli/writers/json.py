@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from tabla_cli import __version__
@@ -176,6 +177,8 @@ class JsonWriter(BaseVisitor[str]):
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
     ) -> None:
+        if action.kind in _VALUED and action.value is None:
+            action = replace(action, value=cube_after)  # the value the transcript left to the replay (FIBS, SGF)
         self.actions.append(_action(action, None))
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
