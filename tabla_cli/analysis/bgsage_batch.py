@@ -267,19 +267,36 @@ class CubeValues(NamedTuple):
     gammon: float
 
 
+_CUBE_MEMO: dict[str, dict[tuple[Any, ...], CubeValues]] = defaultdict(dict)
+"""The :class:`CubeValues` found since the last :func:`clear_caches`, by level and position.
+
+The same pre-roll position is asked twice in a match: rescoring the play
+made values the opponent's position after it (:class:`Rescorer`), and the
+opponent's cube decision there is that position again; a double and its
+take share theirs too. Above 1ply each costs a look-ahead.
+"""
+
+
 def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[CubeValues]:
-    """The :class:`CubeValues` of each pre-roll position."""
-    if not items:
-        return []
-    one, deep = _strategies(level)
-    raw = bgbot_cpp.batch_evaluate_positions(items, one if deep is None else deep, threads, jacoby=jacoby, beaver=False)
-    return [
-        CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
-        for r in raw
-    ]
+    """The :class:`CubeValues` of each pre-roll position (each distinct one evaluated once until :func:`clear_caches`)."""
+    memo = _CUBE_MEMO[level]
+    keys = [(jacoby, tuple(item[0]), *item[1:]) for item in items]
+    missing = {key: item for key, item in zip(keys, items) if key not in memo}
+    if missing:
+        one, deep = _strategies(level)
+        raw = bgbot_cpp.batch_evaluate_positions(
+            list(missing.values()), one if deep is None else deep, threads, jacoby=jacoby, beaver=False
+        )
+        for key, r in zip(missing, raw):
+            memo[key] = CubeValues(
+                float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1])
+            )
+    return [memo[key] for key in keys]
 
 
 def clear_caches(level: str) -> None:
+    """Forget the figures kept since the last call (the engine's own cache above 1ply, :data:`_CUBE_MEMO`)."""
+    _CUBE_MEMO.pop(level, None)
     _, deep = _strategies(level)
     if deep is not None:
         deep.clear_cache()
