@@ -73,6 +73,11 @@ class Conversion:
         return sum(1 for f in (*self.file_findings, *self.findings) if f.severity is Severity.ERROR)
 
     @property
+    def skipped(self) -> bool:
+        """A named pipe, device or socket found in a directory: never opened, so nothing to write."""
+        return any(f.code == Code.SPECIAL_FILE for f in self.file_findings)
+
+    @property
     def failed(self) -> bool:
         """The input could not be read or written at all (an error about the whole file)."""
         return any(f.severity is Severity.ERROR for f in self.file_findings)

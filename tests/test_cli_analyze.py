@@ -129,6 +129,16 @@ def test_findings_of_the_check_come_first() -> None:
     assert json.loads(out)
 
 
+def test_quiet_keeps_the_errors_as_check_does() -> None:
+    """-q leaves out progress and the summary line, never the reason for exit 1."""
+    bad = CORPUS / "mat" / "gammonview-5nqfGw9bWG3deTaU.mat"
+    code, out, err = run(str(bad), "--level", "1ply", "--no-luck", "--format", "json", "-q")
+    assert code == 1
+    assert err.count("error[illegal-play]") == 1
+    assert "analyzed" not in err and "analysing" not in err
+    assert json.loads(out)
+
+
 @pytest.mark.parametrize("args", [["--level", "7ply"], ["--by", "game"], ["--format", "xml"], []])
 def test_usage_errors(args: list[str]) -> None:
     code, _, _ = run(*args) if args else run()

@@ -516,6 +516,15 @@ def test_cli_a_name_in_no_match_is_an_error_with_the_nearest_names(args: list[st
     assert message in err
 
 
+@pytest.mark.parametrize("analyse", [[], ["--analyze", "1ply"]])
+def test_cli_a_name_in_no_match_writes_no_frames_folder(tmp_path: Path, analyse: list[str]) -> None:
+    frames_dir = tmp_path / "frames"
+    code, out, err = run(str(DATA), "--player", "lase", "--frames", str(frames_dir), *analyse, "--format", "csv")
+    assert (code, out) == (1, "")
+    assert "did you mean 'lasse'?" in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_gammon_rates_count_only_games_with_a_final_position() -> None:
     # lasse wins both games: a gammon by bear-off, then a forfeit (no final position, no level)
     frames = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"])

@@ -83,6 +83,10 @@ def test_every_command_skips_the_special_files_of_a_directory_with_a_note(
     assert "Traceback" not in run.stderr
     if command[0] in ("check", "convert"):  # the others say nothing with -q
         assert run.stderr.count("note[special-file]") + run.stderr.count("special-file 7") >= 1, run.stderr
+    if command[0] == "convert":
+        assert [path.name for path in out.iterdir()] == ["three-point-match.json"]
+        assert "converted 1 of 8 inputs (1 matches)" in run.stderr
+        assert "; 7 skipped (not a regular file)" in run.stderr
 
 
 def test_check_lists_what_each_special_file_is(folder: Path) -> None:

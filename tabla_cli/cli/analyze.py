@@ -130,7 +130,7 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 @click.option(
     "--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only files with an N-point match."
 )
-@input_options(quiet="No progress bar, findings or summary line.")
+@input_options(quiet="No progress bar and no summary line (errors still go to stderr).")
 @reports_errors
 def analyze(
     paths: tuple[str, ...],
@@ -235,8 +235,7 @@ def analyze(
                 unread = unread or finding.code in READ_FAILURES
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
-                    if not quiet:
-                        click.echo(finding.render(), err=True)
+                    click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
     decisions = decisions_frame(rows)
     if rows or not unread:

@@ -11,7 +11,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal
 
 import click
 
@@ -172,19 +172,22 @@ def convert(
     fmt = _resolve_format(to, output, out_dir)
     jobs = _jobs(inputs, output, out_dir, fmt)
     sources = Inputs(j.source for j in jobs if j.source != STDIO)
-    failed = converted = matches = 0
+    failed = converted = skipped = matches = 0
     written: dict[Path, str] = {}
     options = read_options(encoding, max_size, lenient=False, scoring=scoring)
     for job in jobs:
         result = _convert_one(job, fmt, sources, written, options, force=force, check=not no_check)
         if result is None:
             failed += 1
+        elif result == _SKIPPED:
+            skipped += 1
         else:
             converted += 1
             matches += result
     if not quiet:
         seconds = time.perf_counter() - start
         what = f"converted {converted} of {len(jobs)} inputs ({matches} matches) to {fmt} in {seconds:.2f} s"
+        what += f"; {skipped} skipped (not a regular file)" if skipped else ""
         _say(what + (f"; {failed} not converted" if failed else ""))
     if failed:
         sys.exit(1)
@@ -195,10 +198,18 @@ def _resolved(path: str | Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+_SKIPPED: Final = "skipped"
+"""What :func:`_convert_one` returns for a special file found in a directory."""
+
+
 def _convert_one(
     job: _Job, fmt: str, sources: Inputs, written: dict[Path, str], options: ReadOptions, *, force: bool, check: bool
-) -> int | None:
-    """Convert one input; report any problem on stderr. The number of matches, or None on failure."""
+) -> int | Literal["skipped"] | None:
+    """Convert one input; report any problem on stderr.
+
+    The number of matches; :data:`_SKIPPED` for a special file found in a
+    directory (nothing written); None on failure.
+    """
     from tabla_cli.convert import convert_source
     from tabla_cli.findings import Severity
     from tabla_cli.output import OutputExistsError, OutputIsInputError, make_folder, remove_created, write_atomic
@@ -223,6 +234,8 @@ def _convert_one(
         _say(finding.render())
     if done.failed:
         return None
+    if done.skipped:
+        return _SKIPPED
     if done.output is None:
         for finding in done.findings:
             if finding.severity is Severity.ERROR:

@@ -12,7 +12,7 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,6 +57,10 @@ def _writing(folder: str | None) -> Iterator[None]:
         if folder is None:
             raise
         raise click.ClickException(f"cannot write {folder}: {exc.strerror or exc}") from exc
+
+
+class _NoSuchPlayer(Exception):
+    """A name asked for is nobody's: the staged --frames folder is dropped, not published."""
 
 
 @contextmanager
@@ -288,6 +292,7 @@ def report(
     )
     with ExitStack() as stack:
         sink = None
+        stack.enter_context(suppress(_NoSuchPlayer))  # outermost: the staged folder is removed first
         if frames_dir is not None:
             sink = stack.enter_context(_staged(frames_dir, [f"{n}.parquet" for n in FRAME_NAMES], force, inputs))
         stdin = stdin_source(max_size) if "-" in paths else None
@@ -321,6 +326,8 @@ def report(
         for name, near in built.unknown:
             hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
             click.echo(f"report: no match has a player named {name!r}{hint}", err=True)
+        if built.unknown and sink is not None:
+            raise _NoSuchPlayer
         if not built.unknown and (len(frames.matches) or read_failures(frames).empty):
             _emit(
                 frames,
