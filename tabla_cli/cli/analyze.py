@@ -175,8 +175,6 @@ def analyze(
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
     from tabla_cli.findings import Severity
-    from tabla_cli.reports.build import READ_FAILURES
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
@@ -185,13 +183,15 @@ def analyze(
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
-    flt = ReportFilter(
-        players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site, length=length
-    )
-    if flt.selects:
+    # The report's filter machinery (and pandas with it) loads only when an option chooses files.
+    if players or opponents or since or until or site or length is not None:
         from tabla_cli.reports.build import ReportOptions
+        from tabla_cli.reports.filters import ReportFilter
         from tabla_cli.reports.select import files_to_analyse
 
+        flt = ReportFilter(
+            players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site, length=length
+        )
         kept, quick = files_to_analyse(
             names,
             ReportOptions(
@@ -218,7 +218,7 @@ def analyze(
     written = 0
     rows: list[dict[str, Any]] = []
     errors = 0
-    unread = False  # a file could not be read: with nothing analysed, nothing goes to stdout
+    codes: set[str] = set()
     with analysis_progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
         for index, result in enumerate(
@@ -232,11 +232,14 @@ def analyze(
                 write_output(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
-                unread = unread or finding.code in READ_FAILURES
+                codes.add(finding.code)
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
+    from tabla_cli.reports.build import READ_FAILURES
+
+    unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     decisions = decisions_frame(rows)
     if rows or not unread:
         _emit(decisions, by, fmt, output, force, inputs)
