@@ -121,32 +121,40 @@ def _bearoff_db() -> Any:
     return database
 
 
-@cache
 def _strategies(level: str) -> tuple[Any, Any]:
-    """The 1ply net and, above 1ply, the multi-ply search (built once per process).
+    """The 1ply net and, above 1ply, the multi-ply search (each built once per process, when first asked).
 
     Both read exact figures from the bear-off database where it covers the
     position (every checker of both sides in its home board), as bgsage's
     own analyser does: the nets misjudge the last rolls of a bear-off, where
     a redouble often decides a match.
     """
+    return _one_ply(), None if level == "1ply" else _multi_ply(int(level[0]))
+
+
+@cache
+def _one_ply() -> Any:
     weights = bgsage.default_weights()
     kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
-    one = bgbot_cpp.BearoffStrategy(bgbot_cpp.create_strategy(kind, paths, hiddens), _bearoff_db())
-    if level == "1ply":
-        return one, None
+    return bgbot_cpp.BearoffStrategy(bgbot_cpp.create_strategy(kind, paths, hiddens), _bearoff_db())
+
+
+@cache
+def _multi_ply(plies: int) -> Any:
+    weights = bgsage.default_weights()
+    kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
     deep = bgbot_cpp.create_multipy(
         kind,
         paths,
         hiddens,
-        n_plies=int(level[0]),
+        n_plies=plies,
         filter_max_moves=_FILTER_MAX_MOVES,
         filter_threshold=_FILTER_THRESHOLD,
         parallel_evaluate=False,
         parallel_threads=0,
     )
     bgbot_cpp.multipy_set_bearoff_db(deep, _bearoff_db())
-    return one, deep
+    return deep
 
 
 Move = tuple[tuple[int, ...], float, float]
