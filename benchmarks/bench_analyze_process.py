@@ -3,7 +3,7 @@
 Run from the repository root:
 
     python benchmarks/bench_analyze_process.py [FILE_OR_DIR ...] [--level 2ply] [--threads 1,default]
-        [--repeat 3] [--against CHECKOUT ...] [--no-luck]
+        [--repeat 3] [--against CHECKOUT ...] [--no-luck] [--instructions]
 
 Each input file is analysed by a fresh ``tabla analyze FILE --no-cache --by
 match --format json --quiet`` process, as ``benchmarks/bench_xg_reference.py``
@@ -17,7 +17,9 @@ resource usage). The default input is the 7-point match of
 ``tests/data/corpus/mat`` that ``bench_analysis.py`` times.
 
 On a shared machine the CPU seconds are the steadier figure; the load
-average is printed before and after.
+average is printed before and after. ``--instructions`` also counts, under
+valgrind's callgrind, the instructions of one process per file and checkout
+with one engine thread: unmoved by the load (and about 50 times slower).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -58,6 +61,20 @@ def analyse_once(checkout: Path, path: Path, level: str, threads: str, luck: boo
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
+def instructions(checkout: Path, path: Path, level: str, luck: bool) -> int:
+    """Instructions of one whole ``tabla analyze --threads 1`` process (valgrind's callgrind count)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c"]
+        command += ["from tabla_cli.cli import main; main()", "analyze", str(path), "--level", level, "--threads", "1"]
+        command += ["--no-cache", "--by", "match", "--format", "json", "--quiet", "-j", "1"]
+        command += [] if luck else ["--no-luck"]
+        env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
+        subprocess.run(command, env=env, capture_output=True, check=False)
+        totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
+        return int(totals[-1].split()[1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("inputs", nargs="*", type=Path, help="files or folders (default: a 7-point match)")
@@ -66,6 +83,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--against", type=Path, action="append", default=[], help="another checkout to time")
     parser.add_argument("--no-luck", action="store_true")
+    parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
     args = parser.parse_args()
     files = sorted(
         f for p in args.inputs or [MATCH_7] for f in (sorted(p.iterdir()) if p.is_dir() else [p]) if f.is_file()
@@ -90,6 +108,12 @@ def main() -> None:
         + "".join(f"{f'{w:.2f} s, CPU {c:.2f} s':>26}" for w, c in totals.values())
     )
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
+    if args.instructions:
+        print("\nInstructions of one whole process, one engine thread (valgrind callgrind)")
+        print(f"{'file':<40}" + "".join(f"{c.name:>20}" for c in checkouts))
+        for path in files:
+            counts = [instructions(c, path, args.level, not args.no_luck) for c in checkouts]
+            print(f"{path.name[:40]:<40}" + "".join(f"{n / 1e9:>18.3f} G" for n in counts))
 
 
 if __name__ == "__main__":
