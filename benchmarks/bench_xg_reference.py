@@ -3,7 +3,7 @@
 Run from the repository root:
 
     python benchmarks/bench_xg_reference.py --xg ../shared/corpus/xg --mat ../shared/corpus/mat \
-        [--levels 2ply] [--gnubg-python PYTHON] [--gnubg-plies 1] [--only NAME,...] [--threads N]
+        [--levels 2ply] [--gnubg-python PYTHON] [--gnubg-plies 1] [--only NAME,...]
 
 The inputs are real matches held twice: as eXtreme Gammon ``.xg`` files that
 XG analysed (each decision carries XG's error) and as ``.mat`` transcripts of
@@ -24,13 +24,13 @@ the same games (``NAME.xg`` next to ``NAME.mat``). For every (match, player):
 
 It prints one row per (match, player), then for each engine the mean
 absolute difference from XG's total, the correlation with it, and the wall
-and CPU (user + system) seconds of all its processes (and the load average,
-as the machine may be shared). Both engines use every core by default
-(tabla's default for one file; gnubg with ``set threads`` = the cores, as the
-gnubg package starts with 0 calculation threads, with which ``analyse
-match`` waits forever), or N threads each with ``--threads N``. With ``--one-process`` it then also
-times each engine over all the matches in one process (as an archive is
-analysed: start-up paid once). Nothing is cached between runs.
+and CPU (user + system) seconds of all its processes (and the load average, as the machine may be
+shared). Both engines use every core by default (tabla's default for one
+file; gnubg with ``set threads`` = the cores, as the gnubg package starts with
+0 calculation threads, with which ``analyse match`` waits forever), or N
+threads each with ``--threads N``. With ``--one-process`` it then also times
+each engine over all the matches in one process (as an archive is analysed:
+start-up paid once). Nothing is cached between runs.
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from bgsage import xg_file  # type: ignore[import-untyped]
 
@@ -65,9 +64,20 @@ for command in (f"set threads {threads}", f"set analysis chequerplay evaluation 
                 f"set analysis cubedecision evaluation plies {plies}"):
     gnubg.command(command)
 for path in sys.argv[1].split(","):
-    for command in (f"import mat {path}", "analyse match", "show statistics match"):
+    jacoby = "off" if '[Jacoby "Off"]' in open(path, encoding="utf-8", errors="replace").read(4096) else "on"
+    for command in (f"set jacoby {jacoby}", f"import mat {path}", "analyse match", "show statistics match"):
         gnubg.command(command)
 """
+
+
+def timed(command: list[str], **kwargs: object) -> tuple[subprocess.CompletedProcess[str], float, float]:
+    """Run ``command``; its result, wall seconds and CPU seconds (user + system of the child processes)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload]
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return done, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def xg_errors(path: Path) -> dict[int, float]:
@@ -95,21 +105,11 @@ def mat_players(path: Path) -> dict[int, str]:
     return {1: names["1"], -1: names["2"]}
 
 
-def timed(command: list[str], **kw: Any) -> tuple[subprocess.CompletedProcess[str], float, float]:
-    """Run ``command``: its result, wall seconds and CPU seconds (user + system, its children too)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False, **kw)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return done, seconds, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-
-
 def threads_option(threads: int | None) -> list[str]:
     return [] if threads is None else ["--threads", str(threads)]
 
 
-def tabla_errors(path: Path, level: str, threads: int | None) -> tuple[dict[str, float], float, float]:
+def tabla_errors(path: Path, level: str, threads: int | None) -> tuple[dict[str, float], tuple[float, float]]:
     """tabla's total error per player (EMG), and the wall and CPU seconds of its whole process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), TABLA_CACHE_DIR=str(Path("/tmp") / "tabla-bench-xg-cache"))
     command = [
@@ -130,22 +130,20 @@ def tabla_errors(path: Path, level: str, threads: int | None) -> tuple[dict[str,
         "--quiet",
         *threads_option(threads),
     ]
-    done, seconds, cpu = timed(command, env=env)
+    done, wall, cpu = timed(command, env=env)
     rows = json.loads(done.stdout)
-    return {row["player"]: float(row["checker_error"]) + float(row["cube_error"]) for row in rows}, seconds, cpu
+    return {row["player"]: float(row["checker_error"]) + float(row["cube_error"]) for row in rows}, (wall, cpu)
 
 
-def gnubg_errors(path: Path, python: str, plies: int, threads: int) -> tuple[list[float], float, float]:
+def gnubg_errors(path: Path, python: str, plies: int, threads: int) -> tuple[list[float], tuple[float, float]]:
     """GNU Backgammon's overall error total (EMG) of Player 1 and 2, and its process's wall and CPU seconds."""
-    done, seconds, cpu = timed(
-        [python, "-c", GNUBG_SCRIPT, str(path), str(plies), str(threads)],
-        stdin=subprocess.DEVNULL,
-    )
+    command = [python, "-c", GNUBG_SCRIPT, str(path), str(plies), str(threads)]
+    done, wall, cpu = timed(command, stdin=subprocess.DEVNULL)
     overall = done.stdout[done.stdout.rindex("Overall statistics") :]
     found = re.search(r"^Error total EMG \(\w+\)\s+(-?[\d.]+) \([^)]*\)\s+(-?[\d.]+)", overall, re.M)
     if found is None:
         raise SystemExit(f"{path}: no error totals in gnubg's statistics:\n{done.stdout[-2000:]}{done.stderr}")
-    return [abs(float(found.group(1))), abs(float(found.group(2)))], seconds, cpu
+    return [abs(float(found.group(1))), abs(float(found.group(2)))], (wall, cpu)
 
 
 def one_process(paths: list[Path], levels: list[str], python: str, plies: int, threads: int | None) -> dict[str, float]:
@@ -192,7 +190,7 @@ def one_process(paths: list[Path], levels: list[str], python: str, plies: int, t
     return took
 
 
-def summary(label: str, mine: list[float], xg: list[float], seconds: float, cpu: float) -> str:
+def summary(label: str, mine: list[float], xg: list[float], seconds: list[float]) -> str:
     n = len(xg)
     mad = sum(abs(a - b) for a, b in zip(mine, xg)) / n
     mx, my = sum(mine) / n, sum(xg) / n
@@ -201,7 +199,7 @@ def summary(label: str, mine: list[float], xg: list[float], seconds: float, cpu:
     bias = sum(a - b for a, b in zip(mine, xg)) / n
     return (
         f"{label:<14} mean |diff| {mad:.3f} EMG   bias {bias:+.3f}   r {cov / sd if sd else float('nan'):.3f}"
-        f"   {seconds:7.1f} s in all ({cpu:.1f} s CPU)"
+        f"   {seconds[0]:7.1f} s wall, {seconds[1]:7.1f} s CPU in all"
     )
 
 
@@ -234,8 +232,7 @@ def main() -> None:
         return
     columns = ["XG", *(f"tabla {level}" for level in levels), gnubg_label]
     values: dict[str, list[float]] = {c: [] for c in columns}
-    seconds = {c: 0.0 for c in columns}
-    cpu = {c: 0.0 for c in columns}
+    seconds = {c: [0.0, 0.0] for c in columns}
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"threads: {'every core (tabla default)' if args.threads is None else args.threads} per engine")
     print(f"{'match':<34} {'player':<18}" + "".join(f"{c:>12}" for c in columns))
@@ -244,15 +241,13 @@ def main() -> None:
         xg_total = xg_errors(xg)
         row: dict[str, list[float]] = {"XG": [xg_total[1], xg_total[-1]]}
         for level in levels:
-            found, took, used = tabla_errors(mat, level, args.threads)
+            found, took = tabla_errors(mat, level, args.threads)
             row[f"tabla {level}"] = [found[names[1]], found[names[-1]]]
-            seconds[f"tabla {level}"] += took
-            cpu[f"tabla {level}"] += used
-        row[gnubg_label], took, used = gnubg_errors(
+            seconds[f"tabla {level}"] = [a + b for a, b in zip(seconds[f"tabla {level}"], took)]
+        row[gnubg_label], took = gnubg_errors(
             mat, args.gnubg_python, args.gnubg_plies, args.threads or os.cpu_count() or 1
         )
-        seconds[gnubg_label] += took
-        cpu[gnubg_label] += used
+        seconds[gnubg_label] = [a + b for a, b in zip(seconds[gnubg_label], took)]
         for side, index in ((1, 0), (-1, 1)):
             print(f"{xg.stem[:34]:<34} {names[side][:18]:<18}" + "".join(f"{row[c][index]:12.3f}" for c in columns))
             for c in columns:
@@ -262,7 +257,7 @@ def main() -> None:
         f"load average at end: {os.getloadavg()[0]:.1f}"
     )
     for c in columns[1:]:
-        print(summary(c, values[c], values["XG"], seconds[c], cpu[c]))
+        print(summary(c, values[c], values["XG"], seconds[c]))
     if args.one_process:
         times = one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies, args.threads)
         for label, took in times.items():

@@ -89,6 +89,12 @@ class Game:
         cut: a syntax error cut the record short (reported by the reader):
             the actions after it are not read, and the replay resynchronises
             on the next game's score line.
+        trailing_roll: a roll written without moves after the record's last
+            move and not followed by a resignation (SGF): GNU Backgammon
+            saves the roll pending when the file was written so, and a last
+            dance looks the same. Not in ``actions``: the replay counts it
+            as a dance when the game is not over and no play was possible,
+            and otherwise leaves it out.
     """
 
     number: int
@@ -100,6 +106,7 @@ class Game:
     variant: str | None = None
     crawford: bool | None = None
     cut: bool = False
+    trailing_roll: Action | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ __all__ = ["Decision", "GameResult", "MatchResult", "replay", "replay_match", "s
 T = TypeVar("T")
 
 _ANSWERS = frozenset((ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.RESIGN))
+_RESULTS = frozenset((ActionKind.WIN, ActionKind.LOSS))
 
 
 class _GameReplay:
@@ -144,51 +145,78 @@ class _GameReplay:
             self.skip()
             return
         actions = self.game.actions
+        trailing = self.game.trailing_roll
         for i, action in enumerate(actions):
             kind = action.kind
+            if trailing is not None and kind in _RESULTS:
+                self.trailing(trailing)
+                trailing = None
             if kind is ActionKind.LOSS:
                 self.loss(action)
                 continue
             if kind is ActionKind.WIN:
                 self.win(action)
                 continue
-            if self.stopped:
-                if self.r.wants_unchecked:
-                    self.v.visit_unchecked(action)
-                continue
-            if self.over is not None:
-                if not self.after_end_reported:
-                    self.after_end_reported = True
-                    self.finding("action-after-end", f"{kind.value} after the game ended", action)
-                if self.r.wants_unchecked:
-                    self.v.visit_unchecked(action)
-                continue
-            pending = self.cube.pending
-            if pending is not None and kind not in _ANSWERS:
-                doubler = self.r.match.players[pending]
-                self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
-                self.take(pending.other)
-            if kind is ActionKind.ROLL:
-                self.roll(action, actions, i)
-            elif kind is ActionKind.DOUBLE:
-                self.double(action)
-            elif kind is ActionKind.TAKE:
-                self.answer(action)
-            elif kind is ActionKind.DROP:
-                if self.answer(action):
-                    assert self.cube.pending is not None
-                    self.over = ("drop", self.cube.pending)
-                    self.cube.cancel()
-            elif kind is ActionKind.BEAVER or kind is ActionKind.RACCOON:
-                self.beaver(action)
-            elif kind is ActionKind.RESIGN:
-                if self.r.wants_resign:
-                    self.v.visit_resign(self.state(action, action.player, action.player), action)
-                self.cube.cancel()
-                self.over = ("resign", action.player.other)
+            self.act(action, actions, i)
+        if trailing is not None:
+            self.trailing(trailing)
         if self.res.winner is None:
             self.unfinished()
         self.settle_cube()
+
+    def trailing(self, action: Action) -> None:
+        """A roll written without moves after the last move (:attr:`~tabla_cli.model.Game.trailing_roll`).
+
+        It is a dance when the game goes on and no play is possible with it;
+        otherwise it is the roll that was pending when the file was saved (the
+        game was over, or the roll was still to be played), and is left out.
+        """
+        dice = action.dice
+        if self.stopped or self.over is not None or dice is None:
+            return
+        if all(1 <= die <= 6 for die in dice):
+            pos = self.pos if self.side == action.player else self.pos.flip()
+            if self.variant.resolve_play(pos, dice, ()).error is not None:
+                return  # a play was possible: the roll was still to be played
+        self.act(action, [action], 0)
+
+    def act(self, action: Action, actions: list[Action], i: int) -> None:
+        """Replay ``action``, the ``i``-th of ``actions`` (anything but a result)."""
+        kind = action.kind
+        if self.stopped:
+            if self.r.wants_unchecked:
+                self.v.visit_unchecked(action)
+            return
+        if self.over is not None:
+            if not self.after_end_reported:
+                self.after_end_reported = True
+                self.finding("action-after-end", f"{kind.value} after the game ended", action)
+            if self.r.wants_unchecked:
+                self.v.visit_unchecked(action)
+            return
+        pending = self.cube.pending
+        if pending is not None and kind not in _ANSWERS:
+            doubler = self.r.match.players[pending]
+            self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
+            self.take(pending.other)
+        if kind is ActionKind.ROLL:
+            self.roll(action, actions, i)
+        elif kind is ActionKind.DOUBLE:
+            self.double(action)
+        elif kind is ActionKind.TAKE:
+            self.answer(action)
+        elif kind is ActionKind.DROP:
+            if self.answer(action):
+                assert self.cube.pending is not None
+                self.over = ("drop", self.cube.pending)
+                self.cube.cancel()
+        elif kind is ActionKind.BEAVER or kind is ActionKind.RACCOON:
+            self.beaver(action)
+        elif kind is ActionKind.RESIGN:
+            if self.r.wants_resign:
+                self.v.visit_resign(self.state(action, action.player, action.player), action)
+            self.cube.cancel()
+            self.over = ("resign", action.player.other)
 
     def settle_cube(self) -> None:
         """Put the cube as it stands into the game's result."""

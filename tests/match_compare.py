@@ -15,15 +15,17 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from tabla_cli.board import Position
+from tabla_cli.board import Player, Position
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.replay import Decision
+from tabla_cli.replay import Decision, replay
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
 from helpers import replayed_decisions
 
 __all__ = ["Carried", "match_differences"]
 
-_VALUED = frozenset({ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.WIN, ActionKind.LOSS})
+_RESULTS = frozenset({ActionKind.WIN, ActionKind.LOSS})
+_CUBED = frozenset({ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON})
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +40,8 @@ class Carried:
         rules: the fields of the rule set compared (names of
             :class:`~tabla_cli.model.RuleSet` fields); the variant is
             compared when any is.
-        values: the cube value of doubles, beavers and raccoons and the points
-            of results.
+        values: the cube value of doubles, beavers and raccoons (as the replay
+            counts it: SGF writes none) and the points of results.
         skip_kinds: action kinds left out before the actions are paired.
         resigned: the ``????`` flag of rolls.
         game_numbers: the ``Game N`` numbers.
@@ -68,6 +70,23 @@ def _after(games: list[list[Decision]]) -> dict[int, Position | None]:
             play = decision.play
             out[id(decision.action)] = decision.position.apply(play) if play is not None else None
     return out
+
+
+class _Cubes(BaseVisitor[dict[int, int]]):
+    """The cube's value after each double, beaver and raccoon the replay follows, by ``id`` of its action."""
+
+    wants = Wants.CUBE
+
+    def __init__(self) -> None:
+        self.values: dict[int, int] = {}
+
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
+        self.values[id(action)] = cube_after
+
+    def result(self) -> dict[int, int]:
+        return self.values
 
 
 def _headers(match: Match, keys: Collection[str] | None) -> list[tuple[str, str]]:
@@ -103,8 +122,9 @@ def match_differences(expected: Match, actual: Match, carried: Carried = EVERYTH
     differ("games", len(expected.games), len(actual.games))
     after_a = _after(replayed_decisions(expected)[1])
     after_b = _after(replayed_decisions(actual)[1])
+    cubes = (replay(expected, _Cubes()), replay(actual, _Cubes()))
     for index, (game_a, game_b) in enumerate(zip(expected.games, actual.games), start=1):
-        _game(out, f"game {index}", game_a, game_b, carried, after_a, after_b)
+        _game(out, f"game {index}", game_a, game_b, carried, after_a, after_b, cubes)
     return out
 
 
@@ -116,6 +136,7 @@ def _game(
     carried: Carried,
     after_a: dict[int, Position | None],
     after_b: dict[int, Position | None],
+    cubes: tuple[dict[int, int], dict[int, int]],
 ) -> None:
     def differ(what: str, x: object, y: object) -> None:
         if x != y:
@@ -129,11 +150,19 @@ def _game(
         differ("start cube", a.start_cube, b.start_cube)
     if carried.rules:
         differ("variant", a.variant, b.variant)
-    actions_a = [x for x in a.actions if x.kind not in carried.skip_kinds]
-    actions_b = [x for x in b.actions if x.kind not in carried.skip_kinds]
+    actions_a = [x for x in _record(a) if x.kind not in carried.skip_kinds]
+    actions_b = [x for x in _record(b) if x.kind not in carried.skip_kinds]
     differ("actions", len(actions_a), len(actions_b))
     for i, (x, y) in enumerate(zip(actions_a, actions_b), start=1):
-        _action(out, f"{where} action {i} ({x.location})", x, y, carried, after_a, after_b)
+        _action(out, f"{where} action {i} ({x.location})", x, y, carried, after_a, after_b, cubes)
+
+
+def _record(game: Game) -> list[Action]:
+    """The game's actions, with SGF's trailing roll (a roll without moves after the last move) after its last play."""
+    if game.trailing_roll is None:
+        return game.actions
+    results = [a for a in game.actions if a.kind in _RESULTS]
+    return [a for a in game.actions if a.kind not in _RESULTS] + [game.trailing_roll] + results
 
 
 def _action(
@@ -144,6 +173,7 @@ def _action(
     carried: Carried,
     after_a: dict[int, Position | None],
     after_b: dict[int, Position | None],
+    cubes: tuple[dict[int, int], dict[int, int]],
 ) -> None:
     def differ(what: str, p: object, q: object) -> None:
         if p != q:
@@ -152,8 +182,10 @@ def _action(
     differ("kind", x.kind, y.kind)
     differ("player", x.player, y.player)
     differ("dice", x.dice, y.dice)
-    if carried.values and x.kind in _VALUED:
+    if carried.values and x.kind in _RESULTS:
         differ("value", x.value, y.value)
+    if carried.values and x.kind in _CUBED:
+        differ("cube", cubes[0].get(id(x)), cubes[1].get(id(y)))
     if carried.resigned:
         differ("resigned", x.resigned, y.resigned)
     if x.kind is ActionKind.ROLL and y.kind is ActionKind.ROLL:

@@ -68,6 +68,30 @@ def test_a_filtered_out_play_is_scored_at_the_full_level() -> None:
     assert evaluation.equity == pytest.approx(evaluation.best_equity - evaluation.error)
 
 
+def test_a_play_no_other_comes_near_at_1ply_is_not_looked_at_deeper() -> None:
+    # 8/5 6/5 is the 1ply best with 3-1 by 0.24: the filter leaves it alone, and its error is 0 at any depth.
+    made = play(START, (8, 5), (6, 5))
+    one, two = (analyse([checker(START, (3, 1), made)], level, luck=False)[0] for level in ("1ply", "2ply"))
+    assert two.error == 0.0 and two.rank == 1
+    assert two.equity == pytest.approx(one.equity) and two.best == one.best == "8/5 6/5"
+
+
+def test_3ply_looks_deeper_at_the_play_made_and_the_best_only() -> None:
+    made = play(START, (24, 23), (13, 10))
+    ranked = {r.text: r for r in engine.rank_plays(checker(START, (3, 1)), "3ply")}
+    # Without a play made, the best two of the 2ply ranking go to 3ply, the rest stay lower.
+    assert ranked["8/5 6/5"].level == ranked["24/23 13/10"].level == "3ply"
+    assert ranked["13/10 6/5"].level == "2ply"
+    (evaluation,) = analyse([checker(START, (3, 1), made)], "3ply", luck=False)
+    assert evaluation.best == "8/5 6/5"
+    assert evaluation.best_equity == pytest.approx(ranked["8/5 6/5"].equity)
+    assert evaluation.equity == pytest.approx(ranked["24/23 13/10"].equity)
+    # The best play made: after 2ply no other play is within the 3ply filter, so it stays at 2ply.
+    (best,) = analyse([checker(START, (3, 1), play(START, (8, 5), (6, 5)))], "3ply", luck=False)
+    (at_2ply,) = analyse([checker(START, (3, 1), play(START, (8, 5), (6, 5)))], "2ply", luck=False)
+    assert best.error == 0.0 and best.equity == pytest.approx(at_2ply.equity)
+
+
 def test_the_cube_value_counts_above_1ply() -> None:
     # At 7-away all, the side that owns a 4-cube plays for more than half the match:
     # every play's equity (the best one's too) differs from a 2-cube's.
@@ -177,6 +201,21 @@ def test_double_in_a_no_double_position_costs() -> None:
     assert no_double.error == 0.0 and no_double.close
     (behind,) = analyse([cube(DecisionKind.DOUBLE, FIVE_POINT.flip(), CubeAction.NO_DOUBLE)], "1ply")
     assert behind.error == 0.0 and not behind.close
+
+
+def test_only_cube_decisions_close_at_1ply_go_deeper() -> None:
+    decisions = [
+        cube(DecisionKind.DOUBLE, FIVE_POINT.flip(), CubeAction.NO_DOUBLE),  # far from doubling
+        cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.NO_DOUBLE),  # within gnubg's close bound
+        cube(DecisionKind.DOUBLE, FIVE_POINT.flip(), CubeAction.DOUBLE),  # a double always counts
+    ]
+    one = analyse(decisions, "1ply")
+    two = analyse(decisions, "2ply")
+    assert two[0].cube_equities == one[0].cube_equities and two[0].error == 0.0
+    assert two[1].cube_equities != one[1].cube_equities
+    assert two[2].cube_equities != one[2].cube_equities
+    (alone,) = analyse(decisions[1:2], "2ply")
+    assert alone.cube_equities == two[1].cube_equities
 
 
 def test_a_player_who_cannot_double_has_no_cube_decision() -> None:

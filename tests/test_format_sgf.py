@@ -7,7 +7,10 @@ Examples are hand-written in GNU Backgammon's dialect; the corpus files
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
+import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,13 +20,17 @@ from tabla_cli.board import Player, Position
 from tabla_cli.errors import RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import mat, sgf
 from tabla_cli.grammar import load_grammar
-from tabla_cli.model import ActionKind, Match
-from tabla_cli.replay import replay_match
+from tabla_cli.model import Action, ActionKind, Match
+from tabla_cli.replay import replay, replay_match
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+from tabla_cli.writers.sgf import format_sgf
 
-from helpers import CORPUS, corpus_files, replayed_decisions
+from helpers import CORPUS, DATA, corpus_files, replayed_decisions
 from match_compare import Carried, match_differences
 
 SAME_MATCH = "gnubg-bglab-lasse-match8640511"
+EVERY_SGF = sorted(DATA.rglob("*.sgf"))
+"""Every SGF file of the test data: the corpus, the fuzz seeds and the long fuzz cases."""
 ZERO, ONE = Player.ZERO, Player.ONE
 
 
@@ -94,7 +101,7 @@ def test_spec_match_game() -> None:
         ("roll", 1, (5, 5), "", None),
         ("roll", 0, (4, 2), "9/5 7/5", None),
         ("roll", 1, (6, 4), "25/21 13/7", None),
-        ("double", 0, None, None, 2),
+        ("double", 0, None, None, None),
         ("drop", 1, None, None, None),
         ("win", 0, None, None, 1),
     ]
@@ -114,7 +121,7 @@ def test_spec_setup_node_and_gnubg_ids() -> None:
     assert kinds(match) == [
         ("roll", 1, (6, 1), "6/0 1/0", None),
         ("roll", 0, (5, 4), "6/2 4/0", None),
-        ("double", 1, None, None, 4),
+        ("double", 1, None, None, None),
         ("take", 0, None, None, None),
         ("roll", 1, (2, 1), "2/0", None),
     ]
@@ -183,37 +190,113 @@ def test_results() -> None:
     assert (info.value.location.line, info.value.location.column) == (1, 32)
 
 
+def cube_values(match: Match) -> list[tuple[str, int]]:
+    """Each cube action the replay follows, with the cube's value after it."""
+    return [(a.kind.value, after) for a, after in replay(match, _Cubes())]
+
+
+class _Cubes(BaseVisitor[list[tuple[Action, int]]]):
+    wants = Wants.CUBE
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Action, int]] = []
+
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
+        self.seen.append((action, cube_after))
+
+    def result(self) -> list[tuple[Action, int]]:
+        return self.seen
+
+
 def test_beaver_and_raccoon_as_gnubg_writes_them() -> None:
-    """gnubg imports a beaver as double / double / take; the take is implied."""
+    """gnubg imports a beaver as double / double / take; the take is implied, the values are the replay's."""
     match = one("(;GM[6]MI[length:0]PW[a]PB[b];W[31hefe];B[double];W[double];B[take];B[62agln])")
     assert kinds(match) == [
         ("roll", 0, (3, 1), "8/5 6/5", None),
-        ("double", 1, None, None, 2),
-        ("beaver", 0, None, None, 4),
+        ("double", 1, None, None, None),
+        ("beaver", 0, None, None, None),
         ("roll", 1, (6, 2), "24/18 13/11", None),
     ]
+    assert cube_values(match) == [("double", 2), ("beaver", 4)]
     match = one("(;GM[6]MI[length:0]PW[a]PB[b];W[31hefe];B[double];W[double];B[double];W[take];B[62agln])")
     assert [k[0] for k in kinds(match)] == ["roll", "double", "beaver", "raccoon", "roll"]
-    assert kinds(match)[3][4] == 8
+    assert cube_values(match) == [("double", 2), ("beaver", 4), ("raccoon", 8)]
+    assert replay_match(match).findings == []
 
 
 def test_redouble_values_follow_the_cube() -> None:
     match = one("(;GM[6]MI[length:9]PW[a]PB[b]CV[2];W[31hefe];B[double];W[take];W[double];B[take])")
     assert match.games[0].start_cube == (2, None)
-    assert [a.value for a in match.games[0].actions if a.kind is ActionKind.DOUBLE] == [4, 8]
+    assert cube_values(match) == [("double", 4), ("take", 4), ("double", 8), ("take", 8)]
 
 
-def test_final_placeholder_roll_is_dropped_after_the_end() -> None:
-    """A roll with no moves after the game is decided is gnubg's placeholder."""
+def test_redouble_after_a_beaver_is_a_double() -> None:
+    """The take that closes a beaver ends the exchange: the next double (after a roll) is a redouble."""
+    match = one("(;GM[6]MI[length:0]PW[a]PB[b];W[31hefe];B[double];W[double];B[take];B[62agln];W[double];B[take])")
+    assert [k[0] for k in kinds(match)] == ["roll", "double", "beaver", "roll", "double", "take"]
+    assert cube_values(match) == [("double", 2), ("beaver", 4), ("double", 8), ("take", 8)]
+
+
+@pytest.mark.parametrize("path", EVERY_SGF, ids=lambda p: p.name)
+def test_the_reader_writes_down_no_cube_value_and_no_position(path: Path) -> None:
+    """Readers say only what is written: SGF writes no cube value on a double, and the board is the replay's."""
+    for match in read(path.read_text(encoding="utf-8"), str(path)):
+        for game in match.games:
+            assert [a for a in game.actions if a.kind is not ActionKind.WIN and a.value is not None] == []
+            assert game.start is None  # none of these files has a set-up node
+
+
+def test_final_placeholder_roll_is_left_out_after_the_end() -> None:
+    """A roll with no moves after the game is decided is gnubg's placeholder: the replay leaves it out."""
     moves = ";W[31hefe];B[double];W[drop];B[55]"
-    match = one(f"(;GM[6]MI[length:3]PW[a]PB[b]RE[B+1]{moves})")
+    match = one(f"(;GM[6]MI[length:1]PW[a]PB[b]RE[B+1]{moves})")
     assert [k[0] for k in kinds(match)] == ["roll", "double", "drop", "win"]
-    # A pending roll that could be played (no result: game in progress) is dropped too.
-    match = one("(;GM[6]MI[length:3]PW[a]PB[b];W[31hefe];B[62])")
+    trailing = match.games[0].trailing_roll
+    assert trailing is not None and trailing.dice == (5, 5)
+    assert replay_match(match).findings == []
+    # The same without a result: the drop ended the game (the cube machine says so); only the result is missing.
+    match = one(f"(;GM[6]MI[length:1]PW[a]PB[b]{moves})")
+    assert [f.code for f in replay_match(match).findings] == ["missing-result", "match-incomplete"]
+    # After a bear-off.
+    bear_off = ";PL[W]AE[a:y]AW[a]AB[x][w]"
+    match = one(f"(;GM[6]MI[length:0]PW[a]PB[b]RE[W+1]{bear_off};W[21az];B[66])")
+    assert [f.code for f in replay_match(match).findings] == []
+    # A pending roll that could be played (no result: game in progress) is left out too.
+    match = one("(;GM[6]MI[length:0]PW[a]PB[b];W[31hefe];B[62])")
     assert [k[0] for k in kinds(match)] == ["roll"]
-    # A dance is kept, and so is a roll before a resignation.
+    result, games = replayed_decisions(match)
+    assert result.findings == [] and len(games[0]) == 1 and result.games[0].rolls == 1
+    # A roll before a resignation is kept in the record.
     match = one("(;GM[6]MI[length:3]PW[a]PB[b]RE[W+1R];W[31hefe];B[62])")
     assert [k[0] for k in kinds(match)] == ["roll", "roll", "win"]
+    assert match.games[0].trailing_roll is None
+    assert replay_match(match).games[0].ended_by == "resign"
+
+
+CLOSED_BOARD = ";PL[W]AE[a:y]AW[a][a][b][b][c][c][d][d][e][e][f][f][h][h][h]AB[y]" + "[x]" * 14
+"""White has closed its home board; Black has a checker on the bar."""
+
+
+def test_a_final_dance_is_a_roll_of_the_replay() -> None:
+    """The final roll without moves is a dance where no play was possible: the replay counts it."""
+    match = one(f"(;GM[6]MI[length:0]PW[a]PB[b]{CLOSED_BOARD};W[21hfhg];B[43])")
+    game = match.games[0]
+    assert [k[0] for k in kinds(match)] == ["roll"] and game.trailing_roll is not None
+    result, games = replayed_decisions(match)
+    assert result.findings == []
+    assert [d.action.dice for d in games[0]] == [(2, 1), (4, 3)]
+    assert result.games[0].rolls == 2
+    # With a double waiting before it, the dance takes the double (as any roll does) and says so.
+    match = one(f"(;GM[6]MI[length:0]PW[a]PB[b]{CLOSED_BOARD};W[21hfhg];B[double];B[43])")
+    assert [f.code for f in replay_match(match).findings] == ["unanswered-double"]
+
+
+def test_a_trailing_roll_survives_the_sgf_writer() -> None:
+    text = f"(;GM[6]MI[length:0]PW[a]PB[b]{CLOSED_BOARD};W[21hfhg];B[43])"
+    again = one(format_sgf(one(text), application="t"))
+    assert again.games[0].trailing_roll is not None and again.games[0].trailing_roll.dice == (4, 3)
 
 
 def test_variations_follow_the_main_line() -> None:
@@ -454,3 +537,41 @@ def test_sgf_like_text_raises_only_tabla_errors(text: str) -> None:
             replay_match(match)
     except TablaError:
         pass
+
+
+# --- every SGF file of the test data reads as before ----------------------------------------------
+
+READS = {
+    "corpus/sgf/gnubg-bglab-lasse-match8463624.sgf": "7263566fde46c213",
+    "corpus/sgf/gnubg-bglab-lasse-match8640511.sgf": "e8f32a1925f49bf1",
+    "fuzz/sgf-15000-unanswered-doubles.sgf": "0f34a95ff545c3ac",
+    "fuzz-seeds/sgf-gnubg-bglab-match8463624-game1.sgf": "a8bd89a09f9e2187",
+    "fuzz-seeds/sgf-three-point-match.sgf": "da52e70a580d4cfa",
+}
+"""A digest of what the reader makes of each file (:func:`_read_digest`), taken with the reader of commit
+eeac4ac, before the reader stopped keeping its own cube and board: every field of the model, the recorded
+analysis (the ``DA`` cube analyses, read with the replay's cube now) included, the values of cube actions
+left out (SGF writes none; the reader of eeac4ac computed them)."""
+
+
+def _read_digest(text: str, path: str) -> str:
+    out: list[object] = []
+    for match in sgf.parse_matches(text, path=path):
+        out.append([match.players, match.length, match.headers, match.comments, match.ratings, repr(match.rules)])
+        out.append(match.variant)
+        for game in match.games:
+            out.append([game.number, game.score, repr(game.start), game.start_cube, game.variant, game.crawford])
+            for a in game.actions:
+                rec = a.analysis
+                analysis = None
+                if rec is not None:
+                    made = None if rec.cube_action is None else rec.cube_action.value
+                    analysis = [repr(rec.candidates), rec.played, rec.level, rec.luck, rec.forced, rec.skill]
+                    analysis += [made, None if rec.cube is None else repr(rec.cube)]
+                value = a.value if a.kind in (ActionKind.WIN, ActionKind.LOSS) else None
+                out.append([a.kind.value, int(a.player), str(a.location), a.dice, a.play_text, value, analysis])
+    return hashlib.sha256(json.dumps(out, default=str).encode()).hexdigest()[:16]
+
+
+def test_every_sgf_file_reads_as_before() -> None:
+    assert {str(p.relative_to(DATA)): _read_digest(p.read_text(encoding="utf-8"), p.name) for p in EVERY_SGF} == READS

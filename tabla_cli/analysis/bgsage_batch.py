@@ -28,6 +28,8 @@ from tabla_cli.evaluation.types import DecisionInput
 
 _FILTER_MAX_MOVES = 5
 _FILTER_THRESHOLD = 0.08
+_DEEP_FILTER_MAX_MOVES = 2
+_DEEP_FILTER_THRESHOLD = 0.04
 _OWNERS = {name: bgbot_cpp.CubeOwner(code) for code, name in enumerate(("centered", "player", "opponent"))}
 _FLIP_OWNER = {"centered": "centered", "player": "opponent", "opponent": "player"}
 
@@ -184,28 +186,29 @@ _Play = tuple[tuple[int, ...], State]
 
 
 class Rescorer:
-    """Rescores checker plays above 1ply, in batches over all decisions, each distinct play once.
+    """Rescores checker plays above 1ply, in batches over all decisions, each distinct play once per level.
 
     A play is worth minus the opponent's cubeful equity before his roll, with
     his cube decision (he doubles when that is better for him and he may), as
-    the cube decisions are scored: one :func:`cube_batch` at the level.
+    the cube decisions are scored: one :func:`cube_batch` per level.
     """
 
     def __init__(self, level: str, threads: int) -> None:
         self.level = level
         self.threads = threads
-        self.memo: dict[_Play, float] = {}
+        self.memo: dict[str, dict[_Play, float]] = defaultdict(dict)
 
-    def evaluate(self, wanted: Sequence[_Play]) -> None:
-        """Score the plays of ``wanted`` not scored yet (one engine call per Jacoby setting)."""
+    def evaluate(self, wanted: Sequence[_Play], level: str) -> None:
+        """Score the plays of ``wanted`` not scored yet at ``level`` (one engine call per Jacoby setting)."""
+        memo = self.memo[level]
         groups: dict[bool, list[_Play]] = defaultdict(list)
         for play in dict.fromkeys(wanted):
-            if play not in self.memo:
+            if play not in memo:
                 groups[play[1].jacoby].append(play)
         for jacoby, plays in groups.items():
             items = [state.flipped().cube_input(bgbot_cpp.flip_board(list(board))) for board, state in plays]
-            for (board, state), values in zip(plays, cube_batch(items, self.level, self.threads, jacoby)):
-                self.memo[board, state] = -state.flipped().before_roll(values.nd, values.dt, values.dp)
+            for (board, state), values in zip(plays, cube_batch(items, level, self.threads, jacoby)):
+                memo[board, state] = -state.flipped().before_roll(values.nd, values.dt, values.dp)
 
     def score(
         self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
@@ -216,46 +219,67 @@ class Rescorer:
             decisions: for each decision its plays scored at 1ply, the match
                 state and the play made (None when unknown).
 
-        The move filter keeps the plays within :data:`_FILTER_THRESHOLD` of the
-        best 1ply equity, :data:`_FILTER_MAX_MOVES` at most, and the play made
-        (gnubg scores it at full depth); then, while one of the first two of
-        the ranking holds a 1ply value, that play is rescored too (bgsage's
-        ``_promote_second_best``). Ties rank by cubeless 1ply equity, then by
-        board. A play that ends the game keeps its 1ply value: it is exact.
+        The plays go one ply deeper at a time, each stage through a move
+        filter over the ranking of the stage before, always with the play made
+        (gnubg scores it at full depth): at 2ply the best
+        :data:`_FILTER_MAX_MOVES` within :data:`_FILTER_THRESHOLD` of the best
+        1ply equity; at 3ply the best :data:`_DEEP_FILTER_MAX_MOVES` within
+        :data:`_DEEP_FILTER_THRESHOLD` of the best 2ply equity. A stage whose
+        filter leaves only the play made is skipped: the play made is the
+        best and no other comes within reach, so its error is 0 whatever the
+        depth (the play keeps the figure of the stage before, as gnubg's and
+        XG's filters leave such plays). At each stage, while one of the first two of
+        the ranking holds a figure from a lower level, that play is rescored
+        too (bgsage's ``_promote_second_best``). Ties rank by cubeless 1ply
+        equity, then by board. A play that ends the game keeps its 1ply value:
+        it is exact.
         """
-        if self.level == "1ply":
-            return [{board: (equity, self.level) for board, equity, _ in moves} for moves, _, _ in decisions]
-        deep: list[set[tuple[int, ...]]] = []
-        wanted: list[_Play] = []
-        for moves, state, played in decisions:
-            ranking = sorted(moves, key=_order)
-            chosen = {
-                board for board, equity, _ in ranking[:_FILTER_MAX_MOVES] if ranking[0][1] - equity < _FILTER_THRESHOLD
-            }
-            if played is not None and any(board == played for board, _, _ in moves):
-                chosen.add(played)
-            deep.append(chosen)
-            wanted.extend(self._wanted(chosen, state))
-        while wanted:
-            self.evaluate(wanted)
-            wanted = []
-            for (moves, state, _), chosen in zip(decisions, deep):
-                top_two = sorted(self._entries(moves, state, chosen), key=_order)[:2]
-                stale = {board for board, _, _ in top_two if board not in chosen}
-                chosen |= stale
-                wanted.extend(self._wanted(stale, state))
-        result = []
-        for (moves, state, _), chosen in zip(decisions, deep):
-            entries = sorted(self._entries(moves, state, chosen), key=_order)
-            result.append({board: (equity, self.level if board in chosen else "1ply") for board, equity, _ in entries})
-        return result
+        levels = [f"{ply}ply" for ply in range(2, int(self.level[0]) + 1)]
+        reached: list[dict[tuple[int, ...], str]] = [
+            {board: "1ply" for board, _, _ in moves} for moves, _, _ in decisions
+        ]
+        for stage, level in enumerate(levels):
+            most, threshold = (
+                (_FILTER_MAX_MOVES, _FILTER_THRESHOLD)
+                if not stage
+                else (_DEEP_FILTER_MAX_MOVES, _DEEP_FILTER_THRESHOLD)
+            )
+            chosen = []
+            for (moves, state, played), at in zip(decisions, reached):
+                boards = self._filter(self._entries(moves, state, at), played, most, threshold)
+                chosen.append(set() if boards == {played} else boards)
+            for boards, at in zip(chosen, reached):
+                at.update(dict.fromkeys(boards, level))
+            wanted = [play for (_, state, _), boards in zip(decisions, chosen) for play in self._wanted(boards, state)]
+            while wanted:
+                self.evaluate(wanted, level)
+                wanted = []
+                for (moves, state, _), boards, at in zip(decisions, chosen, reached):
+                    if boards:
+                        top_two = sorted(self._entries(moves, state, at), key=_order)[:2]
+                        stale = {board for board, _, _ in top_two if at[board] != level}
+                        at.update(dict.fromkeys(stale, level))
+                        wanted.extend(self._wanted(stale, state))
+        return [
+            {board: (equity, at[board]) for board, equity, _ in sorted(self._entries(moves, state, at), key=_order)}
+            for (moves, state, _), at in zip(decisions, reached)
+        ]
+
+    @staticmethod
+    def _filter(moves: list[Move], played: tuple[int, ...] | None, most: int, threshold: float) -> set[tuple[int, ...]]:
+        """The best ``most`` plays of ``moves`` within ``threshold`` of the best, and the play made."""
+        ranking = sorted(moves, key=_order)
+        chosen = {board for board, equity, _ in ranking[:most] if ranking[0][1] - equity < threshold}
+        if played is not None and any(board == played for board, _, _ in moves):
+            chosen.add(played)
+        return chosen
 
     def _wanted(self, boards: set[tuple[int, ...]], state: State) -> list[_Play]:
         return [(board, state) for board in sorted(boards) if not bgbot_cpp.check_game_over(list(board))]
 
-    def _entries(self, moves: list[Move], state: State, chosen: set[tuple[int, ...]]) -> list[Move]:
+    def _entries(self, moves: list[Move], state: State, at: dict[tuple[int, ...], str]) -> list[Move]:
         return [
-            (board, self.memo.get((board, state), equity) if board in chosen else equity, cubeless)
+            (board, self.memo[at[board]].get((board, state), equity) if at[board] != "1ply" else equity, cubeless)
             for board, equity, cubeless in moves
         ]
 

@@ -31,16 +31,21 @@ error. Money equities are per unit of the current cube (gnubg's normalised
 figures); the error rate in mEMG adds these up unscaled.
 
 **Checker plays.** The engine scores every legal play at 1ply; above 1ply
-the move filter (bgsage's default: the best 5 plays within 0.08 of the
-best) picks the plays rescored at the level asked for, with the play made (as
-gnubg scores it at full depth) and, as long as one of the first two of the
-ranking holds a 1ply figure, that play too (bgsage's own rule). A play is
-worth minus the opponent's cubeful equity before his roll, his cube decision
-included (he doubles when that is better for him and he may), from the same
-batch evaluation at the level as the cube decisions. A play the filter left
-keeps its 1ply equity (it counts for the rank only). ``options`` counts the
-distinct legal results from tabla's own generator; a play with one option (a
-forced play or a dance) is not sent to the engine.
+the plays go one ply deeper at a time through a move filter (see
+:meth:`~tabla_cli.analysis.bgsage_batch.Rescorer.score`): to 2ply the best
+5 plays within 0.08 of the best 1ply equity (bgsage's default filter), to
+3ply the best 2 within 0.04 of the best 2ply equity; each stage with the play
+made (as gnubg scores it at full depth) and, as long as one of the first two
+of the ranking holds a figure from a lower level, that play too (bgsage's own
+rule). A stage where the filter leaves only the play made is skipped: it is
+the best and no other play comes within reach, so its error is 0 at any
+depth. A play is worth minus the opponent's cubeful equity before his roll,
+his cube decision included (he doubles when that is better for him and he
+may), from the same batch evaluation at the level as the cube decisions. A
+play a filter left keeps the figure of the stage before (it counts for the
+rank only). ``options`` counts the distinct legal results from tabla's own
+generator; a play with one option (a forced play or a dance) is not sent to
+the engine.
 
 **Cube decisions.** The engine gives no double (ND), double/take (DT) and
 double/pass (DP) from the doubler. A beaver (money, beavers allowed) is
@@ -49,7 +54,11 @@ doubler's double is worth ``min(DT, DP[, 2 * DT])``; the taker chooses the
 largest of ``-DT``, ``-DP`` and ``-2 * DT``. A no-double counts in the
 statistics (``close``) as gnubg's ``isCloseCubedecision`` counts it: when
 ``optimal - min(DT, 1) < 0.16``, with ``optimal = max(ND, min(DT, DP))``;
-doubles, takes, passes and beavers always count.
+doubles, takes, passes and beavers always count. Above 1ply every cube
+decision is scored at 1ply first, and a no-double whose 1ply figures put it
+twice that bound or more from doubling (:data:`CUBE_FILTER_MARGIN`) keeps
+them: it is not a decision that counts, and a deeper look would not make it
+one.
 
 **Bear-offs.** Where every checker of both sides is in its home board, the
 engine reads exact cubeless chances from bgsage's one-sided bear-off database
@@ -101,6 +110,9 @@ ANALYSABLE_VARIANTS = frozenset({"backgammon", "nackgammon"})
 CLOSE_CUBE_THRESHOLD = 0.16
 """gnubg's ``isCloseCubedecision``: a no-double this close to doubling counts."""
 
+CUBE_FILTER_MARGIN = 2 * CLOSE_CUBE_THRESHOLD
+"""Above 1ply, a no-double this far from doubling at 1ply keeps its 1ply figures."""
+
 _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 _NON_DOUBLES: tuple[Dice, ...] = tuple(r for r in _ROLLS if r[0] != r[1])
 
@@ -109,10 +121,12 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 3
+SCORING_REVISION = 4
 """How this module scores with the engine; raised whenever its numbers change
 (2: plays above 1ply rescored as the cube decisions are, with the cube value;
-3: exact bear-off figures from bgsage's one-sided database)."""
+3: exact bear-off figures from bgsage's one-sided database;
+4: a move filter at each ply above 1ply that skips a play no other comes near, and cube
+decisions far from doubling at 1ply kept at 1ply)."""
 
 
 def engine_version() -> str:
@@ -354,13 +368,33 @@ class _Job:
             out[item.index] = self._checker(item, plays, luck.get(item.index))
         for jacoby, cubes in self.cubes.items():
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
-            values = cube_batch(
-                [s.cube_input(to_board(d.position)) for _, d, s in wanted], self.level, self.threads, jacoby
-            )
-            by_index = {i: v for (i, _, _), v in zip(wanted, values)}
+            by_index = self._cube_values(wanted, jacoby)
             for i, d, s in cubes:
                 out[i] = self._cube(d, s, by_index.get(i))
         clear_caches(self.level)
+
+    def _cube_values(self, wanted: list[tuple[int, DecisionInput, State]], jacoby: bool) -> dict[int, CubeValues]:
+        """The cube figures of each decision: at 1ply, then at the level for those the 1ply figures call close.
+
+        A no-double whose 1ply figures put doubling :data:`CUBE_FILTER_MARGIN`
+        or more away from the best action (``optimal - min(DT, 1)``, the
+        measure of gnubg's "close") keeps its 1ply figures: no deeper look
+        makes it a decision that counts. Doubles, takes and passes always go
+        to the level.
+        """
+        boards = {i: s.cube_input(to_board(d.position)) for i, d, s in wanted}
+        values = dict(zip(boards, cube_batch(list(boards.values()), "1ply", self.threads, jacoby)))
+        if self.level == "1ply":
+            return values
+        deep = [
+            i
+            for i, d, _ in wanted
+            if d.kind is DecisionKind.TAKE
+            or d.cube_action is CubeAction.DOUBLE
+            or max(values[i].nd, min(values[i].dt, values[i].dp)) - min(values[i].dt, 1.0) < CUBE_FILTER_MARGIN
+        ]
+        values.update(zip(deep, cube_batch([boards[i] for i in deep], self.level, self.threads, jacoby)))
+        return values
 
     def _luck(self, known: dict[tuple[bool, tuple[Any, ...], Dice], float]) -> dict[int, float]:
         """Luck of each checker decision's roll (1ply, batched over all positions).

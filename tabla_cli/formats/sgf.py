@@ -18,6 +18,12 @@ from the mover's side (``13/9 24/23``) in :attr:`Action.play_text`; they are
 checked later, when the match is replayed. A resignation is only the ``R``
 of ``RE``: it becomes a bare ``WIN`` action, as a ``.mat`` file writes it.
 
+The reader says only what the file writes: a double carries no value (SGF
+writes none), and the reader keeps no board and no cube. The replay, the one
+owner of game state, gives the cube's values and resolves the roll gnubg may
+write without moves after the last move (:attr:`~tabla_cli.model.Game.trailing_roll`).
+gnubg's analysis properties are read by :mod:`tabla_cli.formats.sgf_analysis`.
+
 Example:
     >>> import io
     >>> text = '''(;FF[4]GM[6]CA[UTF-8]MI[length:3][game:0][ws:0][bs:0]PW[Petar]PB[Maria]RU[Crawford]RE[W+1]
@@ -29,7 +35,7 @@ Example:
     >>> match.players, match.length, match.rules.crawford
     (('Petar', 'Maria'), 3, True)
     >>> [(a.kind.value, int(a.player), a.dice, a.play_text, a.value) for a in match.games[0].actions]
-    [('roll', 0, (3, 1), '8/5 6/5', None), ('roll', 1, (6, 2), '24/18 13/11', None), ('double', 0, None, None, 2), ('drop', 1, None, None, None), ('win', 0, None, None, 1)]
+    [('roll', 0, (3, 1), '8/5 6/5', None), ('roll', 1, (6, 2), '24/18 13/11', None), ('double', 0, None, None, None), ('drop', 1, None, None, None), ('win', 0, None, None, 1)]
     >>> str(match.games[0].actions[1].location)
     'm.sgf:3:2'
 """
@@ -46,13 +52,13 @@ from typing import TextIO
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
-from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step, can_move
+from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
-from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
-from tabla_cli.evaluation.types import CubeAction as Cube
 from tabla_cli.formats import Format
+from tabla_cli.formats._sgf_values import letter_point, point_letter, unescape
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
+from tabla_cli.formats.sgf_analysis import PendingCube, attach_cube_analyses, cube_made, move_analysis
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
@@ -129,43 +135,12 @@ _COLOURS = {"W": _WHITE, "B": _BLACK}
 _IDENT = re.compile(r"[A-Za-z]+")
 _PROPERTY = re.compile(r"(?<![A-Za-z])([A-Za-z]++)\s*+(?:\[[^\]\\]*+(?:\\[\s\S][^\]\\]*+)*+\]\s*+)++")
 _VALUE = re.compile(r"\[([^\]\\]*+(?:\\[\s\S][^\]\\]*+)*+)\]")
-_ESCAPE = re.compile(r"\\(?:\n|([\s\S]))")
 _ROLL = re.compile(f"({DIE})({DIE})([a-z]*)")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R|Resign)?", re.IGNORECASE)
 _DATE = re.compile(r"([0-9]{4})[-.]([0-9]{1,2})[-.]([0-9]{1,2})")
 _MOVE_PROPS = frozenset({"B", "W"})
 _SETUP_PROPS = frozenset({"AE", "AW", "AB", "CV", "CP", "PL", "DI"})
 _CUBE_WORDS = {"double": ActionKind.DOUBLE, "take": ActionKind.TAKE, "drop": ActionKind.DROP}
-
-
-_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
-
-
-def point_letter(point: int, player: Player) -> str:
-    """The SGF letter of ``point`` (in ``player``'s own numbering; 25 = bar, 0 = off).
-
-    >>> point_letter(8, Player.ZERO), point_letter(13, Player.ONE), point_letter(25, Player.ONE), point_letter(0, Player.ZERO)
-    ('h', 'l', 'y', 'z')
-    """
-    if point == BAR:
-        return "y"
-    if point == OFF:
-        return "z"
-    return chr(ord("a") + point - 1) if player is _WHITE else chr(ord("x") - point + 1)
-
-
-def letter_point(letter: str, player: Player) -> int:
-    """The point (in ``player``'s numbering) of an SGF letter: ``y`` = bar (25), ``z`` = off (0).
-
-    >>> letter_point("h", Player.ZERO), letter_point("l", Player.ONE), letter_point("y", Player.ZERO)
-    (8, 13, 25)
-    """
-    if letter == "y":
-        return BAR
-    if letter == "z":
-        return OFF
-    index = ord(letter) - ord("a") + 1
-    return index if player is _WHITE else 25 - index
 
 
 @functools.cache
@@ -277,13 +252,6 @@ def _main_line(tree: Tree[Token]) -> list[Token]:
     return nodes
 
 
-def _unescape(raw: str) -> str:
-    """SGF text value: ``\\`` escapes the next character; ``\\`` + newline is removed."""
-    if "\\" not in raw:
-        return raw
-    return _ESCAPE.sub(lambda m: m.group(1) or "", raw)
-
-
 @dataclass(slots=True)
 class _Property:
     """One property of a node: its identifier and where its text is in the node token."""
@@ -303,7 +271,7 @@ class _Property:
 
     def text(self) -> str:
         """The first value, unescaped, surrounding blanks removed."""
-        return _unescape(self.values[0]).strip()
+        return unescape(self.values[0]).strip()
 
     def value_offset(self, index: int) -> int:
         """Offset in the node token of value ``index`` (1-based; 0 = the property itself)."""
@@ -370,6 +338,7 @@ class _Reader:
 
     def matches(self, games: list[list[Token]]) -> Iterator[Match]:
         match: Match | None = None
+        cube_analyses: list[list[PendingCube]] = []  # each game's DA values
         for nodes in games:
             props = _properties(nodes[0])
             try:
@@ -381,6 +350,7 @@ class _Reader:
                 if match is not None:
                     where = error.location or Location(self.path)
                     match.games.append(Game(len(match.games) + 1, (0, 0), location=where))
+                    cube_analyses.append([])
                 continue
             # A root without PW/PB or MI (gnubg writes them in every root) keeps the match's.
             known = match.players if match is not None else ("", "")
@@ -390,8 +360,8 @@ class _Reader:
             )
             length = info.length if info.length is not None else (match.length if match is not None else 0)
             if match is not None and (match.players != players or match.length != length):
-                yield match
-                match = None
+                yield self.finished(match, cube_analyses)
+                match, cube_analyses = None, []
             if match is None:
                 match = Match(
                     players=players,
@@ -412,14 +382,22 @@ class _Reader:
             if variant != match.variant:
                 game.variant = variant
             match.games.append(game)
+            reader = _GameReader(self, game, info, find_variant(variant))
+            cube_analyses.append(reader.cube_analyses)
             try:
-                _GameReader(self, match, game, info, find_variant(variant)).read(nodes)
+                reader.read(nodes)
             except TranscriptSyntaxError as error:
                 if self.on_error is None:
                     raise
                 self.on_error(error)
         if match is not None:
-            yield match
+            yield self.finished(match, cube_analyses)
+
+    def finished(self, match: Match, cube_analyses: list[list[PendingCube]]) -> Match:
+        """``match`` with its games' cube analyses (``DA``) read, with the cube the replay gives each."""
+        if self.analysis:
+            attach_cube_analyses(match, cube_analyses)
+        return match
 
     def start_match(self, match: Match, info: _GameInfo) -> None:
         match.headers = list(info.headers)
@@ -503,7 +481,7 @@ class _Reader:
     def match_info(self, info: _GameInfo, prop: _Property) -> None:
         score = [0, 0]
         for index, raw in enumerate(prop.values, start=1):
-            key, _, value = _unescape(raw).partition(":")
+            key, _, value = unescape(raw).partition(":")
             key, value = key.strip().casefold(), value.strip()
             if key not in ("length", "game", "ws", "bs"):
                 continue
@@ -545,31 +523,25 @@ def _after_crawford(length: int, score: tuple[int, int], words: set[str]) -> boo
     return length > 1 and at_point and "CrawfordGame" not in words
 
 
-_CUBE_MADE = {
-    ActionKind.ROLL: Cube.NO_DOUBLE,
-    ActionKind.DOUBLE: Cube.DOUBLE,
-    ActionKind.TAKE: Cube.TAKE,
-    ActionKind.DROP: Cube.PASS,
-}  # the cube action of each move node, for its DA
-_ANSWERS = (Cube.TAKE, Cube.PASS)
-
-
 class _GameReader:
-    """Reads the nodes of one game tree into ``game.actions``."""
+    """Reads the nodes of one game tree into ``game.actions``, each as the file writes it.
 
-    def __init__(self, reader: _Reader, match: Match, game: Game, info: _GameInfo, variant: Variant) -> None:
+    The reader keeps no cube and no board: the double of a node is a double
+    of unwritten value, and what the cube or the checkers make of each action
+    is the replay's to say. It follows only the notation: a double written as
+    the answer to a double is a beaver (then a raccoon), and the take that
+    closes such an exchange is implied, as in a ``.mat`` file.
+    """
+
+    def __init__(self, reader: _Reader, game: Game, info: _GameInfo, variant: Variant) -> None:
         self.r = reader
-        self.match = match
         self.game = game
         self.info = info
         self.variant = variant
-        self.position = variant.start_position()  # White (player 0) as mover
-        self.cube = info.cube or 1
         if info.cube and info.cube > 1:
             game.start_cube = (info.cube, None)
-        self.pending: tuple[ActionKind, Player, int] | None = None
-        self.decided = False
-        self.lost = False  # the checkers could not be followed (a play that cannot be applied)
+        self.offer: tuple[ActionKind, Player] | None = None  # the double (beaver) last written, not yet answered
+        self.cube_analyses: list[PendingCube] = []  # the DA values, read with the replay's cube
 
     def read(self, nodes: list[Token]) -> None:
         actions = self.game.actions
@@ -585,32 +557,25 @@ class _GameReader:
             if len(moves) > 1:
                 raise self.r.fail("a node with more than one move (B and W)", moves[1])
             if moves:
-                before = (self.cube, self.pending)
+                after_double = self.offer is not None and self.offer[0] is ActionKind.DOUBLE
                 action = self.action(moves[0])
                 if action is not None:
-                    actions.append(self.analysed(action, props, *before) if self.r.analysis else action)
+                    if self.r.analysis:
+                        action = self.analysed(action, props, after_double)
+                    actions.append(action)
         if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
-            if not self.keep_final_roll(actions[-1]):
-                actions.pop()
+            result = self.info.result
+            if result is None or not result[2]:
+                # A roll without moves after the last move, with no resignation after it: gnubg's
+                # placeholder for the roll pending when the file was saved, or a dance. The replay tells.
+                self.game.trailing_roll = actions.pop()
         self.result()
 
-    def keep_final_roll(self, action: Action) -> bool:
-        """Whether a final roll without moves is a real roll (a dance or a resignation).
-
-        gnubg may save the roll pending when the file was written: after the
-        game was decided, or (with no result) when the roll could be played.
-        """
-        if self.decided:
-            return False
-        if self.info.result is None and not self.lost:
-            assert action.dice is not None
-            position = self.position if action.player is _WHITE else self.position.flip()
-            return not can_move(position, action.dice)
-        return True
-
     def setup(self, props: list[_Property]) -> None:
-        white = list(self.position.mover)
-        black = list(self.position.opponent)
+        """A set-up node: the checkers (``AE``, ``AW``, ``AB``) and the cube (``CV``, ``CP``) it writes."""
+        start = self.game.start or self.variant.start_position()
+        white = list(start.mover)
+        black = list(start.opponent)
         owner: Player | None = None
         cube: int | None = None
         for prop in props:
@@ -647,14 +612,12 @@ class _GameReader:
                 raise RuleError(
                     f"illegal set-up: both players have checkers on White's {point}-point", self.r.where(props[0])
                 )
-        self.position = Position(tuple(white), tuple(black))
         if any(p.ident in ("AE", "AW", "AB") for p in props):
-            self.game.start = self.position
+            self.game.start = Position(tuple(white), tuple(black))
         if cube is not None or owner is not None:
-            value = cube or self.cube
+            value = cube or (self.game.start_cube[0] if self.game.start_cube else 1)
             if value == 1 and owner is not None:
                 raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
-            self.cube = value
             self.game.start_cube = (value, owner)
 
     def letters(self, prop: _Property) -> Iterator[str]:
@@ -675,7 +638,7 @@ class _GameReader:
         location = self.r.where(prop)
         if len(prop.values) != 1:
             raise self.r.fail(f"a move {prop.ident}[...] has exactly one value", prop)
-        value = _unescape(prop.values[0]).strip()
+        value = unescape(prop.values[0]).strip()
         word = value.casefold()
         if word in _CUBE_WORDS:
             return self.cube_action(_CUBE_WORDS[word], player, location)
@@ -706,95 +669,39 @@ class _GameReader:
                 )
             steps.append(Step(letter_point(src, player), letter_point(dst, player)))
         dice: Dice = (int(found.group(1)), int(found.group(2)))
-        self.track(player, tuple(steps))
+        self.offer = None
         return Action(ActionKind.ROLL, player, location, dice=dice, play_text=format_play_plain(tuple(steps)))
 
-    def analysed(
-        self, action: Action, props: list[_Property], cube: int, pending: tuple[ActionKind, Player, int] | None
-    ) -> Action:
-        """``action`` with its node's analysis: ``A``/``LU`` (the play), ``DA`` (the cube decision).
-
-        ``cube``, ``pending``: the cube value and pending double before it. ``DA`` on a roll is the
-        no-double before it; on a double, take or drop, that double (not a beaver, as in gnubg).
-        """
-        recorded = self.move_analysis(action, props) if action.kind is ActionKind.ROLL else None
-        made = _CUBE_MADE.get(action.kind)
-        found = next((p for p in props if p.ident == "DA" and p.values), None)
-        answers_double = pending is not None and pending[0] is ActionKind.DOUBLE
-        if found is None or made is None or (made in _ANSWERS and not answers_double):
-            return action if recorded is None else dataclasses.replace(action, analysis=recorded)
-        doubler = action.player.other if made in _ANSWERS else action.player
-        length, score = self.match.length, self.game.score
-        context = (
-            (length - score[doubler], length - score[doubler.other], cube, "CrawfordGame" in self.info.rules)
-            if length
-            else None
-        )
-        analysis = parse_sgf_cube_analysis(_unescape(found.values[0]), context, cube > 1)
-        if analysis is not None:
-            recorded = dataclasses.replace(
-                recorded or RecordedAnalysis(level=analysis.level), cube=analysis, cube_action=made
-            )
-        return action if recorded is None else dataclasses.replace(action, analysis=recorded)
-
-    @staticmethod
-    def move_analysis(action: Action, props: list[_Property]) -> RecordedAnalysis | None:
-        """The analysis of a roll's play (``A[...]``, ``LU[...]``), if any."""
-        found = next((p for p in props if p.ident == "A"), None)
-        values = [_unescape(v) for v in found.values] if found is not None else []
-        plays = []
-        for value in values[1:]:
-            letters = value.split(" ", 1)[0]
-            steps = tuple(
-                Step(letter_point(letters[i], action.player), letter_point(letters[i + 1], action.player))
-                for i in range(0, len(letters) - 1, 2)
-                if letters[i] in _LETTERS and letters[i + 1] in _LETTERS
-            )
-            plays.append(format_play_plain(steps))
-        luck = next((_unescape(p.values[0]) for p in props if p.ident == "LU" and p.values), None)
-        return parse_sgf_move_analysis(values, plays, luck, moved=bool(action.play_text))
-
-    def track(self, player: Player, steps: tuple[Step, ...]) -> None:
-        """Follow the checkers (no legality check) to know when the game is decided."""
-        self.pending = None
-        if self.lost:
-            return
-        position = self.position if player is _WHITE else self.position.flip()
-        me, opp = list(position.mover), list(position.opponent)
-        for step in steps:
-            if me[step.src] <= 0 or (step.dst and opp[25 - step.dst] >= 2):
-                self.lost = True  # not playable as written: the replay will report it
-                return
-            me[step.src] -= 1
-            me[step.dst] += 1
-            if step.dst and opp[25 - step.dst] == 1:
-                opp[25 - step.dst] = 0
-                opp[BAR] += 1
-        after = Position(tuple(me), tuple(opp))
-        if self.variant.is_over(after):
-            self.decided = True
-        self.position = after if player is _WHITE else after.flip()
-
     def cube_action(self, kind: ActionKind, player: Player, location: Location) -> Action | None:
-        pending = self.pending
+        """A cube action as SGF writes it; a beaver is a double answering a double, its take implied."""
+        offer = self.offer
+        answers = offer is not None and offer[1] != player
         if kind is ActionKind.DOUBLE:
-            if pending is not None and pending[1] != player:
-                kind = ActionKind.BEAVER if pending[0] is ActionKind.DOUBLE else ActionKind.RACCOON
-                value = pending[2] * 2
-                self.cube = value
-            else:
-                value = self.cube * 2
-            self.pending = (kind, player, value)
-            return Action(kind, player, location, value=value)
-        self.pending = None
-        if pending is not None and pending[1] != player:
-            if kind is ActionKind.TAKE:
-                self.cube = pending[2]
-                if pending[0] is not ActionKind.DOUBLE:
-                    return None  # the beaver (raccoon) implied the take
-            else:
-                self.decided = True
+            if answers:
+                assert offer is not None
+                kind = ActionKind.BEAVER if offer[0] is ActionKind.DOUBLE else ActionKind.RACCOON
+            self.offer = (kind, player)
+            return Action(kind, player, location)
+        self.offer = None
+        if kind is ActionKind.TAKE and answers and offer is not None and offer[0] is not ActionKind.DOUBLE:
+            return None  # the take that closes a beaver (raccoon) exchange: implied
         return Action(kind, player, location)
+
+    def analysed(self, action: Action, props: list[_Property], after_double: bool) -> Action:
+        """``action`` with its node's play analysis (``A``, ``LU``); its ``DA`` waits for the replay's cube."""
+        if action.kind is ActionKind.ROLL:
+            found = next((p for p in props if p.ident == "A"), None)
+            luck = next((p.values[0] for p in props if p.ident == "LU" and p.values), None)
+            recorded = move_analysis(
+                action.player, found.values if found is not None else [], luck, moved=bool(action.play_text)
+            )
+            if recorded is not None:
+                action = dataclasses.replace(action, analysis=recorded)
+        made = cube_made(action.kind, after_double)
+        cube = next((p for p in props if p.ident == "DA" and p.values), None)
+        if made is not None and cube is not None:
+            self.cube_analyses.append(PendingCube(len(self.game.actions), unescape(cube.values[0]), made))
+        return action
 
     def result(self) -> None:
         info = self.info

@@ -92,6 +92,8 @@ class PositionRow:
         match_id: the gnubg Match ID ('' when not available).
         xgid: the XGID ('' when not available).
         source: the action of the match model.
+        cube: the cube's value after a cube action, as the replay counts it (None: not a cube action the
+            replay followed).
     """
 
     match: int
@@ -109,6 +111,7 @@ class PositionRow:
     match_id: str
     xgid: str
     source: Action
+    cube: int | None = None
 
     @property
     def pips(self) -> tuple[int, int] | None:
@@ -239,9 +242,9 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
     ) -> None:
-        self.add(state, action, "")
+        self.add(state, action, "", cube_after)
 
-    def add(self, state: DecisionState, action: Action, play: str) -> None:
+    def add(self, state: DecisionState, action: Action, play: str, cube: int | None = None) -> None:
         dice = action.dice if action.kind is ActionKind.ROLL else None
         match_state = state.match_state(dice)
         position = state.position
@@ -274,6 +277,7 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
                 match_id,
                 xgid,
                 action,
+                cube,
             )
         )
 

@@ -11,7 +11,7 @@ event, round, place and transcriber; free comment lines other than the match
 comment; ``????`` (written as a roll without moves); ``Losses`` lines;
 ``Resigns`` actions (a resignation is only the ``R`` of ``RE``); ``and the
 match``; the printed move numbers; the cube value written on a ``Doubles``
-line (SGF's double has none: the reader recomputes it). Recorded analysis
+line (SGF's double has none: the replay's cube gives it). Recorded analysis
 (eXtreme Gammon's, gnubg's) is written as gnubg's ``A``, ``LU`` and ``DA``
 properties (:mod:`tabla_cli.writers.sgf_analysis`).
 
@@ -40,7 +40,7 @@ from tabla_cli.errors import InvalidPlayError
 from tabla_cli.formats.sgf import point_letter
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
-from tabla_cli.replay import GameResult, MatchResult
+from tabla_cli.replay import Decision, GameResult, MatchResult
 from tabla_cli.variant import find_variant
 from tabla_cli.writers.rolls import GameRolls, replay_rolls
 from tabla_cli.writers.sgf_analysis import cube_property, move_properties
@@ -224,6 +224,7 @@ def _game(match: Match, game: Game, index: int, result: GameResult | None, rolls
         colour = _COLOUR[action.player]
         if kind is ActionKind.ROLL:
             decision = next(decisions, None)
+            context.rolled(decision)
             out.append(
                 f"\n;{colour}[{_roll(action, None if decision is None else decision.play)}]"
                 + _analysis(action, context, None if decision is None else decision.cube)
@@ -237,6 +238,9 @@ def _game(match: Match, game: Game, index: int, result: GameResult | None, rolls
             following = actions[i + 1].kind if i + 1 < len(actions) else None
             if following not in (ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.TAKE):
                 out.append(f"\n;{_COLOUR[action.player.other]}[take]")
+    trailing = game.trailing_roll
+    if trailing is not None:  # a roll without moves after the last move, as the file it was read from writes it
+        out.append(f"\n;{_COLOUR[trailing.player]}[{_roll(trailing, None)}]")
     out.append(")\n")
     return "".join(out)
 
@@ -249,11 +253,17 @@ class _CubeContext:
         self.score = game.score
         self.crawford = bool(result.crawford) if result is not None else bool(game.crawford)
         self.offered = 1
+        self.current = game.start_cube[0] if game.start_cube else 1
+
+    def rolled(self, decision: Decision | None) -> None:
+        """Note the cube the replay had at a roll (the cube a double after it offers to double)."""
+        if decision is not None:
+            self.current = decision.cube
 
     def cube(self, action: Action) -> int:
-        """The cube before the double of ``action`` (a double, or its answer)."""
-        if action.kind is ActionKind.DOUBLE and action.value:
-            self.offered = action.value
+        """The cube before the double of ``action`` (a double, or its answer): as written, else the replay's."""
+        if action.kind is ActionKind.DOUBLE:
+            self.offered = action.value or 2 * self.current
         return max(1, self.offered // 2)
 
     def of(self, doubler: Player, cube: int) -> tuple[int, int, int, bool] | None:

@@ -116,13 +116,13 @@ def _decision(match: Match, row: PositionRow) -> list[str]:
         else:
             done = f"* {match.players[row.player]} cannot move"
     elif kind == "double":
-        value = row.source.value
+        value = row.source.value or row.cube
         head = f"{move}{name} on roll, cube decision"
         done = f"* {match.players[row.player]} doubles" + (f" to {value}" if value else "")
     else:
         head = f"{move}{name} answers the double"
         verb = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}[kind]
-        value = row.source.value
+        value = row.source.value or (row.cube if kind in ("beaver", "raccoon") else None)
         done = f"* {match.players[row.player]} {verb}" + (f" to {value}" if value and kind != "take" else "")
     lines = [head]
     if row.position_id:
