@@ -327,8 +327,9 @@ def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: b
 
 
 def clear_caches(level: str) -> None:
-    """Forget the figures kept since the last call (the engine's own cache above 1ply, :data:`_CUBE_MEMO`)."""
-    _CUBE_MEMO.pop(level, None)
+    """Forget the figures kept since the last call: the engine's own cache above 1ply, and
+    :data:`_CUBE_MEMO` at every level (a 3ply run rescores at 2ply on the way)."""
+    _CUBE_MEMO.clear()
     _, deep = _strategies(level)
     if deep is not None:
         deep.clear_cache()
