@@ -70,7 +70,9 @@ def instructions(checkout: Path, path: Path, level: str, luck: bool) -> int:
         command += ["--no-cache", "--by", "match", "--format", "json", "--quiet", "-j", "1"]
         command += [] if luck else ["--no-luck"]
         env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
-        subprocess.run(command, env=env, capture_output=True, check=False)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        if not done.stdout.startswith("["):
+            raise SystemExit(f"{checkout}: analyze {path} under valgrind wrote no table:\n{done.stderr[-2000:]}")
         totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
         return int(totals[-1].split()[1])
 
