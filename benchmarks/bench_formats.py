@@ -20,7 +20,6 @@ from pathlib import Path
 from tabla_cli.formats import fibs, gnubg_text, mat, sgf
 from tabla_cli.model import Match
 from tabla_cli.replay import replay_match
-from tabla_cli.writers.rolls import replay_rolls
 from tabla_cli.writers.sgf import format_sgf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,28 +79,17 @@ def main() -> None:
         bench_txt = texts(sorted(BENCH.glob("*.txt")))
         report("read gnubg text (bench-data files)", *best(repeat, read_all(gnubg_text.parse_matches, bench_txt)))
 
-    # Writing: mat -> replay (with every roll's decision) -> SGF, against a plain check.
+    # Writing: mat -> replay with the SGF writer as its visitor, against a plain check.
     mat_paths = sorted((CORPUS / "mat").iterdir()) if (CORPUS / "mat").is_dir() else []
     if BENCH.is_dir():
         mat_paths += sorted(BENCH.glob("*.mat"))
     matches: list[Match] = []
     for path in mat_paths:
         matches.extend(mat.parse_matches(mat.read_text(path), path=str(path)))
-    results = [replay_rolls(m) for m in matches]
 
     def check() -> int:
         for match in matches:
             replay_match(match)
-        return len(matches)
-
-    def replay_collect() -> int:
-        for match in matches:
-            replay_rolls(match)
-        return len(matches)
-
-    def write_only() -> int:
-        for match, (result, rolls) in zip(matches, results):
-            format_sgf(match, replayed=result, rolls=rolls)
         return len(matches)
 
     def convert() -> int:
@@ -116,9 +104,7 @@ def main() -> None:
 
     mats = "corpus mat" + (" + bench-data" if BENCH.is_dir() else "")
     report(f"check: replay ({mats})", *best(repeat, check))
-    report("replay with every roll's decision", *best(repeat, replay_collect))
-    report("write sgf (replay given)", *best(repeat, write_only))
-    report("mat model -> sgf (replay + write)", *best(repeat, convert))
+    report("mat model -> sgf (replay with the writer)", *best(repeat, convert))
     report("mat model -> sgf -> model (round trip)", *best(repeat, round_trip))
 
 

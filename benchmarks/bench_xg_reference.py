@@ -25,9 +25,12 @@ the same games (``NAME.xg`` next to ``NAME.mat``). For every (match, player):
 It prints one row per (match, player), then for each engine the mean
 absolute difference from XG's total, the correlation with it, and the wall
 and CPU (user + system) seconds of all its processes (and the load average, as the machine may be
-shared). With ``--one-process`` it then also times each engine over all the
-matches in one process (as an archive is analysed: start-up paid once).
-Nothing is cached between runs.
+shared). Both engines use every core by default (tabla's default for one
+file; gnubg with ``set threads`` = the cores, as the gnubg package starts with
+0 calculation threads, with which ``analyse match`` waits forever), or N
+threads each with ``--threads N``. With ``--one-process`` it then also times
+each engine over all the matches in one process (as an archive is analysed:
+start-up paid once). Nothing is cached between runs.
 """
 
 from __future__ import annotations
@@ -56,8 +59,8 @@ _PLAYER = re.compile(r'^; \[Player ([12]) "(.*)"\]', re.M)
 
 GNUBG_SCRIPT = """
 import sys, gnubg
-plies = sys.argv[2]
-for command in ("set threads 1", f"set analysis chequerplay evaluation plies {plies}",
+plies, threads = sys.argv[2], sys.argv[3]
+for command in (f"set threads {threads}", f"set analysis chequerplay evaluation plies {plies}",
                 f"set analysis cubedecision evaluation plies {plies}"):
     gnubg.command(command)
 for path in sys.argv[1].split(","):
@@ -102,7 +105,11 @@ def mat_players(path: Path) -> dict[int, str]:
     return {1: names["1"], -1: names["2"]}
 
 
-def tabla_errors(path: Path, level: str) -> tuple[dict[str, float], tuple[float, float]]:
+def threads_option(threads: int | None) -> list[str]:
+    return [] if threads is None else ["--threads", str(threads)]
+
+
+def tabla_errors(path: Path, level: str, threads: int | None) -> tuple[dict[str, float], tuple[float, float]]:
     """tabla's total error per player (EMG), and the wall and CPU seconds of its whole process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), TABLA_CACHE_DIR=str(Path("/tmp") / "tabla-bench-xg-cache"))
     command = [
@@ -121,15 +128,17 @@ def tabla_errors(path: Path, level: str) -> tuple[dict[str, float], tuple[float,
         "-j",
         "1",
         "--quiet",
+        *threads_option(threads),
     ]
     done, wall, cpu = timed(command, env=env)
     rows = json.loads(done.stdout)
     return {row["player"]: float(row["checker_error"]) + float(row["cube_error"]) for row in rows}, (wall, cpu)
 
 
-def gnubg_errors(path: Path, python: str, plies: int) -> tuple[list[float], tuple[float, float]]:
+def gnubg_errors(path: Path, python: str, plies: int, threads: int) -> tuple[list[float], tuple[float, float]]:
     """GNU Backgammon's overall error total (EMG) of Player 1 and 2, and its process's wall and CPU seconds."""
-    done, wall, cpu = timed([python, "-c", GNUBG_SCRIPT, str(path), str(plies)], stdin=subprocess.DEVNULL)
+    command = [python, "-c", GNUBG_SCRIPT, str(path), str(plies), str(threads)]
+    done, wall, cpu = timed(command, stdin=subprocess.DEVNULL)
     overall = done.stdout[done.stdout.rindex("Overall statistics") :]
     found = re.search(r"^Error total EMG \(\w+\)\s+(-?[\d.]+) \([^)]*\)\s+(-?[\d.]+)", overall, re.M)
     if found is None:
@@ -137,7 +146,7 @@ def gnubg_errors(path: Path, python: str, plies: int) -> tuple[list[float], tupl
     return [abs(float(found.group(1))), abs(float(found.group(2)))], (wall, cpu)
 
 
-def one_process(paths: list[Path], levels: list[str], python: str, plies: int) -> dict[str, float]:
+def one_process(paths: list[Path], levels: list[str], python: str, plies: int, threads: int | None) -> dict[str, float]:
     """Wall seconds of each engine analysing all of ``paths`` in one process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     took: dict[str, float] = {}
@@ -160,6 +169,7 @@ def one_process(paths: list[Path], levels: list[str], python: str, plies: int) -
                 "-j",
                 "1",
                 "--quiet",
+                *threads_option(threads),
             ],
             capture_output=True,
             env=env,
@@ -168,7 +178,7 @@ def one_process(paths: list[Path], levels: list[str], python: str, plies: int) -
         took[f"tabla {level}"] = time.perf_counter() - start
     start = time.perf_counter()
     done = subprocess.run(
-        [python, "-c", GNUBG_SCRIPT, ",".join(map(str, paths)), str(plies)],
+        [python, "-c", GNUBG_SCRIPT, ",".join(map(str, paths)), str(plies), str(threads or os.cpu_count())],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -203,6 +213,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="match names (stems), comma-separated")
     parser.add_argument("--one-process", action="store_true", help="also time each engine over all matches at once")
     parser.add_argument("--time-only", action="store_true", help="only the --one-process timing")
+    parser.add_argument("--threads", type=int, default=None, help="both engines' threads (default: every core)")
     args = parser.parse_args()
     levels = args.levels.split(",")
     only = set(filter(None, args.only.split(",")))
@@ -214,7 +225,8 @@ def main() -> None:
     gnubg_label = f"gnubg {args.gnubg_plies}-ply"
     if args.time_only:
         print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies).items():
+        times = one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies, args.threads)
+        for label, took in times.items():
             print(f"{label:<14} {len(pairs)} matches in one process: {took:7.1f} s")
         print(f"load average at end: {os.getloadavg()[0]:.1f}")
         return
@@ -222,16 +234,19 @@ def main() -> None:
     values: dict[str, list[float]] = {c: [] for c in columns}
     seconds = {c: [0.0, 0.0] for c in columns}
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"threads: {'every core (tabla default)' if args.threads is None else args.threads} per engine")
     print(f"{'match':<34} {'player':<18}" + "".join(f"{c:>12}" for c in columns))
     for xg, mat in pairs:
         names = mat_players(mat)
         xg_total = xg_errors(xg)
         row: dict[str, list[float]] = {"XG": [xg_total[1], xg_total[-1]]}
         for level in levels:
-            found, took = tabla_errors(mat, level)
+            found, took = tabla_errors(mat, level, args.threads)
             row[f"tabla {level}"] = [found[names[1]], found[names[-1]]]
             seconds[f"tabla {level}"] = [a + b for a, b in zip(seconds[f"tabla {level}"], took)]
-        row[gnubg_label], took = gnubg_errors(mat, args.gnubg_python, args.gnubg_plies)
+        row[gnubg_label], took = gnubg_errors(
+            mat, args.gnubg_python, args.gnubg_plies, args.threads or os.cpu_count() or 1
+        )
         seconds[gnubg_label] = [a + b for a, b in zip(seconds[gnubg_label], took)]
         for side, index in ((1, 0), (-1, 1)):
             print(f"{xg.stem[:34]:<34} {names[side][:18]:<18}" + "".join(f"{row[c][index]:12.3f}" for c in columns))
@@ -244,7 +259,8 @@ def main() -> None:
     for c in columns[1:]:
         print(summary(c, values[c], values["XG"], seconds[c]))
     if args.one_process:
-        for label, took in one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies).items():
+        times = one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies, args.threads)
+        for label, took in times.items():
             print(f"{label:<14} {len(pairs)} matches in one process: {took:7.1f} s")
 
 

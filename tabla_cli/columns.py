@@ -6,7 +6,8 @@ statistics, the report's frames and ``--by`` tables) lists its columns as
 one file shipped with the package, ``columns.toml`` (its head says how a
 table is written); :func:`table` reads one table, and the module that owns
 it gives it its public name. :func:`typed` gives a DataFrame exactly those
-columns, and :func:`rate` is the one way a rate column is computed.
+columns, and :func:`rate` is the one way a rate column is computed. pandas
+and pyarrow load only where a frame is typed: the column lists need neither.
 
 >>> Column("games", "int64", "games played").pandas_dtype
 'int64'
@@ -21,10 +22,11 @@ import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-import pyarrow as pa  # type: ignore[import-untyped]
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa  # type: ignore[import-untyped]
 
 __all__ = ["Column", "rate", "table", "typed"]
 
@@ -57,6 +59,8 @@ class Column:
     @property
     def pandas_dtype(self) -> Any:
         """The dtype to give the pandas column."""
+        import pandas as pd
+
         if self.dtype == "category":
             return pd.CategoricalDtype(list(self.categories), ordered=False)
         if self.dtype == "string":
@@ -66,6 +70,8 @@ class Column:
     @property
     def arrow_type(self) -> pa.DataType:
         """The Arrow type rows are packed into before the pandas conversion."""
+        import pyarrow as pa
+
         if self.dtype in ("int64", "Int64"):
             return pa.int64()
         if self.dtype in ("float64", "Float64"):
@@ -141,6 +147,7 @@ def typed(frame: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFrame:
 def rate(count: pd.Series, total: pd.Series, scale: float = 1) -> pd.Series:
     """``scale * count / total`` as ``float64``; NaN where ``total`` is 0 (a rate over nothing).
 
+    >>> import pandas as pd
     >>> rate(pd.Series([1, 2]), pd.Series([4, 0]), 1000).tolist()
     [250.0, nan]
     """

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tabla_cli.errors import InvalidPlayError, Location
 from tabla_cli.findings import Code, Finding, Severity
@@ -26,9 +25,7 @@ from tabla_cli.model import Match
 from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, Source, as_source, internal_error, run
 from tabla_cli.replay import MatchResult, replay
 from tabla_cli.visitor import BaseVisitor, Wants
-from tabla_cli.writers import FORMATS, Replayed, Writer, format_for_path, get
-from tabla_cli.writers.positions import PositionsVisitor
-from tabla_cli.writers.rolls import RollsVisitor
+from tabla_cli.writers import FORMATS, Writer, format_for_path, get
 
 __all__ = [
     "FORMATS",
@@ -84,26 +81,21 @@ class Conversion:
 
 
 class ConvertVisitor(FileVisitor[Conversion]):
-    """Replays each match of a file once for ``writer`` (use :func:`convert_visitor` to make one).
+    """Gathers what converting one file finds, beside the format's writer (use :func:`convert_visitor`).
 
     Args:
         writer: the output format.
-        positions: the visitor of the positions' rows, replayed beside it
-            (see :func:`convert_visitor`), for a writer that needs them.
-        rolls: the visitor of every roll's decision, replayed beside it, for
-            a writer that needs them.
+        written: that format's writer, a visitor replayed beside this one
+            (see :func:`replayed_with`).
     """
 
     wants = Wants.FINDING
 
-    def __init__(
-        self, writer: Writer, positions: PositionsVisitor | None = None, rolls: RollsVisitor | None = None
-    ) -> None:
+    def __init__(self, writer: Writer, written: BaseVisitor[str]) -> None:
         self.writer = writer
-        self.positions = positions
-        self.rolls = rolls
+        self.written = written
         self.done = Conversion(None)
-        self.replayed: list[Replayed] = []
+        self.path = ""
 
     def visit_file_finding(self, finding: Finding) -> None:
         self.done.file_findings.append(finding)
@@ -116,9 +108,8 @@ class ConvertVisitor(FileVisitor[Conversion]):
 
     def end_match(self, match_result: MatchResult) -> None:
         match = match_result.match
-        rows = None if self.positions is None else self.positions.take()
-        rolls = None if self.rolls is None else self.rolls.take()
-        self.replayed.append(Replayed(match, match_result, rows, rolls))
+        if not self.done.matches:
+            self.path = match.path
         self.done.matches += 1
         self.done.games += len(match.games)
 
@@ -130,13 +121,12 @@ class ConvertVisitor(FileVisitor[Conversion]):
         done = self.done
         if done.failed or (check and done.errors):
             return done
-        path = self.replayed[0].match.path if self.replayed else ""
         try:
-            done.output = self.writer.write(self.replayed)
+            done.output = self.written.result()
         except InvalidPlayError as exc:  # --no-check, SGF: a play that cannot even be read
-            done.file_findings.append(Finding(Code.INVALID_PLAY, exc.message, exc.location or Location(path)))
+            done.file_findings.append(Finding(Code.INVALID_PLAY, exc.message, exc.location or Location(self.path)))
         except Exception as exc:  # one file's bug must not stop a run over many
-            done.file_findings.append(internal_error(exc, path))
+            done.file_findings.append(internal_error(exc, self.path))
         return done
 
 
@@ -147,27 +137,26 @@ def convert_visitor(to: str | Writer) -> ConvertVisitor:
         ValueError: ``to`` is not one of :data:`FORMATS`.
     """
     writer = get(to) if isinstance(to, str) else to
-    return ConvertVisitor(
-        writer, PositionsVisitor() if writer.positions else None, RollsVisitor() if writer.rolls else None
-    )
+    return ConvertVisitor(writer, writer.visitor())
 
 
 def replayed_with(visitor: ConvertVisitor) -> FileVisitor[Conversion]:
-    """What replays the matches for ``visitor``: itself, in a :class:`~tabla_cli.pipeline.FileTee` with its
-    positions' and rolls' visitors when it has them."""
-    others: list[BaseVisitor[Any]] = [v for v in (visitor.positions, visitor.rolls) if v is not None]
-    return FileTee(visitor, *others) if others else visitor
+    """What replays the matches for ``visitor``: a :class:`~tabla_cli.pipeline.FileTee` of it and its writer."""
+    return FileTee(visitor, visitor.written)
 
 
 def format_matches(to: str, matches: Pairs) -> str:
-    """``matches`` (each with its ``replay_match(...)``, or None) written as ``to`` (a writer that needs each
-    roll's decision replays the match itself).
+    """``matches`` written as ``to``: each is replayed with the format's writer (the result beside it, from
+    ``replay_match(...)`` or None, is not needed).
 
     Raises:
         ValueError: ``to`` is not one of :data:`FORMATS`.
         InvalidPlayError: SGF only: a play that cannot even be read.
     """
-    return get(to).write([Replayed(m, r) for m, r in matches])
+    writer = get(to).visitor()
+    for match, _ in matches:
+        replay(match, writer)
+    return writer.result()
 
 
 def convert_matches(matches: list[Match], to: str, *, check: bool = True) -> Conversion:

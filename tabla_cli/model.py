@@ -51,7 +51,8 @@ class Action:
         move_number: the printed move number of its line (None if none).
         dice: the roll, as written (first die first), for ROLL.
         play_text: the play as written after ``dd:`` ('' = no move).
-        value: the cube value offered for DOUBLE/BEAVER/RACCOON, the points
+        value: the cube value offered for DOUBLE/BEAVER/RACCOON (None: the
+            transcript writes none, the replay's cube decides it), the points
             for WIN/LOSS, the resignation level (1, 2, 3) for RESIGN when known.
         match_won: WIN written with "and the match".
         resigned: a ROLL written ``????``: the roller resigned without moving.
@@ -123,6 +124,20 @@ class RuleSet:
         cube: a doubling cube is used at all.
         scoring: the scoring rule set (:mod:`tabla_cli.scoring`): ``standard``
             (1, 2, 3) or ``1-2-4-8``.
+        jacoby_said: the transcript says whether the Jacoby rule is on (a
+            ``Jacoby`` header); where it does not, a money game's gammon on
+            a centred cube may also be scored as the cube alone.
+        cube_said: the transcript says a doubling cube is in play (a ``Cube``
+            header saying on, or a ``CubeLimit`` header); a variant
+            traditionally played without one is then no surprise.
+        galaxy: the match was played on Backgammon Galaxy (its ``Site``
+            header says so), which writes a one-game session as a 16-point
+            match of one game.
+        unknown_scoring: the scoring rule set a header asks for when tabla
+            does not know it (the match is scored by ``scoring``); None when
+            none does.
+
+    Readers set each of these when they read a match; the replay reads no header.
     """
 
     crawford: bool = True
@@ -131,6 +146,10 @@ class RuleSet:
     cube_limit: int = 4096
     cube: bool = True
     scoring: str = "standard"
+    jacoby_said: bool = False
+    cube_said: bool = False
+    galaxy: bool = False
+    unknown_scoring: str | None = None
 
     def beavers(self, length: int) -> bool:
         """Whether beavers and raccoons are allowed in a match of ``length`` points (0: money play)."""

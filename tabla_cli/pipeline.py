@@ -1,7 +1,7 @@
 """Read, replay, result: the one path every file takes in ``check``, ``report`` and ``convert``.
 
 :func:`run` reads one input (a regular file no larger than the limit, or
-bytes or text already in hand), decodes it (:func:`~tabla_cli.source.decode_bytes`)
+bytes or text already in hand), decodes it (:func:`~tabla_cli.files.decode_bytes`)
 unless it is a binary format's file (:func:`~tabla_cli.formats.detect_binary`),
 whose reader takes the bytes and inflates nothing past ``--max-size``,
 reads its matches in whatever format it is in, replays each with the
@@ -24,21 +24,13 @@ from dataclasses import dataclass
 from typing import TextIO, TypeVar
 
 from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TablaError, TranscriptSyntaxError
+from tabla_cli.files import MAX_SIZE, NotRegularFileError, TooLargeError, decode_bytes, read_source
 from tabla_cli.findings import Code, Finding
 from tabla_cli.formats import Format, detect_binary
 from tabla_cli.reader import read_handle_matches, read_text_matches
 from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
-from tabla_cli.source import (
-    MAX_SIZE,
-    NotRegularFileError,
-    Source,
-    TooLargeError,
-    binary_kind,
-    decode_bytes,
-    open_stream,
-    read_source,
-)
+from tabla_cli.source import Source, binary_kind, open_stream
 from tabla_cli.visitor import BaseVisitor, Tee
 
 __all__ = ["FileTee", "FileVisitor", "ReadOptions", "Source", "as_source", "internal_error", "run"]
@@ -54,7 +46,7 @@ class ReadOptions:
 
     Attributes:
         encoding: decode every input with this encoding (``--encoding``);
-            None: detect it (:func:`~tabla_cli.source.decode_bytes`).
+            None: detect it (:func:`~tabla_cli.files.decode_bytes`).
         max_size: the largest file read, in bytes (``--max-size``).
         lenient: a syntax error inside a game is a finding and reading goes
             on with the next game; False: it ends the reading of the file.

@@ -80,6 +80,7 @@ class _GameReplay:
         self.after_end_reported = False
         self.stopped = False
         self.cube_warned = False
+        self.doubled = False  # a double since the last roll
         # Hit marks ('*') are expected once the transcript has used one: in this game or an earlier one.
         if not replay.marks:
             replay.marks = any("*" in (a.play_text or "") for a in game.actions if a.kind is ActionKind.ROLL)
@@ -89,7 +90,13 @@ class _GameReplay:
         self.jacoby = not match.length and match.rules.jacoby
 
     def state(
-        self, action: Action | None, on_roll: Player, actor: Player, doubled: bool = False, opening: bool = False
+        self,
+        action: Action | None,
+        on_roll: Player,
+        actor: Player,
+        doubled: bool = False,
+        opening: bool = False,
+        may_double: bool = False,
     ) -> DecisionState:
         """The state before ``action``, with the position seen from ``on_roll``."""
         res = self.res
@@ -114,6 +121,7 @@ class _GameReplay:
             self.game.number,
             action.move_number if action else None,
             opening,
+            may_double,
         )
 
     def answer_state(self, action: Action) -> DecisionState:
@@ -239,12 +247,21 @@ class _GameReplay:
         if self.side != player:
             self.pos = self.pos.flip()
             self.side = player
-        self.cube.doubler = None
+        cube = self.cube
+        cube.doubler = None
         dice = action.dice
         assert dice is not None
         res = self.res
         first = res.rolls == 0
-        state = self.state(action, player, player, opening=first) if self.wants_roll else None
+        state = None
+        if self.wants_roll:
+            may_double = (
+                not self.doubled
+                and cube.refusal(player, res.crawford) is None
+                and cube.value * 2 <= self.r.match.rules.cube_limit
+            )
+            state = self.state(action, player, player, opening=first, may_double=may_double)
+        self.doubled = False
         die0, die1 = dice
         if not (1 <= die0 <= 6 and 1 <= die1 <= 6):
             self.finding("invalid-dice", f"{die0}-{die1} is not a roll of two dice from 1 to 6", action)
@@ -366,6 +383,7 @@ class _GameReplay:
         if problem is not None:
             self.finding("cube-value", problem, action)
         offered = cube.double(action.player)
+        self.doubled = True
         self.turn = action.player.other
         if state is not None:
             self.v.visit_cube(state, action, state.cube, offered, state.cube_owner)
@@ -411,6 +429,8 @@ class _GameReplay:
 
     def loss(self, action: Action) -> None:
         """``Losses N``: a forfeit when the game is not over yet (or only resigned), else a repeat of the result."""
+        if self.r.wants_result_line:
+            self.v.visit_result_line(self.state(action, action.player, action.player), action, self.res)
         if self.res.winner is not None or (self.over is not None and self.over[0] != "resign"):
             return
         names = self.r.match.players
@@ -430,6 +450,8 @@ class _GameReplay:
         res = self.res
         if res.winner is not None:
             self.finding("action-after-end", "a second result for this game", action)
+            if self.r.wants_result_line:
+                self.v.visit_result_line(self.state(action, winner, winner), action, res)
             return
         cube = self.cube.value
         over = self.over or self._unannounced_end(action)
@@ -452,7 +474,7 @@ class _GameReplay:
         jacoby = not length and not self.cube.turned and self.r.match.rules.jacoby
         # On a centred cube the cube alone is right too: in a one-game session, and in money play
         # whose transcript does not say whether the Jacoby rule was on.
-        unsaid = not length and self.r.match.header("Jacoby") is None
+        unsaid = not length and not self.r.match.rules.jacoby_said
         single = not self.cube.turned and (self.r.kind == "one-game" or unsaid)
         allowed, res.multiplier = win_values(
             how, points, cube, res.multiplier, self.r.scoring, needed, jacoby=jacoby, single=single
@@ -522,6 +544,7 @@ class _MatchReplay:
         self.wants_resign = Wants.RESIGN in wants
         self.wants_result = Wants.RESULT in wants
         self.wants_unchecked = Wants.UNCHECKED in wants
+        self.wants_result_line = Wants.RESULT_LINE in wants
         self.wants_finding = Wants.FINDING in wants
         # The first two games tell a one-game session and a transcript starting at a score; the
         # others are read as they come (a match read game by game).
@@ -554,10 +577,10 @@ class _MatchReplay:
         match = self.match
         self.visitor.begin_match(match)
         self.tell()
-        said = match.header("Scoring")
-        if said is not None:
+        unknown = match.rules.unknown_scoring
+        if unknown is not None:
             try:
-                find_scoring(said)
+                find_scoring(unknown)
             except UnknownScoringError as exc:
                 self.add(Finding("unknown-scoring", f"{exc}; scored as {self.scoring.name}", match.location))
         length = match.length

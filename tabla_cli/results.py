@@ -67,18 +67,15 @@ def judge_kind(match: Match, first: Game | None, alone: bool) -> SessionKind:
         and alone
         and first is not None
         and first.score == (0, 0)
-        and "galaxy" in (match.header("Site") or "").casefold()
+        and match.rules.galaxy
     ):
         return "one-game"
     return "match"
 
 
 def cube_in_play(match: Match) -> bool:
-    """Whether the transcript says a doubling cube is used (a ``Cube`` header on, or a cube limit)."""
-    said = match.header("Cube")
-    if said is not None and said.strip().casefold() in ("on", "yes", "true", "1"):
-        return True
-    return match.header("CubeLimit") is not None or match.rules.cube_limit != RuleSet().cube_limit
+    """Whether the transcript says a doubling cube is used (:attr:`RuleSet.cube_said`, or a cube limit)."""
+    return match.rules.cube_said or match.rules.cube_limit != RuleSet().cube_limit
 
 
 @dataclass(slots=True)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Flag, auto
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
@@ -43,7 +44,7 @@ from tabla_cli.model import Action, Game, Match
 
 if TYPE_CHECKING:
     from tabla_cli.ids import MatchState
-    from tabla_cli.replay import GameResult, MatchResult
+    from tabla_cli.results import GameResult, MatchResult
     from tabla_cli.variant import Variant
 
 T = TypeVar("T")
@@ -89,6 +90,9 @@ class DecisionState:
         game: the game number as written.
         move: the printed move number of the action (None if none).
         opening: the action is the first roll of the game.
+        may_double: (rolls) the roller could have doubled before rolling: the
+            cube is in play, centred or theirs, below its limit, not in the
+            Crawford game, and they did not double since the last roll.
     """
 
     position: Position
@@ -108,6 +112,7 @@ class DecisionState:
     game: int
     move: int | None
     opening: bool = False
+    may_double: bool = False
 
     @property
     def has_ids(self) -> bool:
@@ -181,6 +186,7 @@ class Wants(Flag):
     RESULT = auto()
     UNCHECKED = auto()
     FINDING = auto()
+    RESULT_LINE = auto()
 
 
 _METHODS = {
@@ -191,6 +197,7 @@ _METHODS = {
     Wants.RESULT: "visit_result",
     Wants.UNCHECKED: "visit_unchecked",
     Wants.FINDING: "visit_finding",
+    Wants.RESULT_LINE: "visit_result_line",
 }
 """Each step and the method the replay calls for it."""
 
@@ -200,7 +207,7 @@ class BaseVisitor(Generic[T]):
 
     The replay calls, in order: :meth:`begin_match`; per game
     :meth:`begin_game`, then :meth:`visit_roll` (and :meth:`visit_move`), :meth:`visit_cube`,
-    :meth:`visit_resign` and :meth:`visit_result` as the actions come (with
+    :meth:`visit_resign`, :meth:`visit_result` and :meth:`visit_result_line` as the actions come (with
     :meth:`visit_finding` for each finding as it is made), then
     :meth:`end_game`; finally :meth:`end_match`. Actions after the end of a
     game, or after a play the replay could not apply, go to
@@ -287,6 +294,18 @@ class BaseVisitor(Generic[T]):
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         """A ``Wins`` line, once the replay has judged it (``game_result`` is filled)."""
 
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        """A result line that :meth:`visit_result` is not called for: every ``Losses`` line (a forfeit, or a
+        repeat of the result) and a second ``Wins``.
+
+        With it and the other ``visit_`` methods, every action of a game is visited once, in order.
+
+        Args:
+            state: the state before the line (``cube``: the cube's value then).
+            action: the ``Losses`` or ``Wins`` line.
+            game_result: the game's result as judged so far.
+        """
+
     def visit_unchecked(self, action: Action) -> None:
         """An action the replay does not follow: after the game ended, or after a play it could not apply.
 
@@ -307,7 +326,37 @@ class BaseVisitor(Generic[T]):
         raise NotImplementedError
 
 
-_STEPS = tuple(_METHODS)
+@dataclass(frozen=True, slots=True)
+class _Routes:
+    """Where a :class:`Tee` sends each ``visit_`` step: the bound methods of the children that want it, in order."""
+
+    roll: tuple[Callable[[DecisionState, Action, Play | None, Position | None], None], ...]
+    move: tuple[Callable[[Action, Position | None], None], ...]
+    cube: tuple[Callable[[DecisionState, Action, int, int, Player | None], None], ...]
+    resign: tuple[Callable[[DecisionState, Action], None], ...]
+    result: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
+    unchecked: tuple[Callable[[Action], None], ...]
+    finding: tuple[Callable[[Finding], None], ...]
+    result_line: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
+
+    @classmethod
+    def of(cls, children: Iterable[BaseVisitor[Any]]) -> _Routes:
+        """The routes to ``children``."""
+        listed = tuple(children)
+
+        def to(step: Wants) -> tuple[Any, ...]:
+            return tuple(getattr(child, _METHODS[step]) for child in listed if step in child.wants)
+
+        return cls(
+            to(Wants.ROLL),
+            to(Wants.MOVE),
+            to(Wants.CUBE),
+            to(Wants.RESIGN),
+            to(Wants.RESULT),
+            to(Wants.UNCHECKED),
+            to(Wants.FINDING),
+            to(Wants.RESULT_LINE),
+        )
 
 
 class Tee(BaseVisitor[T]):
@@ -319,6 +368,9 @@ class Tee(BaseVisitor[T]):
     reads the games of a match one by one (:attr:`~BaseVisitor.lazy_games`)
     only when every child may, and the recorded analysis
     (:attr:`~BaseVisitor.reads_analysis`) when any child looks at it. :meth:`result` is the first child's.
+
+    Which child takes which step is worked out once, when the Tee is made
+    (and again for a game that some children skip), not at every step.
 
     Args:
         main: the first child, whose result is the Tee's.
@@ -334,8 +386,8 @@ class Tee(BaseVisitor[T]):
         self.lazy_games = all(c.lazy_games for c in children)
         self.reads_analysis = any(c.reads_analysis for c in children)
         self.wants = functools.reduce(operator.or_, (c.wants for c in children), Wants.NOTHING)
-        self._by_step = {step: tuple(c for c in children if step in c.wants) for step in _STEPS}
-        self._playing = self._by_step
+        self._all = _Routes.of(children)
+        self._playing = self._all  # the routes of this game: without the children that skip it
 
     def begin_match(self, match: Match) -> None:
         for child in self.children:
@@ -344,45 +396,49 @@ class Tee(BaseVisitor[T]):
     def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
         skipping = [child for child in self.children if child.begin_game(game, state) is SKIP]
         if not skipping:
-            self._playing = self._by_step
+            self._playing = self._all
             return None
         if len(skipping) == len(self.children):
             return SKIP
-        self._playing = {step: tuple(c for c in to if c not in skipping) for step, to in self._by_step.items()}
+        self._playing = _Routes.of(child for child in self.children if child not in skipping)
         return None
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
-        for child in self._playing[Wants.ROLL]:
-            child.visit_roll(state, action, play, after)
+        for visit in self._playing.roll:
+            visit(state, action, play, after)
 
     def visit_move(self, action: Action, after: Position | None) -> None:
-        for child in self._playing[Wants.MOVE]:
-            child.visit_move(action, after)
+        for visit in self._playing.move:
+            visit(action, after)
 
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
     ) -> None:
-        for child in self._playing[Wants.CUBE]:
-            child.visit_cube(state, action, cube_before, cube_after, owner)
+        for visit in self._playing.cube:
+            visit(state, action, cube_before, cube_after, owner)
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
-        for child in self._playing[Wants.RESIGN]:
-            child.visit_resign(state, action)
+        for visit in self._playing.resign:
+            visit(state, action)
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
-        for child in self._playing[Wants.RESULT]:
-            child.visit_result(state, action, game_result)
+        for visit in self._playing.result:
+            visit(state, action, game_result)
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        for visit in self._playing.result_line:
+            visit(state, action, game_result)
 
     def visit_unchecked(self, action: Action) -> None:
-        for child in self._playing[Wants.UNCHECKED]:
-            child.visit_unchecked(action)
+        for visit in self._playing.unchecked:
+            visit(action)
 
     def visit_finding(self, finding: Finding) -> None:
-        for child in self._by_step[Wants.FINDING]:
-            child.visit_finding(finding)
+        for visit in self._all.finding:
+            visit(finding)
 
     def end_game(self, game_result: GameResult) -> None:
-        self._playing = self._by_step
+        self._playing = self._all
         for child in self.children:
             child.end_game(game_result)
 

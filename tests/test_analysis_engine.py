@@ -312,3 +312,14 @@ def test_rank_plays_of_a_dance_and_of_another_game() -> None:
         engine.rank_plays(checker(START, (6, 5), variant="plakoto"), "1ply")
     with pytest.raises(UnknownLevelError):
         engine.rank_plays(checker(START, (6, 5)), "4ply")
+
+
+def test_a_run_keeps_no_cube_figures_behind() -> None:
+    """The cube figures found during a run serve that run only: none stay in memory after it."""
+    from tabla_cli.analysis import bgsage_batch
+
+    start = Position.start()
+    opening = play(start, (8, 5), (6, 5))
+    decisions = [cube(DecisionKind.DOUBLE, start, CubeAction.NO_DOUBLE, (5, 5)), checker(start, (3, 1), opening)]
+    engine.analyse(decisions, "3ply", luck=False)
+    assert not any(bgsage_batch._CUBE_MEMO.values())

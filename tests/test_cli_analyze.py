@@ -345,3 +345,21 @@ def test_a_missing_rating_is_spelt_one_way() -> None:
     rows = {row["player"]: row for row in json.loads(result.stdout)}
     assert {row["luck_rating"] for row in rows.values()} == {None}
     assert rows["Petar"]["skill_rating"] is None and rows["lasse"]["skill_rating"] == "Advanced"
+
+
+def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabla_cli.analysis.cache import analyse_cached
+    from tabla_cli.cli.analyze import _cores
+
+    threads: list[int] = []
+
+    def recording(wanted: Any, level: str, engine_threads: int, **kw: Any) -> Any:
+        threads.append(engine_threads)
+        return analyse_cached(wanted, level, engine_threads, **kw)
+
+    monkeypatch.setattr("tabla_cli.analysis.decisions.analyse_cached", recording)
+    folder = _two_matches(tmp_path)
+    for args in ([THREE_POINT], [str(folder), "-j", "1"], [THREE_POINT, "--threads", "1"]):
+        code, _, err = run(*args, "--level", "1ply", "--no-luck", "--format", "json")
+        assert code == 0, err
+    assert threads == [_cores(), _cores(), _cores(), 1]

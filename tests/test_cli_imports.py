@@ -80,3 +80,22 @@ def test_the_probe_sees_a_heavy_package_when_a_command_loads_one() -> None:
     assert code == 0
     assert out.startswith("player,")
     assert {"pandas", "numpy"} <= set(loaded)
+
+
+def test_analysing_a_file_loads_no_pandas() -> None:
+    """A file's decisions and their evaluations need no frame: a worker of ``analyze --jobs`` or a
+    cluster loads the engine, not pandas (the command loads it for the tables, after the engine ran)."""
+    probe = (
+        "import sys\n"
+        "from tabla_cli.analysis.decisions import AnalysisOptions, analyse_source\n"
+        "result = analyse_source(sys.argv[1], AnalysisOptions(level='1ply', cache=False))\n"
+        "print(len(result.rows), [m for m in ('pandas', 'pyarrow', 'numpy') if m in sys.modules])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(MATCH)], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    rows, loaded = done.stdout.split(" ", 1)
+    assert int(rows) > 0
+    assert loaded.strip() == "[]"

@@ -70,7 +70,8 @@ def test_hand_made_export() -> None:
         + record(3, "Bob doubles to 2", "* Ann accepts")
         + record(4, "Bob to play 66", "* Bob cannot move")
         + record(5, "Ann to play 21", "")
-        + record(6, "Ann resigns 2 points", "")
+        # The Match ID prints the cube Ann took at 2: 2 points are a single game's resignation.
+        + record(6, "Ann resigns 2 points", "", mid="AYDlAAAAAAAE")
         + "Bob wins 2 points\n\nGame statistics for game 3\n\nPlayer  Ann  Bob\n"
     )
     export = gnubg_text.parse_exports(text, path="g.txt")[0]

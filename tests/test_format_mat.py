@@ -126,7 +126,7 @@ def test_galaxy_match() -> None:
     assert [g.score for g in match.games] == [(0, 0), (2, 0)]
     assert match.headers[0] == ("Site", "BackgammonGalaxy")
     assert match.header("player 1 elo") == "5,00/0"
-    assert match.rules == RuleSet(crawford=True, cube_limit=1024)
+    assert match.rules == RuleSet(crawford=True, cube_limit=1024, cube_said=True, galaxy=True)
     assert match.variant == ""
     first, second = match.games
     assert str(first.location).endswith("bglab-lasse-match10089897.txt:16:2")
@@ -170,7 +170,9 @@ def test_gammonview_dropped_double_and_numbered_blank_line() -> None:
     match = corpus_match("gammonview-3WNK_g1Z-PLsh_HyvQ5j4a.mat")
     assert match.players == ("Iris09", "Jade1")  # "Iris09: 0": no space before ':'
     assert match.length == 7 and len(match.games) == 7
-    assert match.rules == RuleSet(crawford=True, jacoby=False, beaver=False, cube_limit=64)
+    assert match.rules == RuleSet(
+        crawford=True, jacoby=False, beaver=False, cube_limit=64, jacoby_said=True, cube_said=True
+    )
     game = match.games[0]
     assert brief(game.actions[0]) == (ROLL, ONE, 1, (5, 3), "6/3 8/3", None)
     # Dice written low first stay as written.
@@ -240,7 +242,7 @@ def test_money_session() -> None:
 def test_gnubg_trailing_blanks() -> None:
     match = corpus_match("gnubg-bglab-lasse-match8640511.mat")
     assert match.headers == [("Site", "BackgammonGalaxy"), ("EventDate", "2024.06.11")]
-    assert match.rules == RuleSet()
+    assert match.rules == RuleSet(galaxy=True)
     assert brief(match.games[0].actions[0]) == (ROLL, ONE, 1, (2, 1), "13/11 6/5", None)
     assert [g.score for g in match.games] == [(0, 0), (2, 0), (2, 1), (4, 1), (4, 2)]
 
@@ -317,7 +319,9 @@ def test_spec_money_session() -> None:
     assert match.players == ("Ivan", "Elena")
     assert match.length == 0
     assert len(match.headers) == 11 and match.header("Match ID") == "0001"
-    assert match.rules == RuleSet(crawford=True, jacoby=True, beaver=True, cube_limit=1024)
+    assert match.rules == RuleSet(
+        crawford=True, jacoby=True, beaver=True, cube_limit=1024, jacoby_said=True, cube_said=True
+    )
     assert match.variant == ""
     assert [[brief(a) for a in g.actions] for g in match.games] == [
         [
@@ -442,7 +446,7 @@ def test_headers_comments_set_pos_and_illegal_play() -> None:
         ("Jacoby", "maybe"),
     ]
     assert match.variant == "hypergammon"
-    assert match.rules == RuleSet(crawford=False, cube_limit=64)
+    assert match.rules == RuleSet(crawford=False, cube_limit=64, jacoby_said=True, cube_said=True)
     assert match.comments == [
         "free text here",
         "Set Pos=-a-B-BB-B---c-d-e---B-b--A/0",

@@ -554,10 +554,15 @@ analysis (the ``DA`` cube analyses, read with the replay's cube now) included, t
 left out (SGF writes none; the reader of eeac4ac computed them)."""
 
 
+_EEAC4AC_RULES = ("crawford", "jacoby", "beaver", "cube_limit", "cube", "scoring")
+
+
 def _read_digest(text: str, path: str) -> str:
     out: list[object] = []
     for match in sgf.parse_matches(text, path=path):
-        out.append([match.players, match.length, match.headers, match.comments, match.ratings, repr(match.rules)])
+        # The rules' fields of eeac4ac, in its repr (the fields added since say what the headers above say).
+        rules = ", ".join(f"{name}={getattr(match.rules, name)!r}" for name in _EEAC4AC_RULES)
+        out.append([match.players, match.length, match.headers, match.comments, match.ratings, f"RuleSet({rules})"])
         out.append(match.variant)
         for game in match.games:
             out.append([game.number, game.score, repr(game.start), game.start_cube, game.variant, game.crawford])

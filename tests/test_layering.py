@@ -6,7 +6,11 @@ not count). Importing ``a.b.c`` also runs the ``__init__`` of ``a.b``, so
 that is an edge too, except towards the importing module's own packages.
 No module-level circle is allowed. Imports deferred into functions are
 allowed, but a circle through them is a layering fault too, and none is
-allowed either.
+allowed either; a registry that imports its package's modules by name
+(``importlib.import_module(f"tabla_cli.formats.{name}")``) is taken to
+import every module of that package. Counting the type-only imports too,
+the one circle is the variants' (a variant's written notation names the
+variant class it serves).
 """
 
 from __future__ import annotations
@@ -35,8 +39,13 @@ def module_names() -> dict[str, Path]:
     return names
 
 
-def _runtime_imports(body: list[ast.stmt], deferred: bool) -> list[ast.Import | ast.ImportFrom]:
-    """The import statements that run when the module is imported (``deferred``: or a function is called)."""
+def _runtime_imports(
+    body: list[ast.stmt], deferred: bool, type_only: bool = False
+) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements that run when the module is imported (``deferred``: or a function is called;
+    ``type_only``: with those under ``if TYPE_CHECKING:``)."""
+    if type_only:
+        return [node for node in ast.walk(ast.Module(body, [])) if isinstance(node, (ast.Import, ast.ImportFrom))]
     found: list[ast.Import | ast.ImportFrom] = []
     for node in body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -68,19 +77,44 @@ def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom, k
     return {base} | {f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known}
 
 
-def import_graph(*, deferred: bool = False) -> dict[str, set[str]]:
-    """Module -> the package modules it loads at import time (``deferred``: or later, in a function)."""
+def _registry_imports(tree: ast.Module, known: set[str]) -> set[str]:
+    """The package modules ``importlib.import_module`` calls may load: for a name built as
+    ``f"tabla_cli.pkg.{...}"``, every module of ``tabla_cli.pkg``."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func = node.func
+        if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) != "import_module":
+            continue
+        name = node.args[0]
+        if isinstance(name, ast.Constant) and name.value in known:
+            found.add(name.value)
+        elif isinstance(name, ast.JoinedStr) and name.values and isinstance(name.values[0], ast.Constant):
+            prefix = str(name.values[0].value)
+            found |= {m for m in known if m.startswith(prefix) and "." not in m[len(prefix) :]}
+    return found
+
+
+def import_graph(*, deferred: bool = False, type_only: bool = False) -> dict[str, set[str]]:
+    """Module -> the package modules it loads at import time (``deferred``: or later, in a function,
+    registries included; ``type_only``: or only for the type checker)."""
     modules = module_names()
     known = set(modules)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         own = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 2)}
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        targets: set[str] = set()
+        for node in _runtime_imports(tree.body, deferred or type_only, type_only):
+            targets |= _targets(name, path.name == "__init__.py", node, known)
+        if deferred or type_only:
+            targets |= _registry_imports(tree, known)
         edges: set[str] = set()
-        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8")).body, deferred):
-            for target in _targets(name, path.name == "__init__.py", node, known):
-                parts = target.split(".")
-                loaded = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
-                edges |= {m for m in loaded if m in known and m not in own}
+        for target in targets:
+            parts = target.split(".")
+            loaded = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+            edges |= {m for m in loaded if m in known and m not in own}
         graph[name] = edges
     return graph
 
@@ -128,6 +162,12 @@ def test_no_cycles_through_deferred_imports() -> None:
     assert [sorted(c) for c in cycles(import_graph(deferred=True))] == []
 
 
+def test_the_one_circle_of_type_only_imports_is_the_variants() -> None:
+    assert [sorted(c) for c in cycles(import_graph(type_only=True))] == [
+        ["tabla_cli.variants.common", "tabla_cli.variants.position_text", "tabla_cli.variants.written"]
+    ]
+
+
 def test_cycle_finder_sees_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(graph) == [frozenset({"a", "b", "c"})]
@@ -139,6 +179,13 @@ def test_graph_ignores_type_checking_and_function_imports() -> None:
     assert "tabla_cli.reader" not in graph["tabla_cli"]
     assert "tabla_cli.variants" in graph["tabla_cli.variant"]
     assert "tabla_cli.reader" in import_graph(deferred=True)["tabla_cli"]
+    assert "tabla_cli.variants.common" in import_graph(type_only=True)["tabla_cli.variants.written"]
+
+
+def test_graph_sees_what_a_registry_imports_by_name() -> None:
+    assert "tabla_cli.formats.mat" not in import_graph()["tabla_cli.formats"]
+    assert {"tabla_cli.formats.mat", "tabla_cli.formats.xg"} <= import_graph(deferred=True)["tabla_cli.formats"]
+    assert "tabla_cli.writers.sgf" in import_graph(deferred=True)["tabla_cli.writers"]
 
 
 @pytest.mark.parametrize("module", ENGINE)

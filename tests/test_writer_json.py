@@ -36,6 +36,7 @@ from match_compare import match_differences
 
 ZERO, ONE = Player.ZERO, Player.ONE
 TRANSCRIPTS = [p for folder in ("mat", "sgf", "txt") for p in corpus_files(folder)]
+FIBS_DOUBLES = DATA / "fibs" / "match3.txt"
 
 
 def unlocated(match: Match) -> Match:
@@ -46,6 +47,19 @@ def unlocated(match: Match) -> Match:
         for g in match.games
     ]
     return dataclasses.replace(match, games=games, location=nowhere, path="")
+
+
+def unvalued(match: Match) -> Match:
+    """``match`` with its doubles', beavers' and raccoons' values left out: SGF writes none, and the
+    JSON writes the value the replay gave each (a test below shows that)."""
+    offers = (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON)
+    games = [
+        dataclasses.replace(
+            g, actions=[dataclasses.replace(a, value=None) if a.kind in offers else a for a in g.actions]
+        )
+        for g in match.games
+    ]
+    return dataclasses.replace(match, games=games)
 
 
 def round_trip(matches: list[Match]) -> tuple[str, list[Match]]:
@@ -149,7 +163,7 @@ def test_corpus_round_trip_is_exact(path: Path) -> None:
     text, back = round_trip(matches)
     assert len(back) == len(matches)
     for a, b in zip(matches, back):
-        assert unlocated(a) == unlocated(b)
+        assert unvalued(unlocated(a)) == unvalued(unlocated(b))
         assert match_differences(a, b) == []
         assert b.location == a.location and b.games[0].actions[0].location == a.games[0].actions[0].location
     assert format_json([(m, None) for m in back]) == text
@@ -495,3 +509,15 @@ def test_recorded_gnubg_analysis_is_kept(path: Path) -> None:
                     assert got == want
                     compared += want is not None
     assert compared > 0
+
+
+def test_a_double_the_transcript_leaves_without_a_value_gets_the_replays() -> None:
+    """FIBS and SGF write no cube value: the JSON says the value the replay gave, as the .mat writer does."""
+    text = FIBS_DOUBLES.read_text(encoding="utf-8")
+    (match,) = read_text_matches(text, str(FIBS_DOUBLES))
+    assert [a.value for g in match.games for a in g.actions if a.kind is ActionKind.DOUBLE][:1] == [None]
+    document = json.loads(format_json([(match, None)]))
+    values = [
+        a["value"] for m in document["matches"] for g in m["games"] for a in g["actions"] if a["kind"] == "double"
+    ]
+    assert values and all(isinstance(v, int) and v >= 2 for v in values)

@@ -21,7 +21,6 @@ from tabla_cli.formats import mat, sgf
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
 from tabla_cli.variant import Backgammon
-from tabla_cli.writers.rolls import replay_rolls
 from tabla_cli.writers.sgf import format_sgf, write_sgf
 
 from helpers import corpus_files
@@ -86,8 +85,6 @@ def test_write_sgf_writes_format_sgf() -> None:
     handle = io.StringIO()
     write_sgf(match, handle, application=APP)
     assert handle.getvalue() == format_sgf(match, application=APP)
-    replayed, rolls = replay_rolls(match)
-    assert format_sgf(match, replayed=replayed, rolls=rolls, application=APP) == handle.getvalue()
 
 
 def test_writing_twice_gives_the_same_text() -> None:

@@ -123,32 +123,40 @@ def _bearoff_db() -> Any:
     return database
 
 
-@cache
 def _strategies(level: str) -> tuple[Any, Any]:
-    """The 1ply net and, above 1ply, the multi-ply search (built once per process).
+    """The 1ply net and, above 1ply, the multi-ply search (each built once per process, when first asked).
 
     Both read exact figures from the bear-off database where it covers the
     position (every checker of both sides in its home board), as bgsage's
     own analyser does: the nets misjudge the last rolls of a bear-off, where
     a redouble often decides a match.
     """
+    return _one_ply(), None if level == "1ply" else _multi_ply(int(level[0]))
+
+
+@cache
+def _one_ply() -> Any:
     weights = bgsage.default_weights()
     kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
-    one = bgbot_cpp.BearoffStrategy(bgbot_cpp.create_strategy(kind, paths, hiddens), _bearoff_db())
-    if level == "1ply":
-        return one, None
+    return bgbot_cpp.BearoffStrategy(bgbot_cpp.create_strategy(kind, paths, hiddens), _bearoff_db())
+
+
+@cache
+def _multi_ply(plies: int) -> Any:
+    weights = bgsage.default_weights()
+    kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
     deep = bgbot_cpp.create_multipy(
         kind,
         paths,
         hiddens,
-        n_plies=int(level[0]),
+        n_plies=plies,
         filter_max_moves=_FILTER_MAX_MOVES,
         filter_threshold=_FILTER_THRESHOLD,
         parallel_evaluate=False,
         parallel_threads=0,
     )
     bgbot_cpp.multipy_set_bearoff_db(deep, _bearoff_db())
-    return one, deep
+    return deep
 
 
 Move = tuple[tuple[int, ...], float, float]
@@ -292,8 +300,18 @@ class CubeValues(NamedTuple):
     gammon: float
 
 
+_CUBE_MEMO: dict[str, dict[tuple[Any, ...], CubeValues]] = defaultdict(dict)
+"""The :class:`CubeValues` found since the last :func:`clear_caches`, by level and position.
+
+A double and its take share their position, and a cube decision's no double
+asks the 21 rolls of positions that other cube decisions may ask again.
+Above 1ply each costs a look-ahead.
+"""
+
+
 def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[CubeValues]:
-    """The :class:`CubeValues` of each pre-roll position.
+    """The :class:`CubeValues` of each pre-roll position (each distinct one evaluated once until
+    :func:`clear_caches`).
 
     At 1ply the net's chances become cubeful by Janowski's interpolation.
     Above it the look-ahead is cubeful, as gnubg's is: double/take is bgsage's
@@ -302,8 +320,15 @@ def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: b
     (:func:`_no_double`). Interpolation alone misjudges a cube one side can no
     longer use (at 2-away, a double to the match) by up to a third of a point.
     """
-    if not items:
-        return []
+    memo = _CUBE_MEMO[level]
+    keys = [(jacoby, tuple(item[0]), *item[1:]) for item in items]
+    missing = {key: item for key, item in zip(keys, items) if key not in memo}
+    if missing:
+        memo.update(zip(missing, _cube_values(list(missing.values()), level, threads, jacoby)))
+    return [memo[key] for key in keys]
+
+
+def _cube_values(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[CubeValues]:
     one, deep = _strategies(level)
     if deep is None:
         raw = bgbot_cpp.batch_evaluate_positions(items, one, threads, jacoby=jacoby, beaver=False)
@@ -395,6 +420,9 @@ def _double_take(item: tuple[Any, ...], plies: int, threads: int, jacoby: bool) 
 
 
 def clear_caches(level: str) -> None:
+    """Forget the figures kept since the last call: the engine's own cache above 1ply, and
+    :data:`_CUBE_MEMO` at every level (a 3ply run rescores at 2ply on the way)."""
+    _CUBE_MEMO.clear()
     _, deep = _strategies(level)
     if deep is not None:
         deep.clear_cache()

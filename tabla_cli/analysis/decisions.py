@@ -101,15 +101,14 @@ class FileAnalysis:
         return len(self.rows)
 
 
-def _may_double(state: DecisionState) -> bool:
-    """Whether the side on roll may double before rolling (GNU Backgammon's rule)."""
-    if state.cube_owner is not None and state.cube_owner != state.on_roll:
-        return False
-    if state.crawford or state.cube * 2 > state.cube_limit:
+def _no_double(state: DecisionState) -> bool:
+    """Whether the roller had a cube decision before rolling: the replay says they could double
+    (:attr:`~tabla_cli.visitor.DecisionState.may_double`), it is not the opening roll, and the cube is not
+    dead (GNU Backgammon's rule: in match play the cube is below the points the roller needs)."""
+    if not state.may_double or state.opening:
         return False
     if state.length:
-        away = state.length - state.score[state.on_roll]
-        return state.cube < away
+        return state.cube < state.length - state.score[state.on_roll]
     return True
 
 
@@ -134,7 +133,6 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         self.match: Match | None = None
         self.pending: list[_Pending] = []
         self.matches: list[Match] = []
-        self.doubled = False
         self.use_recorded = False
         self.place = (-1, -1, -1)
 
@@ -237,10 +235,7 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
             return
         cube = self._cube_recorded(action, DecisionKind.DOUBLE)
-        may_double = (
-            cube is not None if self.use_recorded else (not self.doubled and not state.opening and _may_double(state))
-        )
-        if may_double:
+        if cube is not None if self.use_recorded else _no_double(state):
             row = self._row(
                 state,
                 action,
@@ -250,7 +245,6 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
                 match_id=state.match_id_or_none() if state.has_ids else None,
             )
             self._add(row, action, self._input(state, DecisionKind.DOUBLE, cube_action=CubeAction.NO_DOUBLE), cube)
-        self.doubled = False
         dice = action.dice
         assert dice is not None
         text = format_play(state.position, play) if play is not None else (action.play_text or "")
@@ -271,7 +265,6 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
     ) -> None:
         self._step()
         if action.kind is ActionKind.DOUBLE:
-            self.doubled = True
             kind, made = DecisionKind.DOUBLE, CubeAction.DOUBLE
         elif action.kind in _ANSWERS:
             kind, made = DecisionKind.TAKE, _ANSWERS[action.kind]
@@ -288,7 +281,6 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         return self.pending
 
     def end_game(self, game_result: Any) -> None:
-        self.doubled = False
         assert self.match is not None
         result = actual_result(
             self.match.length, game_result.score, game_result.crawford, game_result.winner, game_result.points

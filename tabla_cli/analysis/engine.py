@@ -426,19 +426,13 @@ class _Job:
                         inputs.append(state.flipped().checker_input(flipped, roll))
                         slots.append((key, roll, True))
             best.update(zip(slots, best_equities(inputs, self.threads, jacoby)))
+            averages: dict[tuple[tuple[Any, ...], bool], float] = {}
             for index, (group_jacoby, key, dice, opening) in self.luck_of.items():
                 if group_jacoby is not jacoby:
                     continue
-                roll = _roll(dice)
-                if opening:
-                    mine = sum(best[key, r, False] for r in _NON_DOUBLES)
-                    theirs = sum(best[key, r, True] for r in _NON_DOUBLES)
-                    luck[index] = best[key, roll, False] - (mine - theirs) / 30.0
-                    continue
-                rolls = [bgsage.RollEquity(r[0], r[1], best[key, r, False], 1 if r[0] == r[1] else 2) for r in _ROLLS]
-                result = bgsage.luck_from_equities(rolls, *roll, ply=1, level_label="1-ply")
-                if result is not None:
-                    luck[index] = float(result.luck)
+                if (key, opening) not in averages:
+                    averages[key, opening] = _average_roll(best, key, opening)
+                luck[index] = best[key, _roll(dice), False] - averages[key, opening]
         return luck
 
     def _forced(self, item: _Checker, luck: float | None) -> Evaluation:
@@ -534,6 +528,22 @@ class _Job:
             close=close,
             cube_equities=(nd, dt, dp),
         )
+
+
+def _average_roll(best: dict[tuple[tuple[Any, ...], Dice, bool], float], key: tuple[Any, ...], opening: bool) -> float:
+    """The average of the best plays' equities over the rolls of a position, from the roller's view.
+
+    ``best`` holds the best 1ply equity of each roll of the position ``key``
+    (``False``) and, for an opening roll, of each of the opponent's
+    non-doubles (``True``): the average then runs over the 30 non-doubles
+    either side could open with. Otherwise each non-double counts twice
+    among the 36 rolls, as in bgsage's ``luck_from_equities``.
+    """
+    if opening:
+        mine = sum(best[key, r, False] for r in _NON_DOUBLES)
+        theirs = sum(best[key, r, True] for r in _NON_DOUBLES)
+        return (mine - theirs) / 30.0
+    return sum(best[key, r, False] * (1 if r[0] == r[1] else 2) for r in _ROLLS) / 36
 
 
 def _roll(dice: Dice) -> Dice:

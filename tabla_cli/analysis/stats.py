@@ -14,6 +14,8 @@ it says otherwise (docs/analysis.md gives the sources):
 * ``pr`` is eXtreme Gammon's Performance Rating, 500 x the same average
   (XG's own counting of decisions differs a little: see docs/analysis.md).
 
+pandas loads where a frame is made: a file's rows are collected without it.
+
 Example:
     >>> from tabla_cli.evaluation.types import DecisionKind
     >>> rows = [
@@ -31,12 +33,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from tabla_cli.columns import Column, rate, table, typed
 from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "DECISION_COLUMNS",
@@ -204,6 +207,8 @@ def evaluation_fields(ev: Evaluation) -> dict[str, Any]:
 
 def decisions_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """The decisions frame from rows (:func:`decision_row`), with the documented dtypes."""
+    import pandas as pd
+
     return typed(pd.DataFrame.from_records(list(rows), columns=[c.name for c in DECISION_COLUMNS]), DECISION_COLUMNS)
 
 
@@ -245,6 +250,8 @@ def player_stats(
     Returns:
         The statistics, in order of first appearance.
     """
+    import pandas as pd
+
     doubtful, bad, very_bad = thresholds
     frame = decisions
     checker = frame["kind"] == DecisionKind.CHECKER.value
@@ -318,6 +325,8 @@ def _results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.Dat
     (from the row's Match ID). Per match and side: actual - own luck +
     opponent's luck, as gnubg's ``updateStatcontext`` adds it up.
     """
+    import pandas as pd
+
     side = frame["side"].astype("int64")
     game_result = frame["game_result"].astype("float64")
     signed = game_result.where(side == 0, -game_result)

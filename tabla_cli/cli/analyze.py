@@ -86,9 +86,9 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 @click.option(
     "--threads",
     type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Engine threads per process (0 = every core).",
+    default=None,
+    help="Engine threads per process (0 = every core). Default: every core when one process "
+    "analyses (one file, or --jobs 1), else 1 (the files' processes share the cores).",
 )
 @click.option(
     "--out-dir",
@@ -141,7 +141,7 @@ def analyze(
     recorded: bool,
     no_cache: bool,
     no_luck: bool,
-    threads: int,
+    threads: int | None,
     out_dir: str | None,
     force: bool,
     players: tuple[str, ...],
@@ -175,8 +175,6 @@ def analyze(
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
     from tabla_cli.findings import Severity
-    from tabla_cli.reports.build import READ_FAILURES
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
@@ -185,21 +183,15 @@ def analyze(
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
-    options = AnalysisOptions(
-        level=level,
-        recorded=recorded,
-        cache=not no_cache,
-        threads=threads,
-        luck=not no_luck,
-        document=out_dir is not None,
-    )
-    flt = ReportFilter(
-        players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site, length=length
-    )
-    if flt.selects:
+    # The report's filter machinery (and pandas with it) loads only when an option chooses files.
+    if players or opponents or since or until or site or length is not None:
         from tabla_cli.reports.build import ReportOptions
+        from tabla_cli.reports.filters import ReportFilter
         from tabla_cli.reports.select import files_to_analyse
 
+        flt = ReportFilter(
+            players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site, length=length
+        )
         kept, quick = files_to_analyse(
             names,
             ReportOptions(
@@ -215,10 +207,18 @@ def analyze(
             click.echo(f"analyze: {flt.describe()}: {len(chosen)} of {len(names)} files", err=True)
         names = [names[i] for i in chosen]
         targets = [targets[i] for i in chosen] if targets else targets
+    options = AnalysisOptions(
+        level=level,
+        recorded=recorded,
+        cache=not no_cache,
+        threads=engine_threads(threads, jobs, len(names), scheduler),
+        luck=not no_luck,
+        document=out_dir is not None,
+    )
     written = 0
     rows: list[dict[str, Any]] = []
     errors = 0
-    unread = False  # a file could not be read: with nothing analysed, nothing goes to stdout
+    codes: set[str] = set()
     with analysis_progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
         for index, result in enumerate(
@@ -232,11 +232,14 @@ def analyze(
                 write_output(targets[index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
-                unread = unread or finding.code in READ_FAILURES
+                codes.add(finding.code)
                 if finding.severity is Severity.ERROR or finding.code == "internal-error":
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
+    from tabla_cli.reports.build import READ_FAILURES
+
+    unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     decisions = decisions_frame(rows)
     if rows or not unread:
         _emit(decisions, by, fmt, output, force, inputs)
@@ -252,6 +255,30 @@ def analyze(
             click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
     if errors:
         sys.exit(1)
+
+
+def engine_threads(threads: int | None, jobs: int | None, files: int, scheduler: str | None) -> int:
+    """The engine's threads per process: ``threads`` when given; else every core when one process
+    analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
+
+    >>> engine_threads(3, 4, 10, None)
+    3
+    >>> engine_threads(None, 4, 10, None), engine_threads(None, 1, 10, "local")
+    (1, 1)
+    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == _cores()
+    True
+    """
+    if threads is not None:
+        return threads
+    one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
+    return _cores() if one_process else 1
+
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:

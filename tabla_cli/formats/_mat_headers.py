@@ -1,15 +1,21 @@
-"""What the ``; [Key "value"]`` headers of a ``.mat`` transcript say about its rules and variant."""
+"""What the ``; [Key "value"]`` headers of a ``.mat`` transcript say about its rules and variant.
+
+Every reader keeps the headers of its format under these keys (``Site``, ``Jacoby``, ...);
+:func:`said` puts what they mean beyond the rules themselves into the match's
+:class:`~tabla_cli.model.RuleSet` once, when the match is read.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterable
 
 from tabla_cli.errors import UnknownScoringError
 from tabla_cli.model import RuleSet
 from tabla_cli.scoring import find_scoring
 
-__all__ = ["rules", "variant"]
+__all__ = ["rules", "said", "variant"]
 
 _TRUE = frozenset({"on", "yes", "true", "1"})
 _FALSE = frozenset({"off", "no", "false", "0"})
@@ -30,6 +36,7 @@ def rules(headers: Iterable[tuple[str, str]], length: int) -> RuleSet:
 
     Beavers are allowed in money play (``length`` 0) unless a ``Beaver`` header says they are not.
     """
+    headers = list(headers)
     values = {key.casefold().replace(" ", ""): value for key, value in headers}
     default = RuleSet()
     cube_limit = default.cube_limit
@@ -39,13 +46,45 @@ def rules(headers: Iterable[tuple[str, str]], length: int) -> RuleSet:
     scoring = default.scoring
     with contextlib.suppress(UnknownScoringError):
         scoring = find_scoring(values.get("scoring", scoring)).name
-    return RuleSet(
+    made = RuleSet(
         crawford=_flag(values.get("crawford"), default.crawford),
         jacoby=_flag(values.get("jacoby"), default.jacoby),
         beaver=_flag(values.get("beaver"), not length),
         cube_limit=cube_limit,
         cube=_flag(values.get("cube"), default.cube),
         scoring=scoring,
+    )
+    return said(made, headers)
+
+
+def said(rules: RuleSet, headers: Iterable[tuple[str, str]]) -> RuleSet:
+    """``rules`` with what ``headers`` say besides the rules (the first header of a key counts, its case aside).
+
+    Whether a ``Jacoby`` header says if the rule is on, whether a cube is said to
+    be in play (``Cube`` on, or a ``CubeLimit``), whether the ``Site`` is
+    Backgammon Galaxy, and a ``Scoring`` header naming a rule set tabla does not know.
+
+    >>> said(RuleSet(), [("site", "Backgammon Galaxy"), ("Jacoby", "off"), ("Scoring", "odd")])
+    RuleSet(crawford=True, jacoby=False, beaver=False, cube_limit=4096, cube=True, scoring='standard', \
+jacoby_said=True, cube_said=False, galaxy=True, unknown_scoring='odd')
+    """
+    first: dict[str, str] = {}
+    for key, value in headers:
+        first.setdefault(key.casefold(), value)
+    cube = first.get("cube")
+    unknown = first.get("scoring")
+    if unknown is not None:
+        try:
+            find_scoring(unknown)
+            unknown = None
+        except UnknownScoringError:
+            pass
+    return dataclasses.replace(
+        rules,
+        jacoby_said="jacoby" in first,
+        cube_said=(cube is not None and cube.strip().casefold() in _TRUE) or "cubelimit" in first,
+        galaxy="galaxy" in first.get("site", "").casefold(),
+        unknown_scoring=unknown,
     )
 
 

@@ -56,13 +56,14 @@ from tabla_cli.board import Dice, Player, Step
 from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TranscriptSyntaxError
 from tabla_cli.evaluation.recorded import Candidate, RecordedAnalysis
 from tabla_cli.evaluation.types import CubeAction, Evaluation
+from tabla_cli.files import MAX_SIZE
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._binary import GZIP, inflate
+from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._smile import SmileError, decode
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
-from tabla_cli.source import MAX_SIZE
 
 __all__ = ["FORMAT", "MAGIC", "looks_like_bgf", "match_from_document", "read_document", "read_matches"]
 
@@ -287,6 +288,7 @@ def _match_fields(doc: Any, path: str) -> Match:
     length = _field(doc, "matchlen", int, "", 0)
     if length < 0:
         raise BgfError(f"the match length {length} is negative")
+    rules = said(rules, headers)
     return Match(names, length, headers=headers, rules=rules, path=path, format="bgf", location=Location(path))
 
 

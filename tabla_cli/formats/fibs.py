@@ -22,7 +22,10 @@ upwards: a move list that goes upwards (``17-20``, ``bar-3``, ``20-off``) is
 turned round (``p`` -> ``25 - p``), as gnubg does. Plays are stored as plain
 numeric text from the mover's side (``8/5 6/5``) and checked when the match
 is replayed. ``wants to resign`` followed by the opponent's ``accepts``
-becomes a ``RESIGN`` action (a refused offer is dropped). gnubg's work-around
+becomes a ``RESIGN`` action (a refused offer is dropped). A ``doubles``
+answering the other player's is a beaver (then a raccoon) and the ``accepts``
+that ends the exchange is implied; FIBS writes no cube values, so the actions
+carry none (the replay's cube gives them). gnubg's work-around
 for a FIBS bug is applied: a score line whose two scores are swapped with
 respect to the previous game's result is read swapped back.
 
@@ -265,8 +268,9 @@ class _GameReader:
         self.r = reader
         self.game = game
         self.colour = colour
-        self.cube = 1
-        self.pending: tuple[ActionKind, Player, int] | None = None
+        # The kind and player of the last 'doubles' line that no roll or answer has followed: FIBS
+        # writes a beaver (raccoon) as a 'doubles' answering one. No values: the replay's cube has them.
+        self.exchange: tuple[ActionKind, Player] | None = None
         self.resign_offer: Player | None = None
 
     def read(self, tokens: list[Token]) -> None:
@@ -299,7 +303,7 @@ class _GameReader:
             if action is not None:
                 actions.append(action)
         elif word.startswith("rejects"):
-            self.pending = None
+            self.exchange = None
             actions.append(Action(ActionKind.DROP, player, location))
         elif word.startswith("wins"):
             wins = _WINS.fullmatch(rest)
@@ -322,7 +326,7 @@ class _GameReader:
             raise self.r.fail(f"cannot read the roll {rest!r}: expected '(d d)' with two dice 1-6", token, column)
         dice: Dice = (int(found.group("d1")), int(found.group("d2")))
         moves = found.group("moves").strip()
-        self.pending = None
+        self.exchange = None
         if not moves or _CANNOT_MOVE.fullmatch(moves):
             return Action(ActionKind.ROLL, player, location, dice=dice, play_text="")
         offset = column + found.start("moves")
@@ -358,22 +362,22 @@ class _GameReader:
         return dst > src
 
     def double(self, player: Player, location: Location) -> Action:
-        pending = self.pending
-        if pending is not None and pending[1] != player:
-            kind = ActionKind.BEAVER if pending[0] is ActionKind.DOUBLE else ActionKind.RACCOON
-            value = pending[2] * 2
-            self.cube = value
-        else:
-            kind, value = ActionKind.DOUBLE, self.cube * 2
-        self.pending = (kind, player, value)
-        return Action(kind, player, location, value=value)
+        """A ``doubles`` line: a double, or, answering the other player's double (beaver), a beaver (raccoon).
+
+        FIBS writes no value: the replay's cube gives each its value.
+        """
+        exchange = self.exchange
+        kind = ActionKind.DOUBLE
+        if exchange is not None and exchange[1] != player:
+            kind = ActionKind.BEAVER if exchange[0] is ActionKind.DOUBLE else ActionKind.RACCOON
+        self.exchange = (kind, player)
+        return Action(kind, player, location)
 
     def answer(self, kind: ActionKind, player: Player, location: Location) -> Action | None:
-        pending, self.pending = self.pending, None
-        if pending is not None and pending[1] != player:
-            self.cube = pending[2]
-            if pending[0] is not ActionKind.DOUBLE:
-                return None  # the beaver implied the take
+        """An ``accepts`` line; None when it accepts a beaver or raccoon (the beaver was a take already)."""
+        exchange, self.exchange = self.exchange, None
+        if exchange is not None and exchange[1] != player and exchange[0] is not ActionKind.DOUBLE:
+            return None
         return Action(kind, player, location)
 
 

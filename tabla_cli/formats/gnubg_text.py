@@ -13,7 +13,10 @@ statistics follow. Reading happens in two steps:
    line, and the result. Boards, analysis and statistics are skipped.
 
 Plays are kept as written (gnubg's compact notation, ``24/18(2) 13/1``,
-``6/2*/1*``, ``bar/22``) and checked when the match is replayed.
+``6/2*/1*``, ``bar/22``) and checked when the match is replayed. The reader
+keeps no cube: a double's (beaver's, raccoon's) value is the one the next
+record's header writes (``Bob doubles to 2``), none without such a record, and
+a resignation's level is its points at the cube its record's Match ID prints.
 
 Each record's IDs are kept as a :class:`PrintedPosition` so that a caller can
 compare them with the IDs of the replayed positions: gnubg prints the
@@ -57,6 +60,7 @@ from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_gnubg_text_analysis
 from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.formats import Format
+from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import NUMBER, dice
 from tabla_cli.grammar import load_grammar
@@ -309,6 +313,21 @@ def _without_cube(recorded: RecordedAnalysis | None) -> RecordedAnalysis | None:
     return dataclasses.replace(recorded, cube=None, cube_action=None)
 
 
+_CUBE_KINDS = frozenset((ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON))
+
+
+def _level(points: int, match_id: str) -> int:
+    """The level (1, 2, 3) of a resignation of ``points`` at the cube the record's Match ID prints; 0: not one."""
+    from tabla_cli.ids import decode_match_id
+
+    try:
+        cube = decode_match_id(match_id, strict=False).cube
+    except InvalidIdError:
+        return 0
+    level, rest = divmod(points, cube)
+    return level if not rest and level in (1, 2, 3) else 0
+
+
 def _line(token: Token) -> str:
     return token.rstrip("\n").rstrip()
 
@@ -377,6 +396,7 @@ class _Reader:
             # The export starts after the Crawford game: with the rule off the
             # replay treats the games exactly as post-Crawford games.
             match.rules = dataclasses.replace(match.rules, crawford=False)
+        match.rules = said(match.rules, match.headers)
 
     def info(self, match: Match, tree: Tree[Token]) -> None:
         """The 'Match Information:' block: lines up to the first blank line after one."""
@@ -413,8 +433,9 @@ class _GameState:
         self.export = export
         self.match = export.match
         self.game = game
-        self.cube = 1
-        self.pending: tuple[ActionKind, Player, int] | None = None
+        # The kind and player of the last '* Name doubles' line that no roll or answer has followed:
+        # gnubg writes a beaver (raccoon) as a 'doubles' answering one. No values: the replay's cube has them.
+        self.exchange: tuple[ActionKind, Player] | None = None
         self.first = True
 
     def name_player(self, text: str, token: Token, column: int) -> tuple[Player, str]:
@@ -466,6 +487,10 @@ class _GameState:
                 header,
                 column + len(rest) - len(phrase) + 1,
             )
+        if kind == "take":
+            self.offered(player, value)
+        elif kind == "resign":
+            value = _level(value, match_id.group("id"))
         body = tokens[tokens.index(match_token) + 1 :]
         action = self.action(kind, player, dice, value, number, header, body)
         if self.first:
@@ -541,8 +566,7 @@ class _GameState:
                 game.actions.append(action)
                 return action
             if kind == "resign":
-                level = value // self.cube if value % self.cube == 0 and value // self.cube in (1, 2, 3) else None
-                action = Action(ActionKind.RESIGN, player, self.r.where(header), number, value=level)
+                action = Action(ActionKind.RESIGN, player, self.r.where(header), number, value=value or None)
                 game.actions.append(action)
                 return action
             return None
@@ -562,7 +586,7 @@ class _GameState:
             else:
                 raise self.r.fail(f"expected '{self.match.players[player]} moves ...' after a roll", token, 3)
             action = Action(ActionKind.ROLL, player, location, number, dice, play, analysis=recorded)
-            self.pending = None
+            self.exchange = None
         elif phrase == " doubles":
             action = self.double(actor, location, number, recorded)
         elif phrase in (" accepts", " rejects"):
@@ -578,28 +602,38 @@ class _GameState:
         return action
 
     def double(self, player: Player, location: Location, number: int, recorded: RecordedAnalysis | None) -> Action:
-        pending = self.pending
-        if pending is not None and pending[1] != player:
-            kind = ActionKind.BEAVER if pending[0] is ActionKind.DOUBLE else ActionKind.RACCOON
-            value = pending[2] * 2
-            self.cube = value
+        """A ``doubles`` line: a double, or, answering the other player's double (beaver), a beaver (raccoon).
+
+        The line writes no value; the next record's header (``Name doubles to V``) does (:meth:`offered`).
+        """
+        exchange = self.exchange
+        kind = ActionKind.DOUBLE
+        if exchange is not None and exchange[1] != player:
+            kind = ActionKind.BEAVER if exchange[0] is ActionKind.DOUBLE else ActionKind.RACCOON
             recorded = _without_cube(recorded)
-        else:
-            kind, value = ActionKind.DOUBLE, self.cube * 2
-        self.pending = (kind, player, value)
-        return Action(kind, player, location, number, value=value, analysis=recorded)
+        self.exchange = (kind, player)
+        return Action(kind, player, location, number, analysis=recorded)
+
+    def offered(self, doubler: Player, value: int) -> None:
+        """A record ``doubler doubles to value``: the value of the double (beaver, raccoon) just written."""
+        actions = self.game.actions
+        last = actions[-1] if actions else None
+        if last is None or last.player != doubler or last.value is not None or last.kind not in _CUBE_KINDS:
+            return
+        actions[-1] = dataclasses.replace(last, value=value)
+        positions = self.export.positions
+        if positions and positions[-1].action is last:
+            positions[-1] = dataclasses.replace(positions[-1], action=actions[-1])
 
     def answer(
         self, kind: ActionKind, player: Player, location: Location, number: int, recorded: RecordedAnalysis | None
     ) -> Action | None:
-        pending, self.pending = self.pending, None
-        if pending is not None and pending[1] != player:
+        """An ``accepts`` or ``rejects`` line; None when it accepts a beaver or raccoon (the beaver was a take)."""
+        exchange, self.exchange = self.exchange, None
+        if exchange is not None and exchange[1] != player and exchange[0] is not ActionKind.DOUBLE:
             if kind is ActionKind.TAKE:
-                self.cube = pending[2]
-                if pending[0] is not ActionKind.DOUBLE:
-                    return None  # the beaver implied the take
-            elif pending[0] is not ActionKind.DOUBLE:
-                recorded = _without_cube(recorded)
+                return None
+            recorded = _without_cube(recorded)
         return Action(kind, player, location, number, analysis=recorded)
 
     def start(self, position_id: str, match_id: str, number: int, token: Token) -> None:
@@ -617,7 +651,6 @@ class _GameState:
             position = position.flip()
         if state.cube > 1 or state.cube_owner is not None:
             self.game.start_cube = (state.cube, state.cube_owner)
-            self.cube = state.cube
         if not self.match.length and len(self.match.games) == 1:
             self.match.rules = RuleSet(jacoby=state.jacoby, beaver=True)
         if position == Position.start():

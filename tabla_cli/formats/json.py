@@ -41,6 +41,7 @@ from tabla_cli.errors import Location, TranscriptSyntaxError, UnknownScoringErro
 from tabla_cli.evaluation.recorded import RecordedAnalysis
 from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.formats import Format
+from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, read_handle
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.scoring import find_scoring
@@ -189,7 +190,7 @@ class _Reader:
             headers=headers,
             comments=list(comments),
             ratings=ratings,
-            rules=self.rules(self.field(data, "rules", dict, where, {}), f"{where}.rules"),
+            rules=said(self.rules(self.field(data, "rules", dict, where, {}), f"{where}.rules"), headers),
             variant=self.field(data, "variant", str, where, ""),
             path=self.path,
             format=self.field(source, "format", str, f"{where}.source", "json"),

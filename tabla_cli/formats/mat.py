@@ -48,6 +48,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from tabla_cli.board import Dice, Player
 from tabla_cli.errors import Location, TranscriptSyntaxError
+from tabla_cli.files import read_path_text
 from tabla_cli.findings import Finding
 from tabla_cli.formats import Format
 from tabla_cli.formats._mat_headers import rules as _rules
@@ -57,7 +58,6 @@ from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tr
 from tabla_cli.formats._tokens import DIE, NUMBER
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.source import read_path_text
 
 __all__ = [
     "ERROR_EXAMPLES",
@@ -206,7 +206,7 @@ def _parser() -> Lark:
 
 
 def read_text(path: str | Path) -> str:
-    """The text of a transcript file, decoded by :func:`tabla_cli.source.decode_bytes`.
+    """The text of a transcript file, decoded by :func:`tabla_cli.files.decode_bytes`.
 
     Raises:
         OSError: the file cannot be read.

@@ -55,6 +55,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import Format
+from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._sgf_values import letter_point, point_letter, unescape
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
@@ -418,11 +419,13 @@ class _Reader:
             # match): with the rule off the replay treats these games exactly as
             # post-Crawford games.
             match.rules = dataclasses.replace(match.rules, crawford=False)
+        match.rules = said(match.rules, match.headers)
 
     def merge_root(self, match: Match, info: _GameInfo) -> None:
         """Match information that gnubg writes in the first game only, if a later game has it."""
         known = {key for key, _ in match.headers}
         match.headers.extend((k, v) for k, v in info.headers if k not in known)
+        match.rules = said(match.rules, match.headers)
         if match.ratings == (None, None):
             match.ratings = info.ratings
         if not match.comments:

@@ -38,6 +38,7 @@ from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
 from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.findings import Code, Finding
 from tabla_cli.formats import Format, never
+from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.formats.xg_analysis import (
     answer_analysis,
@@ -229,11 +230,12 @@ class _Reader:
         if not isinstance(header, MatchHeader) or header.magic != MATCH_MAGIC:
             raise InputError("the first record is not an eXtreme Gammon match header", Location(self.path))
         self.version = header.version
+        headers = _headers(header)
         self.match = Match(
             players=header.players,
             length=0 if header.length == MONEY else header.length,
-            headers=_headers(header),
-            rules=_rules(header),
+            headers=headers,
+            rules=said(_rules(header), headers),
             variant=_VARIANTS.get(header.variation, ""),
             path=self.path,
             format="xg",

@@ -68,6 +68,7 @@ __all__ = [
     "FrameBuilder",
     "Frames",
     "build_frames",
+    "decisions_of",
     "empty_frame",
     "file_rows",
     "frames_from_matches",
@@ -153,6 +154,12 @@ class Frames:
         current = dict(self.items())
         current.update(frames)
         return Frames.from_dict(current, self.files)
+
+
+def decisions_of(frames: Frames) -> pd.DataFrame | None:
+    """The frames' ``decisions`` frame, or None when it is empty (no analysis)."""
+    decisions = frames.decisions
+    return None if decisions.empty else decisions
 
 
 class FrameBuilder:

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from tabla_cli.reports.cells import _numeric, _text_rows
-from tabla_cli.reports.frames import Frames
+from tabla_cli.reports.frames import Frames, decisions_of
 from tabla_cli.reports.plots import PLOTS, plot_error_rates
-from tabla_cli.reports.skill import decisions_of, player_skill
+from tabla_cli.reports.skill import player_skill
 from tabla_cli.reports.summaries import findings_by_code
 
 TITLES: dict[str, str] = {

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from tabla_cli.reports.dice import dice_summary
-from tabla_cli.reports.frames import Frames
+from tabla_cli.reports.frames import Frames, decisions_of
 from tabla_cli.reports.html import TITLES, TOP, Section, html_table, limit_rows, render_page, skill_sections
 from tabla_cli.reports.plots import (
     match_play,
@@ -28,7 +28,7 @@ from tabla_cli.reports.plots import (
     plot_take_drop_by_score,
     plot_trend,
 )
-from tabla_cli.reports.skill import decisions_of, player_skill
+from tabla_cli.reports.skill import player_skill
 from tabla_cli.reports.summaries import (
     findings_by_code,
     opponent_summary,

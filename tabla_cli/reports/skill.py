@@ -23,7 +23,6 @@ from tabla_cli.reports.schema import COLUMNS
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
     from tabla_cli.model import Match
-    from tabla_cli.reports.frames import Frames
 
 __all__ = [
     "MATCH_SKILL_COLUMNS",
@@ -31,7 +30,6 @@ __all__ = [
     "RENAMED",
     "SKILL_COLUMNS",
     "decision_rows",
-    "decisions_of",
     "group_skill",
     "match_decisions",
     "match_skill",
@@ -98,12 +96,6 @@ def decision_rows(
         row.update(match=match, player=names[side], opponent=names[1 - side])
         out.append(tuple(row.get(c.name) for c in COLUMNS["decisions"]))
     return out
-
-
-def decisions_of(frames: Frames) -> pd.DataFrame | None:
-    """The frames' ``decisions`` frame, or None when it is empty (no analysis)."""
-    decisions = frames.decisions
-    return None if decisions.empty else decisions
 
 
 def _stats(decisions: pd.DataFrame, key: pd.Series, by_match: bool = False) -> pd.DataFrame:

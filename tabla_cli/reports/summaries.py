@@ -36,14 +36,13 @@ from tabla_cli.columns import Column, rate, table, typed
 from tabla_cli.errors import InputError, Location
 from tabla_cli.findings import CODES
 from tabla_cli.reports.dice import DICE_COLUMNS, dice_summary
-from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Frames
+from tabla_cli.reports.frames import COLUMNS, NAME_COLUMNS, SEVERITIES, Frames, decisions_of
 from tabla_cli.reports.options import PERIODS, PLAYER_TABLES
 from tabla_cli.reports.skill import (
     GROUP_SKILL,
     MATCH_SKILL_COLUMNS,
     OPPONENT_SKILL_COLUMNS,
     SKILL_COLUMNS,
-    decisions_of,
     group_skill,
     match_skill,
     player_skill,

@@ -1,12 +1,12 @@
 """Writers of match transcript formats, one module per format, and their registry.
 
-Each writer takes a :class:`~tabla_cli.model.Match` with its
-:class:`~tabla_cli.replay.MatchResult` and, where the format needs resolved
-plays (one step per die), every game's rolls as
-:class:`~tabla_cli.writers.rolls.RollsVisitor` collects them; it replays the
-match itself when they are not given. :data:`WRITERS` lists them with their names (``tabla convert
---to``) and file suffixes; a writer module is imported only when its format
-is written, so that the command line can list the formats without loading them.
+Each writer is a visitor of the replay (:class:`~tabla_cli.visitor.BaseVisitor`
+of ``str``): it writes every match it visits from the replay's steps alone
+(the plays as resolved, the cube values decided, the results judged), and
+its ``result()`` is the text of the matches so far. :data:`WRITERS` lists
+them with their names (``tabla convert --to``) and file suffixes; a writer
+module is imported only when its format is written, so that the command line
+can list the formats without loading them.
 
 >>> [w.name for w in WRITERS]
 ['mat', 'sgf', 'json', 'positions', 'txt']
@@ -17,36 +17,15 @@ is written, so that the command line can list the formats without loading them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tabla_cli.model import Match
-    from tabla_cli.replay import MatchResult
-    from tabla_cli.writers.positions import PositionRow
-    from tabla_cli.writers.rolls import GameRolls
+    from tabla_cli.visitor import BaseVisitor
 
-__all__ = ["FORMATS", "SUFFIXES", "WRITERS", "Replayed", "Writer", "format_for_path", "format_for_suffix", "get"]
-
-
-class Replayed(NamedTuple):
-    """One match replayed for a writer.
-
-    Attributes:
-        match: the match as read.
-        result: its replay; None: the writer replays it.
-        rows: its :class:`~tabla_cli.writers.positions.PositionRow` list,
-            for writers that need them (:attr:`Writer.positions`), else None.
-        rolls: its games' :data:`~tabla_cli.writers.rolls.GameRolls`, for
-            writers that need them (:attr:`Writer.rolls`), else None.
-    """
-
-    match: Match
-    result: MatchResult | None
-    rows: list[PositionRow] | None = None
-    rolls: list[GameRolls] | None = None
+__all__ = ["FORMATS", "SUFFIXES", "WRITERS", "Writer", "format_for_path", "format_for_suffix", "get"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,51 +35,41 @@ class Writer:
     Attributes:
         name: the format's name (``--to``).
         suffixes: its file suffixes (lower case); ``--out-dir`` writes the first.
+        module: the module of :mod:`tabla_cli.writers` that writes it.
+        visitor_class: that module's visitor class, made with no arguments.
         by_suffix: whether an output's suffix names this format (``.txt``
             does not: it may be a ``.mat`` transcript or ASCII boards).
-        module: the module of :mod:`tabla_cli.writers` that writes it.
-        function: that module's function of ``[(match, replayed), ...]``.
-        positions: the writer draws on every decision's position (a replay
-            with :class:`~tabla_cli.writers.positions.PositionsVisitor`,
-            given as ``rows=``).
-        rolls: the writer draws on every roll's resolved play (a replay with
-            :class:`~tabla_cli.writers.rolls.RollsVisitor`, given as ``rolls=``).
     """
 
     name: str
     suffixes: tuple[str, ...]
     module: str
-    function: str
+    visitor_class: str
     by_suffix: bool = True
-    positions: bool = False
-    rolls: bool = False
 
     @property
     def suffix(self) -> str:
         """The suffix of the files ``--out-dir`` writes."""
         return self.suffixes[0]
 
-    def write(self, matches: Sequence[Replayed]) -> str:
-        """The text of ``matches`` in this format.
+    def visitor(self) -> BaseVisitor[str]:
+        """A fresh writer: replay the matches with it, then its ``result()`` is their text in this format.
 
-        Raises:
-            InvalidPlayError: SGF only: a play that cannot even be read.
+        ``result()`` raises :class:`~tabla_cli.errors.InvalidPlayError` (SGF
+        only) for a play that cannot even be read.
         """
-        function = getattr(importlib.import_module(f"tabla_cli.writers.{self.module}"), self.function)
-        pairs = [(m.match, m.result) for m in matches]
-        if self.positions:
-            return str(function(pairs, rows=[m.rows or [] for m in matches]))
-        if self.rolls:
-            return str(function(pairs, rolls=[m.rolls for m in matches]))
-        return str(function(pairs))
+        made: BaseVisitor[str] = getattr(
+            importlib.import_module(f"tabla_cli.writers.{self.module}"), self.visitor_class
+        )()
+        return made
 
 
 WRITERS: tuple[Writer, ...] = (
-    Writer("mat", (".mat",), "mat", "format_mats", rolls=True),
-    Writer("sgf", (".sgf",), "sgf", "format_sgfs", rolls=True),
-    Writer("json", (".json",), "json", "format_json", rolls=True),
-    Writer("positions", (".csv",), "positions", "format_positions", positions=True),
-    Writer("txt", (".txt",), "text", "format_text", by_suffix=False, positions=True),
+    Writer("mat", (".mat",), "mat", "MatWriter"),
+    Writer("sgf", (".sgf",), "sgf", "SgfWriter"),
+    Writer("json", (".json",), "json", "JsonWriter"),
+    Writer("positions", (".csv",), "positions", "PositionsWriter"),
+    Writer("txt", (".txt",), "text", "TextWriter", by_suffix=False),
 )
 """Every output format, in the order ``--to`` lists them."""
 

@@ -63,20 +63,21 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from tabla_cli import __version__
-from tabla_cli.board import Position
+from tabla_cli.board import Play, Player, Position
 from tabla_cli.errors import Location, TablaError
 from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
 from tabla_cli.evaluation.types import DecisionKind, Evaluation
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.replay import Decision, GameResult, MatchResult
+from tabla_cli.replay import GameResult, MatchResult, replay
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 from tabla_cli.writers.mat import canonical_play
-from tabla_cli.writers.rolls import GameRolls, replay_rolls
 
-__all__ = ["GENERATOR", "SCHEMA", "evaluation_data", "format_json", "match_data", "write_json"]
+__all__ = ["GENERATOR", "SCHEMA", "JsonWriter", "evaluation_data", "format_json", "match_data", "write_json"]
 
 SCHEMA = "tabla-match/1"
 """The ``schema`` value of documents this module writes."""
@@ -108,50 +109,97 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
 def write_json(
-    matches: Iterable[tuple[Match, MatchResult | None]],
-    handle: TextIO,
-    *,
-    rolls: Sequence[list[GameRolls] | None] | None = None,
-    generator: str = GENERATOR,
+    matches: Iterable[tuple[Match, MatchResult | None]], handle: TextIO, *, generator: str = GENERATOR
 ) -> None:
     """Write one ``tabla-match/1`` document holding ``matches`` to ``handle``.
 
     Args:
-        matches: each match with its replay if already done, with ``rolls``
-            (:func:`~tabla_cli.writers.rolls.replay_rolls`; None: replayed here).
+        matches: each match (replayed here; the result beside it is not needed).
         handle: a text stream (UTF-8).
-        rolls: each match's games' rolls from that replay.
         generator: the ``generator`` value.
     """
-    handle.write(format_json(matches, rolls=rolls, generator=generator))
+    handle.write(format_json(matches, generator=generator))
 
 
-def format_json(
-    matches: Iterable[tuple[Match, MatchResult | None]],
-    *,
-    rolls: Sequence[list[GameRolls] | None] | None = None,
-    generator: str = GENERATOR,
-) -> str:
+def format_json(matches: Iterable[tuple[Match, MatchResult | None]], *, generator: str = GENERATOR) -> str:
     """The document text (ending in a newline); see :func:`write_json`."""
-    document = {
-        "schema": SCHEMA,
-        "generator": generator,
-        "matches": [
-            match_data(match, replayed=replayed, rolls=None if rolls is None else rolls[i])
-            for i, (match, replayed) in enumerate(matches)
-        ],
-    }
-    return _dump(document, 0) + "\n"
+    writer = JsonWriter(generator)
+    for match, _ in matches:
+        replay(match, writer)
+    return writer.result()
 
 
-def match_data(
-    match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None
-) -> dict[str, Any]:
+def match_data(match: Match) -> dict[str, Any]:
     """One match as plain data (the objects of the document's ``matches`` list)."""
-    if replayed is None or rolls is None:
-        replayed, rolls = replay_rolls(match)
+    writer = JsonWriter()
+    replay(match, writer)
+    return writer.matches[0]
+
+
+class JsonWriter(BaseVisitor[str]):
+    """Builds the document of every match it visits from the replay's steps alone.
+
+    Every action comes as one step, in order, with the play the replay
+    resolved; a game's ``outcome`` is what the replay established.
+    :meth:`result` is the document of the matches so far.
+
+    Args:
+        generator: the ``generator`` value.
+    """
+
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+
+    def __init__(self, generator: str = GENERATOR) -> None:
+        self.generator = generator
+        self.matches: list[dict[str, Any]] = []
+        self.game: Game | None = None
+        self.actions: list[dict[str, Any]] = []
+
+    def begin_match(self, match: Match) -> None:
+        self.matches.append(_match(match))
+
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        self.game = game
+        self.actions = []
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if self.game is not None and action is self.game.trailing_roll:
+            return  # a roll without moves after the record's last move: not one of the game's actions
+        steps = None if play is None else canonical_play(state.position, play)
+        self.actions.append(_action(action, steps))
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        self.actions.append(_action(action, None))
+
+    def visit_unchecked(self, action: Action) -> None:
+        self.actions.append(_action(action, None))
+
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
+        if action.kind in _VALUED and action.value is None:
+            action = replace(action, value=cube_after)  # the value the transcript left to the replay (FIBS, SGF)
+        self.actions.append(_action(action, None))
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.actions.append(_action(action, None))
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.actions.append(_action(action, None))
+
+    def end_game(self, game_result: GameResult) -> None:
+        assert self.game is not None  # begin_game came first
+        self.matches[-1]["games"].append(_game(self.game, game_result, self.actions))
+
+    def result(self) -> str:
+        document = {"schema": SCHEMA, "generator": self.generator, "matches": self.matches}
+        return _dump(document, 0) + "\n"
+
+
+def _match(match: Match) -> dict[str, Any]:
+    """A match's own data, its games still to come."""
     rules = match.rules
-    data: dict[str, Any] = {
+    return {
         "players": list(match.players),
         "ratings": list(match.ratings),
         "length": match.length,
@@ -169,10 +217,6 @@ def match_data(
         "source": _source(match),
         "games": [],
     }
-    for index, game in enumerate(match.games):
-        result = replayed.games[index] if index < len(replayed.games) else None
-        data["games"].append(_game(game, result, rolls[index] if index < len(rolls) else []))
-    return data
 
 
 def _source(match: Match) -> dict[str, Any]:
@@ -189,7 +233,7 @@ def _where(location: Location) -> list[int] | None:
     return [location.line, location.column or 1]
 
 
-def _game(game: Game, result: GameResult | None, rolls: GameRolls) -> dict[str, Any]:
+def _game(game: Game, result: GameResult, actions: list[dict[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {"number": game.number, "score": list(game.score)}
     if game.crawford is not None:
         data["crawford"] = game.crawford
@@ -208,25 +252,21 @@ def _game(game: Game, result: GameResult | None, rolls: GameRolls) -> dict[str, 
     where = _where(game.location)
     if where is not None:
         data["location"] = where
-    if result is not None:
-        data["outcome"] = {
-            "winner": None if result.winner is None else int(result.winner),
-            "points": result.points,
-            "ended_by": result.ended_by,
-            "result": result.result,
-            "cube": result.cube,
-            "cube_owner": None if result.cube_owner is None else int(result.cube_owner),
-            "crawford": result.crawford,
-        }
-    decisions = iter(rolls)
-    data["actions"] = [
-        _action(action, next(decisions, None) if action.kind is ActionKind.ROLL else None) for action in game.actions
-    ]
+    data["outcome"] = {
+        "winner": None if result.winner is None else int(result.winner),
+        "points": result.points,
+        "ended_by": result.ended_by,
+        "result": result.result,
+        "cube": result.cube,
+        "cube_owner": None if result.cube_owner is None else int(result.cube_owner),
+        "crawford": result.crawford,
+    }
+    data["actions"] = actions
     return data
 
 
-def _action(action: Action, decision: Decision | None) -> dict[str, Any]:
-    """One action as plain data; ``decision``: a roll's, from the replay (None: not replayed)."""
+def _action(action: Action, steps: Play | None) -> dict[str, Any]:
+    """One action as plain data; ``steps``: a roll's play as the replay resolved it (None: not resolved)."""
     kind = action.kind
     data: dict[str, Any] = {"kind": kind.value, "player": int(action.player)}
     if action.move_number is not None:
@@ -237,10 +277,7 @@ def _action(action: Action, decision: Decision | None) -> dict[str, Any]:
         if action.resigned:
             data["resigned"] = True
         else:
-            play = (
-                None if decision is None or decision.play is None else canonical_play(decision.position, decision.play)
-            )
-            data["steps"] = None if play is None else [[s.src, s.dst, s.hit] for s in play]
+            data["steps"] = None if steps is None else [[s.src, s.dst, s.hit] for s in steps]
     elif action.value is not None or kind in _VALUED:
         data["value"] = action.value
     if kind is ActionKind.WIN and action.match_won:

@@ -7,7 +7,7 @@ match``, then per game `` Game n``, the score line
 are written ``dd: from/to from/to`` in plain numbers (25 = bar, 0 = off),
 one step per die, in a legal playing order (the highest source first), with
 ``*`` on every step that hits; the steps come from the replay
-(:func:`~tabla_cli.writers.rolls.replay_rolls`). Cube actions are `` Doubles => v``,
+(:class:`MatWriter` is a visitor of the replay). Cube actions are `` Doubles => v``,
 `` Takes``, `` Drops``, `` Beavers => v``, `` Raccoons => v``; results
 `` Wins k point(s)``, with ``and the match`` on the game that decides the
 match.
@@ -45,82 +45,168 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TextIO
 
 from tabla_cli.board import BAR, OFF, Play, Player, Position, Step
 from tabla_cli.errors import TablaError
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.replay import Decision, GameResult, MatchResult
-from tabla_cli.writers.rolls import GameRolls, replay_rolls
+from tabla_cli.replay import GameResult, MatchResult, replay
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
-__all__ = ["canonical_play", "format_mat", "format_mats", "plain_play", "write_mat"]
+__all__ = ["MatWriter", "canonical_play", "format_mat", "format_mats", "plain_play", "write_mat"]
 
 _ZERO, _ONE = Player.ZERO, Player.ONE
-_RESULT_KINDS = frozenset({ActionKind.WIN, ActionKind.LOSS})
 _VARIANT_NAMES = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
 """How XG and gnubg write the ``Variation`` of the variants they know."""
 
 
-def write_mat(
-    match: Match,
-    handle: TextIO,
-    *,
-    replayed: MatchResult | None = None,
-    rolls: list[GameRolls] | None = None,
-    newline: str = "\n",
-) -> None:
+def write_mat(match: Match, handle: TextIO, *, newline: str = "\n") -> None:
     """Write ``match`` to ``handle`` as a ``.mat`` transcript.
 
     Args:
         match: the match to write.
         handle: a text stream (write it as UTF-8, without a BOM).
-        replayed: the match's replay, with ``rolls``, if already done
-            (:func:`~tabla_cli.writers.rolls.replay_rolls`).
-        rolls: its games' rolls from that replay.
         newline: the line end, ``"\\n"`` (default) or ``"\\r\\n"``.
     """
-    handle.write(format_mat(match, replayed=replayed, rolls=rolls, newline=newline))
+    handle.write(format_mat(match, newline=newline))
 
 
-def format_mats(
-    matches: Iterable[tuple[Match, MatchResult | None]],
-    *,
-    rolls: Sequence[list[GameRolls] | None] | None = None,
-    newline: str = "\n",
-) -> str:
+def format_mats(matches: Iterable[tuple[Match, MatchResult | None]], *, newline: str = "\n") -> str:
     """Several matches in one text, one after another (the reader reads them back one by one).
 
-    ``rolls``: each match's games' rolls, from the replay that gave its result.
+    Each match is replayed with a :class:`MatWriter` (the result beside it is not needed).
     """
-    return "".join(
-        format_mat(m, replayed=r, rolls=None if rolls is None else rolls[i], newline=newline)
-        for i, (m, r) in enumerate(matches)
-    )
+    writer = MatWriter(newline)
+    for match, _ in matches:
+        replay(match, writer)
+    return writer.result()
 
 
-def format_mat(
-    match: Match, *, replayed: MatchResult | None = None, rolls: list[GameRolls] | None = None, newline: str = "\n"
-) -> str:
+def format_mat(match: Match, *, newline: str = "\n") -> str:
     """The ``.mat`` text of ``match``; see :func:`write_mat`."""
-    if replayed is None or rolls is None:
-        replayed, rolls = replay_rolls(match)
-    lines: list[str] = []
-    for key, value in _headers(match):
-        lines.append(f'; [{_one_line(key)} "{_one_line(value)}"]')
-    for comment in match.comments:
-        for part in comment.splitlines():
-            if part.strip():
-                lines.append(f"; {part.strip()}")
-    if lines:
-        lines.append("")
-    lines += [f" {match.length} point match", ""]
-    results = replayed.games
-    for index, game in enumerate(match.games):
-        result = results[index] if index < len(results) else None
-        lines += _game(match, game, result, rolls[index] if index < len(rolls) else [])
-        lines.append("")
-    return newline.join(lines) + newline
+    return replay(match, MatWriter(newline))
+
+
+class MatWriter(BaseVisitor[str]):
+    """Writes every match it visits as a ``.mat`` transcript, from the replay's steps alone.
+
+    Every action comes as one step, in order: the plays as the replay resolved
+    them (or as written, where it could not), the cube values it decided, the
+    results it judged. :meth:`result` is the text of the matches so far.
+
+    Args:
+        newline: the line end, ``"\\n"`` (default) or ``"\\r\\n"``.
+    """
+
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+
+    def __init__(self, newline: str = "\n") -> None:
+        self.newline = newline
+        self.texts: list[str] = []
+        self.lines: list[str] = []
+        self.match: Match | None = None
+        self.slots = _Lines()
+        self.deciding = False
+        self.cube = 1  # the cube the replay last reported (for an action it does not follow)
+        self.trailing: Action | None = None
+
+    def begin_match(self, match: Match) -> None:
+        self.match = match
+        lines = [f'; [{_one_line(key)} "{_one_line(value)}"]' for key, value in _headers(match)]
+        for comment in match.comments:
+            for part in comment.splitlines():
+                if part.strip():
+                    lines.append(f"; {part.strip()}")
+        if lines:
+            lines.append("")
+        self.lines = lines + [f" {match.length} point match", ""]
+
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        match = self.match
+        assert match is not None  # begin_match came first
+        left = f"{_score_name(match, _ZERO)} : {game.score[0]}"
+        right = f"{_score_name(match, _ONE)} : {game.score[1]}"
+        # gnubg's ' %-31s%s', but never without a space
+        self.lines += [f" Game {game.number}", f" {left:<30} {right}".rstrip()]
+        set_pos = _set_pos(match, game)
+        if set_pos is not None:
+            self.lines.append(set_pos)
+        self.slots = _Lines()
+        self.deciding = False
+        self.cube = state.cube
+        self.trailing = game.trailing_roll
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if action is self.trailing:
+            return  # a roll without moves after the record's last move: not a move line
+        self.cube = state.cube
+        self.slots.add(action.player, _roll(action, state.position, play), False)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        text = _roll(action, None, None) if action.kind is ActionKind.ROLL else _WORDS[action.kind]
+        self.slots.add(action.player, text, False)
+
+    def visit_unchecked(self, action: Action) -> None:
+        """An action after the game ended or the replay stopped: as written (a value the replay never decided:
+        twice the cube it last reported)."""
+        kind = action.kind
+        if kind is ActionKind.ROLL:
+            text = _roll(action, None, None)
+        elif kind in _VALUED:
+            text = f" {_VALUED[kind]} => {action.value or 2 * self.cube}"
+        else:
+            text = _WORDS[kind]
+        self.slots.add(action.player, text, False)
+
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
+        kind = action.kind
+        self.cube = cube_before if kind is ActionKind.DOUBLE else cube_after
+        text = f" {_VALUED[kind]} => {action.value or cube_after}" if kind in _VALUED else _WORDS[kind]
+        self.slots.add(action.player, text, False)
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.result_line(state, action, game_result)
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        if action.kind is ActionKind.LOSS:
+            self.slots.add(
+                action.player, f" Losses {_points(state.cube if action.value is None else action.value)}", True
+            )
+        else:
+            self.result_line(state, action, game_result)
+
+    def result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        """A ``Wins`` line: the value written, else the cube times the result's multiplier."""
+        value = action.value
+        if value is None:
+            value = state.cube * (game_result.multiplier or 1)
+        text = f" Wins {_points(value)}"
+        score = state.score[action.player]
+        decides = not self.deciding and bool(state.length) and score < state.length <= score + value
+        if action.match_won or decides:
+            text += " and the match"
+        self.deciding = self.deciding or decides
+        self.slots.add(action.player, text, True)
+
+    def end_game(self, game_result: GameResult) -> None:
+        self.lines += self.slots.text()
+        self.lines.append("")
+
+    def end_match(self, match_result: MatchResult) -> None:
+        self.texts.append(self.newline.join(self.lines) + self.newline)
+        self.lines = []
+
+    def result(self) -> str:
+        return "".join(self.texts)
+
+
+_VALUED = {ActionKind.DOUBLE: "Doubles", ActionKind.BEAVER: "Beavers", ActionKind.RACCOON: "Raccoons"}
+"""The cube actions written with their value (``Doubles => 4``)."""
+_WORDS = {ActionKind.TAKE: " Takes", ActionKind.DROP: " Drops", ActionKind.RESIGN: " Resigns"}
+"""The actions written as one word."""
 
 
 def _one_line(text: str) -> str:
@@ -306,66 +392,14 @@ class _Lines:
         return out
 
 
-def _game(match: Match, game: Game, result: GameResult | None, rolls: GameRolls) -> list[str]:
-    lines = [f" Game {game.number}"]
-    left = f"{_score_name(match, _ZERO)} : {game.score[0]}"
-    right = f"{_score_name(match, _ONE)} : {game.score[1]}"
-    lines.append(f" {left:<30} {right}".rstrip())  # gnubg's ' %-31s%s', but never without a space
-    set_pos = _set_pos(match, game)
-    if set_pos is not None:
-        lines.append(set_pos)
-    decisions = iter(rolls)
-    length = match.length
-    deciding = False
-    slots = _Lines()
-    cube = game.start_cube[0] if game.start_cube else 1
-    offered: int | None = None
-    for action in game.actions:
-        kind = action.kind
-        if kind is ActionKind.ROLL:
-            text = _roll(action, next(decisions, None))
-        elif kind is ActionKind.DOUBLE:
-            offered = action.value or cube * 2
-            text = f" Doubles => {offered}"
-        elif kind is ActionKind.TAKE:
-            cube, offered = offered or cube, None
-            text = " Takes"
-        elif kind is ActionKind.DROP:
-            offered = None
-            text = " Drops"
-        elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):
-            cube = action.value or (offered or cube) * 2
-            offered = None
-            word = "Beavers" if kind is ActionKind.BEAVER else "Raccoons"
-            text = f" {word} => {cube}"
-        elif kind is ActionKind.RESIGN:
-            text = " Resigns"
-        elif kind is ActionKind.LOSS:
-            text = f" Losses {_points(action.value if action.value is not None else cube)}"
-        else:
-            value = action.value
-            if value is None:
-                value = cube * ((result.multiplier or 1) if result is not None else 1)
-            text = f" Wins {_points(value)}"
-            decides = (
-                not deciding
-                and bool(length)
-                and game.score[action.player] < length <= (game.score[action.player] + value)
-            )
-            if action.match_won or decides:
-                text += " and the match"
-            deciding = deciding or decides
-        slots.add(action.player, text, kind in _RESULT_KINDS)
-    return lines + slots.text()
-
-
-def _roll(action: Action, decision: Decision | None) -> str:
+def _roll(action: Action, position: Position | None, play: Play | None) -> str:
+    """A roll's text: ``play`` as resolved from ``position``, else the play as written."""
     dice = action.dice or (0, 0)
     head = f"{dice[0]}{dice[1]}:"
     if action.resigned:
         return f"{head} ????"
-    if decision is not None and decision.play is not None:
-        body = plain_play(decision.position, decision.play)
+    if position is not None and play is not None:
+        body = plain_play(position, play)
     else:
         body = " ".join((action.play_text or "").split())
     return f"{head} {body}" if body else head

@@ -40,9 +40,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position
 from tabla_cli.errors import TablaError
@@ -51,7 +51,18 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import MatchResult, replay
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
-__all__ = ["COLUMNS", "PositionRow", "PositionsVisitor", "format_positions", "position_rows", "write_positions"]
+__all__ = [
+    "COLUMNS",
+    "DecisionRows",
+    "PositionRow",
+    "PositionsVisitor",
+    "PositionsWriter",
+    "format_positions",
+    "position_rows",
+    "write_positions",
+]
+
+T = TypeVar("T")
 
 COLUMNS: tuple[str, ...] = (
     "match",
@@ -146,22 +157,15 @@ def write_positions(matches: Iterable[tuple[Match, MatchResult | None]], handle:
     handle.write(format_positions(matches))
 
 
-def format_positions(
-    matches: Iterable[tuple[Match, MatchResult | None]], *, rows: Sequence[list[PositionRow]] | None = None
-) -> str:
+def format_positions(matches: Iterable[tuple[Match, MatchResult | None]]) -> str:
     """The CSV text (LF line ends) of every decision of ``matches``, numbered 1, 2, ... in order.
 
-    Each match is replayed with a :class:`PositionsVisitor` (a replay without
-    one, the second of each pair, does not carry the cube actions' states),
-    unless ``rows`` gives each match's rows, made by such a replay already.
+    Each match is replayed with a :class:`PositionsWriter` (the result beside it is not needed).
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for index, (match, _) in enumerate(matches, start=1):
-        for row in rows[index - 1] if rows is not None else position_rows(match, index=index):
-            writer.writerow(row.values())
-    return out.getvalue()
+    writer = PositionsWriter()
+    for match, _ in matches:
+        replay(match, writer)
+    return writer.result()
 
 
 def position_rows(match: Match, *, index: int = 1) -> list[PositionRow]:
@@ -174,8 +178,8 @@ def position_rows(match: Match, *, index: int = 1) -> list[PositionRow]:
     return replay(match, PositionsVisitor(index))
 
 
-class PositionsVisitor(BaseVisitor[list[PositionRow]]):
-    """Makes a :class:`PositionRow` of every roll and cube action the replay visits.
+class DecisionRows(BaseVisitor[T]):
+    """Makes a :class:`PositionRow` of every roll and cube action the replay visits, and hands it to :meth:`row`.
 
     Args:
         index: the number of the first match it visits in its input, for the
@@ -188,27 +192,25 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
         self.names = ("", "")
         self.index = index - 1
         self.game = 0
-        self.rows: list[PositionRow] = []
+
+    def row(self, row: PositionRow) -> None:
+        """One decision's row, in the order of the match's actions."""
+        raise NotImplementedError
 
     def begin_match(self, match: Match) -> None:
         self.names = match.players
         self.index += 1
 
-    def take(self) -> list[PositionRow]:
-        """The rows made since the last call (or the start)."""
-        rows, self.rows = self.rows, []
-        return rows
-
     def begin_game(self, game: Game, state: DecisionState) -> None:
         self.game = game.number
 
     def visit_unchecked(self, action: Action) -> None:
-        if action.kind is ActionKind.RESIGN:
+        if action.kind in _NO_ROW:
             return
         roll = action.kind is ActionKind.ROLL
         play = ("????" if action.resigned else " ".join((action.play_text or "").split())) if roll else ""
         player = action.player
-        self.rows.append(
+        self.row(
             PositionRow(
                 self.index,
                 self.game,
@@ -260,7 +262,7 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
             except TablaError:
                 xgid = ""
         actor = state.actor
-        self.rows.append(
+        self.row(
             PositionRow(
                 self.index,
                 state.game,
@@ -281,8 +283,44 @@ class PositionsVisitor(BaseVisitor[list[PositionRow]]):
             )
         )
 
+
+class PositionsVisitor(DecisionRows[list[PositionRow]]):
+    """Keeps the :class:`PositionRow` of every roll and cube action the replay visits.
+
+    Args:
+        index: the number of the first match it visits in its input, for the
+            ``match`` column (each later match's is one more).
+    """
+
+    def __init__(self, index: int = 1) -> None:
+        super().__init__(index)
+        self.rows: list[PositionRow] = []
+
+    def row(self, row: PositionRow) -> None:
+        self.rows.append(row)
+
     def result(self) -> list[PositionRow]:
         return self.rows
+
+
+class PositionsWriter(DecisionRows[str]):
+    """Writes the CSV of every decision of the matches it visits; :meth:`result` is the text so far (header first)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.out = io.StringIO()
+        self.csv = csv.writer(self.out, lineterminator="\n")
+        self.csv.writerow(COLUMNS)
+
+    def row(self, row: PositionRow) -> None:
+        self.csv.writerow(row.values())
+
+    def result(self) -> str:
+        return self.out.getvalue()
+
+
+_NO_ROW = frozenset({ActionKind.WIN, ActionKind.LOSS, ActionKind.RESIGN})
+"""The actions that are no decision (every other one has exactly one row)."""
 
 
 def _playing(state: MatchState) -> MatchState:

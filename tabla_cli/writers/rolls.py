@@ -1,11 +1,11 @@
-"""Every roll's decision, game by game, for the writers that write the replay's resolved plays.
+"""Every roll's decision, game by game: what the replay made of each roll, kept for later.
 
 The replay visits every roll of a game exactly once and in order: as a roll
 (:meth:`~tabla_cli.visitor.BaseVisitor.visit_roll`), as a resignation, or as
 an action it does not follow. :class:`RollsVisitor` keeps one entry per roll
-in that order, so that a writer walking a game's actions takes the next
-entry at each roll: the :class:`~tabla_cli.replay.Decision` the replay made
-of it, or None for a roll it resigned or did not follow.
+in that order: the :class:`~tabla_cli.replay.Decision` the replay made of it,
+or None for a roll it resigned or did not follow. (The writers need no such
+list: they write from the steps as they come.)
 
 >>> from tabla_cli.formats.mat import parse_matches
 >>> text = '''1 point match

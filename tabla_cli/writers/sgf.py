@@ -4,7 +4,7 @@ One game tree per game: a root node with the match information, an optional
 set-up node for a game that starts from another position, then one node per
 action (``W[31hefe]``, ``B[double]``, ``W[take]``, ``B[drop]``). Plays are
 written one letter pair per die in a legal playing order, from the replay of
-the match (:func:`~tabla_cli.writers.rolls.replay_rolls`).
+the match (:class:`SgfWriter` is a visitor of the replay).
 
 What SGF cannot carry (see docs/formats.md, "What each format carries"): headers other than date,
 event, round, place and transcriber; free comment lines other than the match
@@ -31,21 +31,21 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TextIO
 
 from tabla_cli import __version__
-from tabla_cli.board import BAR, Player, Position, Step
+from tabla_cli.board import BAR, Play, Player, Position, Step
 from tabla_cli.errors import InvalidPlayError
 from tabla_cli.formats.sgf import point_letter
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
-from tabla_cli.replay import Decision, GameResult, MatchResult
+from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.variant import find_variant
-from tabla_cli.writers.rolls import GameRolls, replay_rolls
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 from tabla_cli.writers.sgf_analysis import cube_property, move_properties
 
-__all__ = ["APPLICATION", "format_sgf", "format_sgfs", "write_sgf"]
+__all__ = ["APPLICATION", "SgfWriter", "format_sgf", "format_sgfs", "write_sgf"]
 
 APPLICATION = f"tabla:{__version__}"
 """Written in ``AP[...]``."""
@@ -62,65 +62,180 @@ _VARIANT_WORDS = {
     "hypergammon1": "Hypergammon1",
 }
 _CUBE_WORDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.DROP: "drop"}
+_EXCHANGE = frozenset({ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.TAKE})
+"""What may follow a beaver in the same exchange (before its one take)."""
 
 
-def write_sgf(
-    match: Match,
-    handle: TextIO,
-    *,
-    replayed: MatchResult | None = None,
-    rolls: list[GameRolls] | None = None,
-    application: str = APPLICATION,
-) -> None:
+def write_sgf(match: Match, handle: TextIO, *, application: str = APPLICATION) -> None:
     """Write ``match`` to ``handle`` as a GNU Backgammon SGF file.
 
     Args:
         match: the match to write.
         handle: a text stream (UTF-8 is what ``CA[UTF-8]`` says).
-        replayed: the match's replay, with ``rolls``, if already done
-            (:func:`~tabla_cli.writers.rolls.replay_rolls`).
-        rolls: its games' rolls from that replay.
         application: the ``AP`` value.
 
     Raises:
         InvalidPlayError: a play that the replay could not resolve cannot
             even be read (it cannot be written as letter pairs).
     """
-    handle.write(format_sgf(match, replayed=replayed, rolls=rolls, application=application))
+    handle.write(format_sgf(match, application=application))
 
 
-def format_sgfs(
-    matches: Iterable[tuple[Match, MatchResult | None]],
-    *,
-    rolls: Sequence[list[GameRolls] | None] | None = None,
-    application: str = APPLICATION,
-) -> str:
+def format_sgfs(matches: Iterable[tuple[Match, MatchResult | None]], *, application: str = APPLICATION) -> str:
     """Several matches, one SGF game tree after another (gnubg reads them back one by one).
 
-    ``rolls``: each match's games' rolls, from the replay that gave its result.
+    Each match is replayed with an :class:`SgfWriter` (the result beside it is not needed).
     """
-    return "".join(
-        format_sgf(m, replayed=r, rolls=None if rolls is None else rolls[i], application=application)
-        for i, (m, r) in enumerate(matches)
-    )
+    writer = SgfWriter(application)
+    for match, _ in matches:
+        replay(match, writer)
+    return writer.result()
 
 
-def format_sgf(
-    match: Match,
-    *,
-    replayed: MatchResult | None = None,
-    rolls: list[GameRolls] | None = None,
-    application: str = APPLICATION,
-) -> str:
+def format_sgf(match: Match, *, application: str = APPLICATION) -> str:
     """The SGF text of ``match``; see :func:`write_sgf`."""
-    if replayed is None or rolls is None:
-        replayed, rolls = replay_rolls(match)
-    results = replayed.games
-    parts: list[str] = []
-    for index, game in enumerate(match.games):
-        result = results[index] if index < len(results) else None
-        parts.append(_game(match, game, index, result, rolls[index] if index < len(rolls) else [], application))
-    return "".join(parts)
+    return replay(match, SgfWriter(application))
+
+
+class SgfWriter(BaseVisitor[str]):
+    """Writes every match it visits as SGF game trees, from the replay's steps alone.
+
+    Every action comes as one step, in order; a game's tree is written when
+    it ends (its root says the result). :meth:`result` is the text of the
+    matches so far.
+
+    Args:
+        application: the ``AP`` value.
+
+    Raises:
+        InvalidPlayError: from :meth:`result`: a play that the replay could
+            not resolve cannot even be read.
+    """
+
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+
+    def __init__(self, application: str = APPLICATION) -> None:
+        self.application = application
+        self.parts: list[str] = []
+        self.error: InvalidPlayError | None = None
+        self.match: Match | None = None
+        self.index = 0
+        self.game: Game | None = None
+        self.nodes: list[str] = []
+        self.first: Player | None = None
+        self.won: Action | None = None
+        self.context: _CubeContext | None = None
+        self.beavered: Player | None = None
+        self.doubled_from: int | None = None  # the cube before the last double, for its analysis
+
+    def begin_match(self, match: Match) -> None:
+        self.match = match
+        self.index = 0
+
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        self.game = game
+        self.nodes = []
+        self.first = self.won = self.beavered = None
+        self.doubled_from = None
+        self.context = _CubeContext(state)
+
+    def action(self, action: Action) -> None:
+        """Before any action: the take that closes a beaver exchange, and the side that acts first."""
+        kind = action.kind
+        if self.beavered is not None and kind not in _EXCHANGE:
+            self.nodes.append(f"\n;{_COLOUR[self.beavered]}[take]")
+        self.beavered = None
+        if self.first is None and kind is not ActionKind.WIN:
+            self.first = action.player
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        if self.game is not None and action is self.game.trailing_roll:
+            return  # written as the file wrote it, after the game's nodes
+        self.roll(action, play, state.cube)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        if action.kind is ActionKind.ROLL:
+            self.roll(action, None, None)
+        else:
+            self.action(action)  # a resignation is only the R of RE
+
+    def visit_unchecked(self, action: Action) -> None:
+        if action.kind is ActionKind.ROLL:
+            self.roll(action, None, None)
+        elif action.kind in _CUBE_WORDS:
+            if action.kind is ActionKind.DOUBLE and action.value:
+                self.doubled_from = max(1, action.value // 2)
+            self.cube(action, self.doubled_from)
+        elif action.kind is ActionKind.BEAVER or action.kind is ActionKind.RACCOON:
+            self.beaver(action)
+        else:
+            self.action(action)
+
+    def roll(self, action: Action, play: Play | None, cube: int | None) -> None:
+        """A roll's node: ``play`` as the replay resolved it (None: as written); ``cube``: the cube before it,
+        for its recorded cube analysis (None: not known)."""
+        self.action(action)
+        try:
+            text = _roll(action, play)
+        except InvalidPlayError as exc:
+            self.error = self.error or exc
+            text = ""
+        assert self.context is not None  # begin_game came first
+        self.nodes.append(f"\n;{_COLOUR[action.player]}[{text}]" + _analysis(action, self.context, cube))
+
+    def cube(self, action: Action, cube: int | None) -> None:
+        """A double's or answer's node; ``cube``: the cube before the double (None: not known)."""
+        self.action(action)
+        assert self.context is not None  # begin_game came first
+        self.nodes.append(
+            f"\n;{_COLOUR[action.player]}[{_CUBE_WORDS[action.kind]}]" + _analysis(action, self.context, cube)
+        )
+
+    def beaver(self, action: Action) -> None:
+        """gnubg's form: the beaver is a double by the taker; the take of the whole exchange follows once,
+        after the last beaver or raccoon."""
+        self.action(action)
+        self.nodes.append(f"\n;{_COLOUR[action.player]}[double]")
+        self.beavered = action.player.other
+
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
+        if action.kind is ActionKind.DOUBLE:
+            # The cube before the double: as written (half the value offered), else the replay's.
+            self.doubled_from = max(1, action.value // 2) if action.value else state.cube
+        if action.kind in _CUBE_WORDS:
+            self.cube(action, self.doubled_from or state.cube)
+        else:
+            self.beaver(action)
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.action(action)
+        self.won = action
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.action(action)
+
+    def end_game(self, game_result: GameResult) -> None:
+        match, game = self.match, self.game
+        assert match is not None and game is not None  # begin_match and begin_game came first
+        if self.beavered is not None:
+            self.nodes.append(f"\n;{_COLOUR[self.beavered]}[take]")
+        head = _root(match, game, self.index, game_result, self.won, self.application)
+        if game.start is not None or (game.start_cube is not None and game.start_cube[1] is not None):
+            head += _setup(game, self.first or _WHITE)
+        elif game.start_cube is not None and game.start_cube[0] > 1:
+            head += f"CV[{game.start_cube[0]}]"
+        trailing = game.trailing_roll
+        if trailing is not None:  # a roll without moves after the last move, as the file it was read from writes it
+            self.nodes.append(f"\n;{_COLOUR[trailing.player]}[{_roll(trailing, None)}]")
+        self.parts.append(head + "".join(self.nodes) + ")\n")
+        self.index += 1
+
+    def result(self) -> str:
+        if self.error is not None:
+            raise self.error
+        return "".join(self.parts)
 
 
 def _escape(value: str) -> str:
@@ -132,7 +247,7 @@ def _simple(value: str) -> str:
     return _escape(" ".join(value.split()))
 
 
-def _root(match: Match, game: Game, index: int, result: GameResult | None, application: str) -> str:
+def _root(match: Match, game: Game, index: int, result: GameResult, won: Action | None, application: str) -> str:
     length = match.length
     score = game.score
     props = [
@@ -151,7 +266,7 @@ def _root(match: Match, game: Game, index: int, result: GameResult | None, appli
     rules = []
     if length and match.rules.crawford:
         rules.append("Crawford")
-        if result is not None and result.crawford:
+        if result.crawford:
             rules.append("CrawfordGame")
     if match.rules.jacoby:
         rules.append("Jacoby")
@@ -163,9 +278,10 @@ def _root(match: Match, game: Game, index: int, result: GameResult | None, appli
         rules.append(word)
     if rules:
         props.append(f"RU[{':'.join(rules)}]")
-    won = _result(game, result)
-    if won:
-        props.append(f"RE[{won}]")
+    if won is not None:
+        points = won.value if won.value is not None else ""
+        resigned = result.ended_by in ("resign", "forfeit")
+        props.append(f"RE[{_COLOUR[won.player]}+{points}{'R' if resigned else ''}]")
     return "(;" + "".join(props)
 
 
@@ -182,18 +298,8 @@ def _header_props(headers: Iterable[tuple[str, str]]) -> list[str]:
     return [f"{tag}[{found[tag]}]" for tag in _HEADER_ORDER if tag in found]
 
 
-def _result(game: Game, result: GameResult | None) -> str:
-    for action in game.actions:
-        if action.kind is ActionKind.WIN:
-            points = action.value if action.value is not None else ""
-            resigned = result is not None and result.ended_by in ("resign", "forfeit")
-            return f"{_COLOUR[action.player]}+{points}{'R' if resigned else ''}"
-    return ""
-
-
-def _setup(game: Game, match: Match) -> str:
-    """The set-up node: the start position (if any) and the cube (value and owner)."""
-    first = next((a.player for a in game.actions if a.kind is not ActionKind.WIN), _WHITE)
+def _setup(game: Game, first: Player) -> str:
+    """The set-up node: the start position (if any) and the cube (value and owner); ``first`` acts first."""
     node = f"\n;PL[{_COLOUR[first]}]"
     if game.start is not None:
         start: Position = game.start
@@ -210,61 +316,13 @@ def _setup(game: Game, match: Match) -> str:
     return node
 
 
-def _game(match: Match, game: Game, index: int, result: GameResult | None, rolls: GameRolls, application: str) -> str:
-    out = [_root(match, game, index, result, application)]
-    if game.start is not None or (game.start_cube is not None and game.start_cube[1] is not None):
-        out.append(_setup(game, match))
-    elif game.start_cube is not None and game.start_cube[0] > 1:
-        out[0] += f"CV[{game.start_cube[0]}]"
-    decisions = iter(rolls)
-    context = _CubeContext(match, game, result)
-    actions = game.actions
-    for i, action in enumerate(actions):
-        kind = action.kind
-        colour = _COLOUR[action.player]
-        if kind is ActionKind.ROLL:
-            decision = next(decisions, None)
-            context.rolled(decision)
-            out.append(
-                f"\n;{colour}[{_roll(action, None if decision is None else decision.play)}]"
-                + _analysis(action, context, None if decision is None else decision.cube)
-            )
-        elif kind in _CUBE_WORDS:
-            out.append(f"\n;{colour}[{_CUBE_WORDS[kind]}]" + _analysis(action, context, context.cube(action)))
-        elif kind in (ActionKind.BEAVER, ActionKind.RACCOON):
-            # gnubg's form: the beaver is a double by the taker; the take of the
-            # whole exchange follows once, after the last beaver or raccoon.
-            out.append(f"\n;{colour}[double]")
-            following = actions[i + 1].kind if i + 1 < len(actions) else None
-            if following not in (ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.TAKE):
-                out.append(f"\n;{_COLOUR[action.player.other]}[take]")
-    trailing = game.trailing_roll
-    if trailing is not None:  # a roll without moves after the last move, as the file it was read from writes it
-        out.append(f"\n;{_COLOUR[trailing.player]}[{_roll(trailing, None)}]")
-    out.append(")\n")
-    return "".join(out)
-
-
 class _CubeContext:
-    """What a ``DA`` needs in match play: each side's points to go, the Crawford game, the cube before a double."""
+    """What a ``DA`` needs in match play: each side's points to go and the Crawford game, from the game's start."""
 
-    def __init__(self, match: Match, game: Game, result: GameResult | None) -> None:
-        self.length = match.length
-        self.score = game.score
-        self.crawford = bool(result.crawford) if result is not None else bool(game.crawford)
-        self.offered = 1
-        self.current = game.start_cube[0] if game.start_cube else 1
-
-    def rolled(self, decision: Decision | None) -> None:
-        """Note the cube the replay had at a roll (the cube a double after it offers to double)."""
-        if decision is not None:
-            self.current = decision.cube
-
-    def cube(self, action: Action) -> int:
-        """The cube before the double of ``action`` (a double, or its answer): as written, else the replay's."""
-        if action.kind is ActionKind.DOUBLE:
-            self.offered = action.value or 2 * self.current
-        return max(1, self.offered // 2)
+    def __init__(self, state: DecisionState) -> None:
+        self.length = state.length
+        self.score = state.score
+        self.crawford = state.crawford
 
     def of(self, doubler: Player, cube: int) -> tuple[int, int, int, bool] | None:
         if not self.length:

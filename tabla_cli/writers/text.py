@@ -1,7 +1,7 @@
 """ASCII boards, one per decision, with the play (``tabla convert --to txt``).
 
 For reading a match through: every roll and cube action of
-:func:`tabla_cli.writers.positions.position_rows` is drawn as the board
+:class:`tabla_cli.writers.positions.DecisionRows` makes is drawn as the board
 before it (seen from the player on roll, who sits at the bottom; player 0
 is ``O`` and player 1 ``X``, as in GNU Backgammon), with its Position ID,
 Match ID, pip counts and what was done. It is written for people, not read
@@ -44,20 +44,19 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TextIO
 
 from tabla_cli.board import Player
-from tabla_cli.model import ActionKind, Match
+from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.render import board_lines
-from tabla_cli.replay import MatchResult
-from tabla_cli.writers.positions import PositionRow, position_rows
+from tabla_cli.replay import GameResult, MatchResult, replay
+from tabla_cli.visitor import DecisionState, Wants
+from tabla_cli.writers.positions import DecisionRows, PositionRow
 
-__all__ = ["format_text", "write_text"]
+__all__ = ["TextWriter", "format_text", "write_text"]
 
 _MARK = {Player.ZERO: "O", Player.ONE: "X"}
-_NO_ROW = frozenset({ActionKind.WIN, ActionKind.LOSS, ActionKind.RESIGN})
-"""The actions the replay makes no position row of (every other one has exactly one)."""
 
 
 def write_text(matches: Iterable[tuple[Match, MatchResult | None]], handle: TextIO) -> None:
@@ -65,41 +64,75 @@ def write_text(matches: Iterable[tuple[Match, MatchResult | None]], handle: Text
     handle.write(format_text(matches))
 
 
-def format_text(
-    matches: Iterable[tuple[Match, MatchResult | None]], *, rows: Sequence[list[PositionRow]] | None = None
-) -> str:
-    """The text of :func:`write_text`; ``rows``: each match's :func:`position_rows`, when made already."""
-    out: list[str] = []
-    for index, (match, _) in enumerate(matches, start=1):
-        if index > 1:
-            out.append("")
-        out += _match(match, rows[index - 1] if rows is not None else position_rows(match, index=index))
-    return "\n".join(out) + "\n"
+def format_text(matches: Iterable[tuple[Match, MatchResult | None]]) -> str:
+    """The text of :func:`write_text`; each match is replayed with a :class:`TextWriter`."""
+    writer = TextWriter()
+    for match, _ in matches:
+        replay(match, writer)
+    return writer.result()
+
+
+class TextWriter(DecisionRows[str]):
+    """Draws every decision of the matches it visits, with the resignations and results between them.
+
+    :meth:`result` is the text of the matches so far.
+    """
+
+    wants = DecisionRows.wants | Wants.RESULT | Wants.RESULT_LINE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.match: Match | None = None
+
+    def begin_match(self, match: Match) -> None:
+        super().begin_match(match)
+        self.match = match
+        if self.lines:
+            self.lines.append("")
+        length = f"{match.length}-point match" if match.length else "money session"
+        self.lines.append(f"{_who(match, Player.ZERO)} - {_who(match, Player.ONE)}, {length}")
+        self.lines += [f"{key}: {value}" for key, value in match.headers]
+
+    def begin_game(self, game: Game, state: DecisionState) -> None:
+        super().begin_game(game, state)
+        names = self.names
+        self.lines += ["", f"Game {game.number}: {names[0]} {game.score[0]}, {names[1]} {game.score[1]}"]
+
+    def row(self, row: PositionRow) -> None:
+        assert self.match is not None  # begin_match came first
+        self.lines += [""] + _decision(self.match, row)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        super().visit_resign(state, action)
+        self.resigns(action)
+
+    def visit_unchecked(self, action: Action) -> None:
+        super().visit_unchecked(action)
+        self.resigns(action)
+
+    def resigns(self, action: Action) -> None:
+        if action.kind is ActionKind.RESIGN:
+            self.lines += ["", f"{self.names[action.player]} resigns"]
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.wins(state, action)
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        if action.kind is ActionKind.WIN:
+            self.wins(state, action)
+
+    def wins(self, state: DecisionState, action: Action) -> None:
+        points = action.value if action.value is not None else 0
+        won = " and the match" if state.length and state.score[action.player] + points >= state.length else ""
+        self.lines += ["", f"{self.names[action.player]} wins {points} point{'' if points == 1 else 's'}{won}"]
+
+    def result(self) -> str:
+        return "\n".join(self.lines) + "\n"
 
 
 def _who(match: Match, player: Player) -> str:
     return f"{match.players[player]} ({_MARK[player]})"
-
-
-def _match(match: Match, rows: list[PositionRow]) -> list[str]:
-    length = f"{match.length}-point match" if match.length else "money session"
-    lines = [f"{_who(match, Player.ZERO)} - {_who(match, Player.ONE)}, {length}"]
-    lines += [f"{key}: {value}" for key, value in match.headers]
-    decisions = iter(rows)  # one row per roll and cube action, in the order of the games' actions
-    for game in match.games:
-        lines += ["", f"Game {game.number}: {match.players[0]} {game.score[0]}, {match.players[1]} {game.score[1]}"]
-        for action in game.actions:
-            if action.kind not in _NO_ROW:
-                row = next(decisions, None)
-                if row is not None:
-                    lines += [""] + _decision(match, row)
-            if action.kind is ActionKind.WIN:
-                points = action.value if action.value is not None else 0
-                won = " and the match" if match.length and game.score[action.player] + points >= match.length else ""
-                lines += ["", f"{match.players[action.player]} wins {points} point{'' if points == 1 else 's'}{won}"]
-            elif action.kind is ActionKind.RESIGN:
-                lines += ["", f"{match.players[action.player]} resigns"]
-    return lines
 
 
 def _decision(match: Match, row: PositionRow) -> list[str]:

@@ -1,0 +1,162 @@
+"""Every writer is a visitor of the replay: it writes from the replay's steps alone.
+
+The golden files under ``tests/data/writers`` were written by the writers as they were before they became
+visitors (when they walked ``game.actions`` themselves); ``events.mat`` has the steps a plain transcript
+lacks: a beaver and a raccoon, a resignation, a second ``Wins``, ``Losses`` lines (a forfeit and a
+repeat), ``????``, and a game the replay stops following after a play it cannot apply.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabla_cli.board import Play, Player, Position
+from tabla_cli.convert import format_matches
+from tabla_cli.formats import mat
+from tabla_cli.model import Action, Game, Match
+from tabla_cli.replay import GameResult, MatchResult, replay
+from tabla_cli.visitor import BaseVisitor, DecisionState, Skip, Tee, Wants
+from tabla_cli.writers import WRITERS, get
+from tabla_cli.writers.positions import PositionsVisitor
+
+DATA = Path(__file__).parent / "data"
+GOLDEN = DATA / "writers"
+CASES = {
+    "events": GOLDEN / "events.mat",
+    "spec-3pt-gnubg": DATA / "mat" / "spec-3pt-gnubg.mat",
+    "spec-money-xg": DATA / "mat" / "spec-money-xg.mat",
+}
+FIXED = {"sgf": {"application": "tabla:test"}, "json": {"generator": "tabla"}}
+"""The arguments that keep a version number out of the golden files."""
+
+
+def _writer(name: str) -> BaseVisitor[str]:
+    writer = get(name)
+    kwargs = FIXED.get(name, {})
+    if not kwargs:
+        return writer.visitor()
+    module = importlib.import_module(f"tabla_cli.writers.{writer.module}")
+    made: BaseVisitor[str] = getattr(module, writer.visitor_class)(**kwargs)
+    return made
+
+
+def _read(case: str) -> Match:
+    """The case's match, read as from ``CASE.mat`` (the JSON document says where it was read from)."""
+    return next(mat.parse_matches(CASES[case].read_text(encoding="utf-8"), path=f"{case}.mat"))
+
+
+def _golden(case: str, name: str) -> str:
+    return (GOLDEN / f"{case}{get(name).suffix}.golden").read_text(encoding="utf-8")
+
+
+class _Blind(BaseVisitor[str]):
+    """Hands every step to ``writer``, but shows it the match without its games and each game without its
+    actions: what it writes then comes from the steps alone."""
+
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+
+    def __init__(self, writer: BaseVisitor[str]) -> None:
+        self.writer = writer
+        self.wants = writer.wants
+
+    def begin_match(self, match: Match) -> None:
+        self.writer.begin_match(dataclasses.replace(match, games=[]))
+
+    def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
+        return self.writer.begin_game(dataclasses.replace(game, actions=[]), state)
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.writer.visit_roll(state, action, play, after)
+
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
+        self.writer.visit_cube(state, action, cube_before, cube_after, owner)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        self.writer.visit_resign(state, action)
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.writer.visit_result(state, action, game_result)
+
+    def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.writer.visit_result_line(state, action, game_result)
+
+    def visit_unchecked(self, action: Action) -> None:
+        self.writer.visit_unchecked(action)
+
+    def end_game(self, game_result: GameResult) -> None:
+        self.writer.end_game(game_result)
+
+    def end_match(self, match_result: MatchResult) -> None:
+        self.writer.end_match(match_result)
+
+    def result(self) -> str:
+        return self.writer.result()
+
+
+@pytest.mark.parametrize("name", [w.name for w in WRITERS])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_writer_as_visitor_writes_the_golden_text(case: str, name: str) -> None:
+    """Replayed beside another visitor (as ``tabla convert`` does), each writer writes what it wrote before."""
+    match = _read(case)
+    writer = _writer(name)
+    replay(match, Tee(PositionsVisitor(), writer))
+    assert writer.result() == _golden(case, name)
+
+
+@pytest.mark.parametrize("name", [w.name for w in WRITERS])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_writer_does_not_read_the_actions(case: str, name: str) -> None:
+    """A writer shown no games and no actions, only the replay's steps, writes the same text."""
+    match = _read(case)
+    assert replay(match, _Blind(_writer(name))) == _golden(case, name)
+
+
+@pytest.mark.parametrize("name", ["positions", "txt"])
+def test_format_matches_writes_every_decision_without_a_replay_given(name: str) -> None:
+    """``format_matches`` with no result beside a match still writes its decisions, not only the headers."""
+    match = _read("spec-3pt-gnubg")
+    assert format_matches(name, [(match, None)]) == _golden("spec-3pt-gnubg", name)
+
+
+def test_every_action_is_visited_once_in_order() -> None:
+    """With ``visit_result_line``, the steps of a game are its actions, each once, in order."""
+
+    class Seen(BaseVisitor[list[Any]]):
+        wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+
+        def __init__(self) -> None:
+            self.seen: list[Any] = []
+
+        def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+            self.seen.append(action)
+
+        def visit_cube(
+            self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+        ) -> None:
+            self.seen.append(action)
+
+        def visit_resign(self, state: DecisionState, action: Action) -> None:
+            self.seen.append(action)
+
+        def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+            self.seen.append(action)
+
+        def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+            self.seen.append(action)
+
+        def visit_unchecked(self, action: Action) -> None:
+            self.seen.append(action)
+
+        def result(self) -> list[Any]:
+            return self.seen
+
+    match = _read("events")
+    seen = replay(match, Seen())
+    assert [id(a) for a in seen] == [id(a) for game in match.games for a in game.actions]
