@@ -64,8 +64,8 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     default="2ply",
     show_default=True,
     help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
-    "CPU time per match measured here (whole process, one core, 8 real matches): about 2.1 s "
-    "at 1ply, 2.6 s at 2ply, 6.8 s at 3ply; GNU Backgammon 1-ply 1.4 s (see docs/analysis-accuracy.md).",
+    "CPU time per match measured here (whole process, one core, 8 real matches): about 1.6 s "
+    "at 1ply, 2.9 s at 2ply, 12 s at 3ply; GNU Backgammon 1-ply 1.1-1.3 s (see docs/analysis-accuracy.md).",
 )
 @click.option(
     "--by",
