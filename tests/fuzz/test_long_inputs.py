@@ -18,7 +18,6 @@ import multiprocessing
 import random
 import re
 import resource
-import time
 from collections.abc import Callable
 
 import pytest
