@@ -290,9 +290,25 @@ class RowsVisitor(FileVisitor[FileRows]):
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         if self.decisions is not None:
             self.decisions.visit_roll(state, action, play, after)
-        rows = self.plays
-        if rows is None:
-            return
+        if self.plays is not None:
+            self._play_row(self.plays, state, action, play, after)
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        if self.decisions is not None:
+            self.decisions.visit_resign(state, action)
+        if self.plays is not None and action.kind is ActionKind.ROLL and action.dice:
+            self._play_row(self.plays, state, action, None, None)  # a roll resigned instead of played
+
+    def _play_row(
+        self,
+        rows: list[tuple[Any, ...]],
+        state: DecisionState,
+        action: Action,
+        play: Play | None,
+        after: Position | None,
+    ) -> None:
+        """Add the plays table's row of a roll to ``rows``: ``play`` None when it was not played as
+        written (or was resigned)."""
         opening = self._opening()
         before = state.position
         dice = action.dice or (0, 0)
@@ -326,44 +342,6 @@ class RowsVisitor(FileVisitor[FileRows]):
                 on_bar,
                 closed,
                 entered,
-            )
-        )
-
-    def visit_resign(self, state: DecisionState, action: Action) -> None:
-        if self.decisions is not None:
-            self.decisions.visit_resign(state, action)
-        rows = self.plays
-        if rows is None or action.kind is not ActionKind.ROLL or not action.dice:
-            return
-        before = state.position
-        dice = action.dice
-        pips = before.pips()
-        on_bar = before.mover[BAR]
-        closed = sum(1 for point in range(1, 7) if before.opponent[point] >= 2)
-        rows.append(
-            (
-                self.local,
-                state.game,
-                action.move_number,
-                self.names[action.player],
-                int(action.player),
-                dice[0],
-                dice[1],
-                f"{dice[0]}{dice[1]}",
-                None,
-                action.play_text or "",
-                False,
-                None,
-                pips[0],
-                None,
-                pips[1],
-                None,
-                False,
-                self._opening(),
-                True,
-                on_bar,
-                closed,
-                None,
             )
         )
 
