@@ -677,16 +677,14 @@ class _GameReader:
 
     def cube_action(self, kind: ActionKind, player: Player, location: Location) -> Action | None:
         """A cube action as SGF writes it; a beaver is a double answering a double, its take implied."""
-        offer = self.offer
-        answers = offer is not None and offer[1] != player
+        answered = self.offer if self.offer is not None and self.offer[1] != player else None
         if kind is ActionKind.DOUBLE:
-            if answers:
-                assert offer is not None
-                kind = ActionKind.BEAVER if offer[0] is ActionKind.DOUBLE else ActionKind.RACCOON
+            if answered is not None:
+                kind = ActionKind.BEAVER if answered[0] is ActionKind.DOUBLE else ActionKind.RACCOON
             self.offer = (kind, player)
             return Action(kind, player, location)
         self.offer = None
-        if kind is ActionKind.TAKE and answers and offer is not None and offer[0] is not ActionKind.DOUBLE:
+        if kind is ActionKind.TAKE and answered is not None and answered[0] is not ActionKind.DOUBLE:
             return None  # the take that closes a beaver (raccoon) exchange: implied
         return Action(kind, player, location)
 

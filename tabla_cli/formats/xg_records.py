@@ -181,7 +181,7 @@ class MatchFooter:
 
 @dataclass(frozen=True, slots=True)
 class Comment:
-    pass
+    """A comment record: its text lives in ``temp.xgc``, which is not read; the reader skips it."""
 
 
 @dataclass(frozen=True, slots=True)
