@@ -19,6 +19,7 @@ from tabla_cli.analysis.engine import analyse
 from tabla_cli.board import Player
 from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.ids import MatchState, encode_match_id, parse_ids
+from tabla_cli.show import decision_input
 
 ORACLE = Path(__file__).parent / "data" / "cube" / "gnubg_cube.csv"
 ROWS = list(csv.DictReader(ORACLE.open(encoding="utf-8")))
@@ -30,18 +31,7 @@ REFERENCE = "BwAAcAEAAAAAAA:AQHgAEAAEAAE"
 def decision(ids: str, kind: DecisionKind = DecisionKind.DOUBLE, action: CubeAction | None = None) -> DecisionInput:
     position, state = parse_ids(ids)
     assert state is not None
-    length, score = state.length, state.score
-    return DecisionInput(
-        kind,
-        position,
-        state.dice_owner,
-        state.dice_owner,
-        state.cube,
-        state.cube_owner,
-        (length - score[0], length - score[1]) if length else (0, 0),
-        crawford=state.crawford,
-        cube_action=action,
-    )
+    return decision_input(kind, position, state, cube_action=action)
 
 
 def gnubg_says(row: dict[str, str]) -> tuple[bool, bool]:
