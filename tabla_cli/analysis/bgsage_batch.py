@@ -201,15 +201,11 @@ class Rescorer:
     def evaluate(self, wanted: Sequence[_Play], level: str) -> None:
         """Score the plays of ``wanted`` not scored yet at ``level``."""
         memo = self.memo[level]
-        groups: dict[bool, list[_Play]] = defaultdict(list)
-        for play in dict.fromkeys(wanted):
-            if play not in memo:
-                groups[play[1].jacoby].append(play)
         plies = int(level[0])
-        for jacoby, plays in groups.items():
-            for board, state in plays:
+        for board, state in dict.fromkeys(wanted):
+            if (board, state) not in memo:
                 item = state.flipped().cube_input(bgbot_cpp.flip_board(list(board)))
-                memo[board, state] = -_search(item, item[1], item[2], plies, self.threads, jacoby)["equity"]
+                memo[board, state] = -_search(item, item[1], item[2], plies, self.threads, state.jacoby)["equity"]
 
     def score(
         self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
