@@ -109,28 +109,23 @@ def threads_option(threads: int | None) -> list[str]:
     return [] if threads is None else ["--threads", str(threads)]
 
 
-def tabla_errors(path: Path, level: str, threads: int | None) -> tuple[dict[str, float], tuple[float, float]]:
-    """tabla's total error per player (EMG), and the wall and CPU seconds of its whole process."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TABLA_CACHE_DIR=str(Path("/tmp") / "tabla-bench-xg-cache"))
-    command = [
+def tabla_analyze(paths: list[Path], level: str, threads: int | None) -> list[str]:
+    """The command of one whole ``tabla analyze`` process over ``paths``: per match, JSON, no cache."""
+    return [
         sys.executable,
         "-c",
         "from tabla_cli.cli import main; main()",
         "analyze",
-        str(path),
-        "--level",
-        level,
-        "--no-cache",
-        "--by",
-        "match",
-        "--format",
-        "json",
-        "-j",
-        "1",
-        "--quiet",
+        *map(str, paths),
+        *("--level", level, "--no-cache", "--by", "match", "--format", "json", "-j", "1", "--quiet"),
         *threads_option(threads),
     ]
-    done, wall, cpu = timed(command, env=env)
+
+
+def tabla_errors(path: Path, level: str, threads: int | None) -> tuple[dict[str, float], tuple[float, float]]:
+    """tabla's total error per player (EMG), and the wall and CPU seconds of its whole process."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TABLA_CACHE_DIR=str(Path("/tmp") / "tabla-bench-xg-cache"))
+    done, wall, cpu = timed(tabla_analyze([path], level, threads), env=env)
     rows = json.loads(done.stdout)
     return {row["player"]: float(row["checker_error"]) + float(row["cube_error"]) for row in rows}, (wall, cpu)
 
@@ -153,24 +148,7 @@ def one_process(paths: list[Path], levels: list[str], python: str, plies: int, t
     for level in levels:
         start = time.perf_counter()
         subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "from tabla_cli.cli import main; main()",
-                "analyze",
-                *map(str, paths),
-                "--level",
-                level,
-                "--no-cache",
-                "--by",
-                "match",
-                "--format",
-                "json",
-                "-j",
-                "1",
-                "--quiet",
-                *threads_option(threads),
-            ],
+            tabla_analyze(paths, level, threads),
             capture_output=True,
             env=env,
             check=False,
