@@ -162,8 +162,9 @@ def _multi_ply(plies: int) -> Any:
 AUTO = "auto"
 """The level that looks only as deep as a decision needs (see :func:`stages`)."""
 
-AUTO_DEEPEST_ERROR = 0.08
-"""At ``auto``, the error at 2ply above which a checker play is looked at at 3ply."""
+AUTO_DEEPEST_ERROR = 0.12
+"""At ``auto``, the error at 2ply above which a checker play is looked at at 3ply: gnubg's bound
+for a blunder ("very bad")."""
 
 
 def stages(level: str) -> list[tuple[str, float | None]]:
@@ -181,7 +182,7 @@ def stages(level: str) -> list[tuple[str, float | None]]:
     >>> stages("3ply")
     [('2ply', None), ('3ply', None)]
     >>> stages("auto")
-    [('2ply', 0.0), ('3ply', 0.08)]
+    [('2ply', 0.0), ('3ply', 0.12)]
     """
     if level == AUTO:
         return [("2ply", 0.0), ("3ply", AUTO_DEEPEST_ERROR)]
