@@ -162,8 +162,9 @@ def _multi_ply(plies: int) -> Any:
 AUTO = "auto"
 """The level that looks only as deep as a decision needs (see :func:`stages`)."""
 
-AUTO_DEEPEST_ERROR = 0.08
-"""At ``auto``, the error at 2ply above which a checker play is looked at at 3ply."""
+AUTO_DEEPEST_ERROR = 0.12
+"""At ``auto``, the error at 2ply above which a checker play is looked at at 3ply: gnubg's bound
+for a blunder ("very bad")."""
 
 
 def stages(level: str) -> list[tuple[str, float | None]]:
@@ -181,7 +182,7 @@ def stages(level: str) -> list[tuple[str, float | None]]:
     >>> stages("3ply")
     [('2ply', None), ('3ply', None)]
     >>> stages("auto")
-    [('2ply', 0.0), ('3ply', 0.08)]
+    [('2ply', 0.0), ('3ply', 0.12)]
     """
     if level == AUTO:
         return [("2ply", 0.0), ("3ply", AUTO_DEEPEST_ERROR)]
@@ -381,17 +382,28 @@ _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7
 
 
 def _no_double(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[float]:
-    """The no double of each position, as the search scores it: the average over the 21 rolls of
-    the best play's equity one ply less deep, the cube left as it is."""
+    """The no double of each position: the average over the 21 rolls of the equity, one ply less
+    deep, of the play the 1ply net picks for the roll, the cube left as it is.
+
+    gnubg's look-ahead picks each roll's play the same way, with its quickest
+    evaluation, before it looks deeper at that one play. At 2ply this is the
+    best 1ply play of each roll; at 3ply one 2ply search a roll, where taking
+    the best of the move filter's few plays at 2ply cost about three, for
+    figures that moved the totals against XG's by 0.002
+    (docs/analysis-accuracy.md).
+    """
     if not items:
         return []
     states = [_state_of(item, jacoby) for item in items]
     inputs = [state.checker_input(item[0], roll) for item, state in zip(items, states) for roll in _ROLLS]
-    moves = checker_batch(inputs, threads, jacoby)
+    picked = [min(moves, key=_order) for moves in checker_batch(inputs, threads, jacoby)]
     each = [state for state in states for _ in _ROLLS]
     below = f"{int(level[0]) - 1}ply"
-    ranked = Rescorer(below, threads).score([(m, state, None) for m, state in zip(moves, each)])
-    best = [max(equity for equity, _ in plays.values()) for plays in ranked]
+    rescorer = Rescorer(below, threads)
+    plays = [(board, state) for (board, _, _), state in zip(picked, each)]
+    if below != "1ply":
+        rescorer.evaluate([play for play in plays if not bgbot_cpp.check_game_over(list(play[0]))], below)
+    best = [rescorer.memo[below].get(play, equity) for play, (_, equity, _) in zip(plays, picked)]
     weights = [1 if a == b else 2 for a, b in _ROLLS]
     return [
         sum(w * e for w, e in zip(weights, best[k * len(_ROLLS) : (k + 1) * len(_ROLLS)])) / 36

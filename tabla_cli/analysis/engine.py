@@ -141,13 +141,14 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 5
+SCORING_REVISION = 6
 """How this module scores with the engine; raised whenever its numbers change
 (2: plays above 1ply rescored as the cube decisions are, with the cube value;
 3: exact bear-off figures from bgsage's one-sided database;
 4: a move filter at each ply above 1ply that skips a play no other comes near, and cube
 decisions far from doubling at 1ply kept at 1ply;
-5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation)."""
+5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation;
+6: at 3ply, no double looks at 2ply at the play the 1ply net picks for each roll only)."""
 
 
 def engine_version() -> str:
