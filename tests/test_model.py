@@ -14,7 +14,7 @@ from tabla_cli.model import Action, ActionKind
 from tabla_cli.visitor import DecisionState
 
 
-@pytest.mark.parametrize("cls", [Action, Location, DecisionState])
+@pytest.mark.parametrize("cls", [Action, DecisionState])
 def test_init_takes_every_field_in_order_with_its_default(cls: type) -> None:
     params = list(inspect.signature(cls).parameters.values())
     assert [(p.name, p.default) for p in params] == [
@@ -29,7 +29,7 @@ def test_location_is_a_frozen_value() -> None:
     assert where == Location(path="a.mat", line=3, column=7) and hash(where) == hash(Location("a.mat", 3, 7))
     assert Location("a.mat") == Location("a.mat", 0, 0) != where
     assert pickle.loads(pickle.dumps(where)) == where
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         where.line = 4  # type: ignore[misc]
 
 

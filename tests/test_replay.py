@@ -309,9 +309,7 @@ def test_money_gammons_and_the_jacoby_rule(header: str, points: int, expected: l
     game.start = Position.from_points({1: 1}, {6: 5, 8: 5, 13: 5})
     game.actions[0] = dataclasses.replace(game.actions[0], dice=(2, 1), play_text="1/0")
     line = game.actions[0].location.line
-    game.actions.append(
-        Action(ActionKind.WIN, Player.ZERO, dataclasses.replace(game.actions[0].location, line=13), value=points)
-    )
+    game.actions.append(Action(ActionKind.WIN, Player.ZERO, game.actions[0].location._replace(line=13), value=points))
     found = [(f.location.line, f.code) for f in replay_match(match).findings if f.severity is Severity.ERROR]
     assert found == expected, line
 

@@ -55,9 +55,7 @@ def bear_off(
     where = game.actions[0].location
     if losses:
         game.actions.append(Action(ActionKind.LOSS, Player.ONE, where, value=points))
-    game.actions.append(
-        Action(ActionKind.WIN, Player.ZERO, dataclasses.replace(where, line=where.line + 1), value=points)
-    )
+    game.actions.append(Action(ActionKind.WIN, Player.ZERO, where._replace(line=where.line + 1), value=points))
     return replay_match(match)
 
 

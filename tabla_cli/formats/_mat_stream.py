@@ -82,21 +82,22 @@ def match_chunks(handle: TextIO, path: str) -> Iterator[tuple[str, int]]:
     """
     chunk: list[str] = []
     pending: list[str] = []  # comment and blank lines since the last other line
-    first = number = 1
-    for line in lines(handle, path):
+    first = 1
+    for number, line in enumerate(lines(handle, path), 1):
         stripped = line.strip().lstrip("\ufeff")
         if not stripped or stripped[0] in ";#":
             pending.append(line)
-        elif LENGTH_LINE.match(stripped) is not None and chunk:
+        elif chunk and LENGTH_LINE.match(stripped) is not None:
             yield "".join(chunk), first
             first = number - len(pending)
             chunk = [*pending, line]
             pending = []
-        else:
+        elif pending:
             chunk += pending
             chunk.append(line)
             pending = []
-        number += 1
+        else:
+            chunk.append(line)
     chunk += pending
     if chunk or first == 1:
         yield "".join(chunk), first

@@ -386,6 +386,7 @@ class _Reader:
         self.offset = offset  # lines of the file before the text parsed
         self.match: Match | None = None
         self.game: Game | None = None
+        self.loss_at: int | None = None  # where the current game's last 'Losses' action is in its actions
         self.skip = False  # the current game had an error: ignore its lines
         self.have_players = False
         self.next_variant: str | None = None  # a [Variation] line just before a later Game line
@@ -541,6 +542,7 @@ class _Reader:
         line = self.line(token)
         found = _GAME.match(token)
         self.skip = False
+        self.loss_at = None
         self.game = Game(
             number=int(found.group(1)) if found else 0,
             score=(0, 0),
@@ -664,16 +666,22 @@ class _Reader:
                 value = int(found.group("win_value"))
                 won = found.group("and_match") is not None
                 append(Action(_WIN, player, location, number, value=value, match_won=won))
-                self.settle_forfeit(game)
+                if self.loss_at is not None:
+                    self.settle_forfeit(game, self.loss_at)
             elif kind in _PLAIN_KINDS:
                 append(Action(_PLAIN_KINDS[kind], player, location, number))
             else:
                 action_kind, group = _VALUE_KINDS[kind]
+                if action_kind is _LOSS:
+                    self.loss_at = len(game.actions)
                 append(Action(action_kind, player, location, number, value=int(found.group(group))))
         return True
 
-    def settle_forfeit(self, game: Game) -> None:
+    def settle_forfeit(self, game: Game, loss_at: int) -> None:
         """Make a forfeit's ``Losses`` and ``Wins`` lines name two sides, when they name one; with a note.
+
+        ``loss_at`` is where the game's last ``Losses`` action is in its actions
+        (the ``Wins`` action is the last one).
 
         Backgammon Galaxy writes a forfeit as ``Losses N point`` and the
         winner's ``Wins N point``; on a line of its own (no move number) or
@@ -686,8 +694,7 @@ class _Reader:
         """
         actions = game.actions
         win = actions[-1]
-        loss_at = next((i for i in range(len(actions) - 2, -1, -1) if actions[i].kind is _LOSS), None)
-        if loss_at is None or actions[loss_at].player != win.player or any(a.kind is _WIN for a in actions[:-1]):
+        if actions[loss_at].player != win.player or any(a.kind is _WIN for a in actions[:-1]):
             return
         match = self.match
         assert match is not None
