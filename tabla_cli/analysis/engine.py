@@ -84,7 +84,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.metadata import version
 from typing import Any
 
 import bgbot_cpp  # type: ignore[import-not-found]
@@ -141,6 +140,8 @@ def engine_version() -> str:
     >>> engine_version().startswith("bgsage ")
     True
     """
+    from importlib.metadata import version  # only the cache and reports ask: not loaded for a run without them
+
     return f"bgsage {version('bgsage')} {bgsage.PRODUCTION_MODEL} r{SCORING_REVISION}"
 
 
