@@ -16,6 +16,10 @@ seconds (user + system of the process and its threads, from the children's
 resource usage). The default input is the 7-point match of
 ``tests/data/corpus/mat`` that ``bench_analysis.py`` times.
 
+Each checkout's package is byte-compiled first, as an installed package is:
+where ``PYTHONDONTWRITEBYTECODE`` is set, every process would otherwise
+compile it from source again (about a third of a second of CPU).
+
 On a shared machine the CPU seconds are the steadier figure; the load
 average is printed before and after. ``--instructions`` also counts, under
 valgrind's callgrind, the instructions of one process per file and checkout
@@ -25,6 +29,7 @@ with one engine thread: unmoved by the load (and about 50 times slower).
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
 import subprocess
@@ -91,6 +96,8 @@ def main() -> None:
         f for p in args.inputs or [MATCH_7] for f in (sorted(p.iterdir()) if p.is_dir() else [p]) if f.is_file()
     )
     checkouts = [ROOT, *args.against]
+    for checkout in checkouts:
+        compileall.compile_dir(checkout / "tabla_cli", quiet=1)
     settings = [(c, t) for t in args.threads.split(",") for c in checkouts]
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; level {args.level}")
     print(f"{'file':<40}" + "".join(f"{f'{c.name} t={t}':>26}" for c, t in settings))
