@@ -86,7 +86,9 @@ class Game:
         start_cube: ``(value, owner)`` for a set-up start; owner None = centred.
         variant: the variant of this game when a match mixes variants.
         crawford: whether this is the Crawford game, when the transcript says
-            so (SGF, text exports); None = infer it from the score.
+            so (XG, BGF, position exports, tabla JSON; SGF where the games
+            before this one are not in the file); None = the replay infers
+            it from the score.
         cut: a syntax error cut the record short (reported by the reader):
             the actions after it are not read, and the replay resynchronises
             on the next game's score line.

@@ -71,9 +71,10 @@ def test_match_deciding_redouble_is_judged_as_gnubg_judges_it() -> None:
     assert verdict.double_take == pytest.approx(1.086, abs=0.005)  # gnubg 1-ply: D/T +1.086, a take costs 0.086
 
 
-def test_the_redouble_and_the_pass_are_no_errors_in_a_match() -> None:
+@pytest.mark.parametrize("level", ["2ply", "3ply", "auto"])
+def test_the_redouble_and_the_pass_are_no_errors_in_a_match(level: str) -> None:
     double, answer = analyse(
-        [decision(REFERENCE, action=CubeAction.DOUBLE), decision(REFERENCE, DecisionKind.TAKE, CubeAction.PASS)], "2ply"
+        [decision(REFERENCE, action=CubeAction.DOUBLE), decision(REFERENCE, DecisionKind.TAKE, CubeAction.PASS)], level
     )
     assert (double.best, double.error) == ("double", 0.0)
     assert (answer.best, answer.error) == ("pass", 0.0)

@@ -333,6 +333,20 @@ def test_luck_adjusted_result_is_gnubgs(path: Path) -> None:
         assert stats.loc[name, "luck_total"] == pytest.approx(sum(luck[2 * side] for luck in stored), abs=1e-3)
 
 
+def test_the_statistics_need_nothing_beyond_the_frames_written(tmp_path: Path) -> None:
+    """The luck-adjusted result read from ``tabla report --frames``'s Parquet equals the one made in memory:
+    the statistics take the replay's score and Crawford flag from the decisions frame's Match IDs."""
+    from pandas.testing import assert_frame_equal
+
+    from tabla_cli.reports import build_frames, read_frames, write_frames
+
+    frames = build_frames(SGF_FILES, include=("matches", "decisions"))
+    write_frames(frames, tmp_path)
+    made = player_stats(frames.decisions, by_match=True)
+    assert made["luck_adjusted_result"].notna().all() and len(made) == 2 * len(SGF_FILES)
+    assert_frame_equal(player_stats(read_frames(tmp_path).decisions, by_match=True), made)
+
+
 def test_luck_adjusted_result_in_money_play() -> None:
     text = SGF.replace("RU[]", "RU[]RE[W+2R]").replace("LU[-inf]", "LU[-0.125]")
     stats = player_stats(decisions_frame(analyse_text(text, "hand.sgf", RECORDED).rows)).set_index("player")

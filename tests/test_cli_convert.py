@@ -260,3 +260,30 @@ def test_positions_and_text_from_the_library() -> None:
     assert json.loads(convert_text(BAD, "bad.mat", "json", check=False).output or "")["schema"] == "tabla-match/1"
     with pytest.raises(ValueError):
         format_matches("xml", [])
+
+
+# --- a file that starts after the Crawford game --------------------------------------------------
+
+
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
+def test_a_file_that_starts_after_the_crawford_game(tmp_path: Path, to: str) -> None:
+    """A lone game saved after the Crawford game, in which the trailer doubles: no finding in the file,
+    and none in what convert writes of it (each format says it its own way; a .mat turns the rule off)."""
+    from test_format_sgf import AFTER_CRAWFORD
+
+    source = tmp_path / "after-crawford.sgf"
+    source.write_text(AFTER_CRAWFORD, encoding="utf-8")
+    code, out, err = run("check", str(source))
+    assert code == 0 and "crawford" not in out + err, out + err
+    code, out, err = run("convert", str(source), "--to", to, "-o", "-", "-q")
+    assert code == 0 and err == ""
+    [match] = read_back(out)
+    from tabla_cli.replay import replay_match
+
+    result = replay_match(match)
+    assert [f.code for f in result.findings if f.code != "match-incomplete"] == []
+    assert not result.games[0].crawford and result.final_score == (6, 4)
+    target = tmp_path / f"after-crawford.{to}"
+    target.write_text(out, encoding="utf-8")
+    code, out, err = run("check", str(target))
+    assert code == 0 and "crawford" not in out + err, out + err

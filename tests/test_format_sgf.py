@@ -159,17 +159,54 @@ def test_variant_and_money_defaults() -> None:
     assert not match.rules.crawford  # gnubg writes RU[Crawford] when the rule is on
 
 
+AFTER_CRAWFORD = "(;GM[6]MI[length:7][game:5][ws:6][bs:3]PW[a]PB[b]RU[Crawford]RE[B+1];W[31hefe];B[double];W[drop])"
+"""A game saved alone at 6-3 in a 7-point match, not the Crawford game (gnubg names that one ``CrawfordGame``)."""
+
+
 def test_lone_game_after_the_crawford_game() -> None:
-    """A game saved alone at 6-3 in a 7-point match, not the Crawford game: post-Crawford."""
-    text = "(;GM[6]MI[length:7][game:5][ws:6][bs:3]PW[a]PB[b]RU[Crawford]RE[B+1];W[31hefe];B[double];W[drop])"
-    match = one(text)
-    assert not match.rules.crawford  # the replay then allows the double, as after the Crawford game
+    """The reader records what the root says (the rule, and that this game is not the Crawford game);
+    the replay makes it a game after the Crawford game, where the trailer may double."""
+    match = one(AFTER_CRAWFORD)
+    assert match.rules.crawford and match.games[0].crawford is False
     result = replay_match(match)
-    assert not result.games[0].crawford
+    assert not result.games[0].crawford and result.games[0].post_crawford
     assert "crawford-double" not in {f.code for f in result.findings}
-    crawford_game = one(text.replace("RU[Crawford]", "RU[Crawford:CrawfordGame]"))
-    assert crawford_game.rules.crawford
-    assert replay_match(crawford_game).games[0].crawford
+    crawford_game = one(AFTER_CRAWFORD.replace("RU[Crawford]", "RU[Crawford:CrawfordGame]"))
+    assert crawford_game.rules.crawford and crawford_game.games[0].crawford is True
+    result = replay_match(crawford_game)
+    assert result.games[0].crawford and not result.games[0].post_crawford
+    assert "crawford-double" in {f.code for f in result.findings}
+
+
+@pytest.mark.parametrize("crawford", [False, True])
+def test_the_decisions_of_a_lone_game_know_whether_it_is_the_crawford_game(crawford: bool) -> None:
+    """The decisions visitor is told the replay's Crawford flag: in its question to the engine and its Match ID."""
+    from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
+    from tabla_cli.evaluation.types import DecisionKind
+    from tabla_cli.ids import decode_match_id
+
+    text = AFTER_CRAWFORD.replace("RU[Crawford]", "RU[Crawford:CrawfordGame]") if crawford else AFTER_CRAWFORD
+    pending = replay(one(text), DecisionsVisitor("t.sgf", AnalysisOptions(recorded=False, cache=False)))
+    assert [p.kind for p in pending] == [DecisionKind.CHECKER, DecisionKind.DOUBLE, DecisionKind.TAKE]
+    for item in pending:
+        assert item.decision is not None and item.decision.crawford is crawford
+        assert decode_match_id(item.row["match_id"]).crawford is crawford
+
+
+@pytest.mark.parametrize(
+    "root, said",
+    [
+        ("MI[length:7][game:0][ws:0][bs:0]RU[Crawford]", None),  # the replay counts the games from the first
+        ("MI[length:7][game:2][ws:2][bs:1]RU[Crawford]", False),
+        ("MI[length:7][game:0][ws:6][bs:0]RU[Crawford:CrawfordGame]", True),
+        ("MI[length:7][game:5][ws:6][bs:3]", None),  # no Crawford rule
+        ("MI[length:0][game:3]RU[Crawford]", None),  # money play
+    ],
+)
+def test_crawford_game_as_the_root_says(root: str, said: bool | None) -> None:
+    """The root's word on the Crawford game is recorded where the file lacks the games before."""
+    match = one(f"(;GM[6]{root}PW[a]PB[b];W[31hefe])")
+    assert match.games[0].crawford is said
 
 
 def test_value_escapes_and_soft_line_breaks() -> None:

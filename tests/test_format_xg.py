@@ -31,6 +31,7 @@ from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import replay_match
 from tabla_cli.source import Source, collect_paths
+from tabla_cli.writers.mat import format_mat
 from tabla_cli.writers.positions import format_positions
 
 from helpers import CORPUS, DATA
@@ -378,3 +379,24 @@ def test_comment_and_missing_game_records_are_read() -> None:
     assert ("XG Missing Game", "after game 1: player 2 won 2 points") in match.headers
     assert len(match.games) == 3
     assert findings(archive(with_missing)) == []  # the later scores here do not count the missing game
+
+
+def test_a_beaver_and_raccoon_carry_no_value_the_replays_cube_gives_them() -> None:
+    """XG writes only that the double was beavered (and raccooned): the values are the replay's cube's."""
+    temp = with_record(temp_of(SMALL), 0, lambda r: r.__setitem__(102, 1))  # the match header: beavers allowed
+    taken = [
+        i
+        for i in range(len(temp) // RECORD_SIZE)
+        if temp[i * RECORD_SIZE + 8] == 2 and struct.unpack_from("<2i", temp, i * RECORD_SIZE + 16) == (1, 1)
+    ][-1]
+    # take 2 (beaver), beaver answer 2 (raccoon), raccoon answer 1 (take)
+    temp = with_record(temp, taken, lambda r: struct.pack_into("<3i", r, 20, 2, 2, 1))
+    [match] = read_path_matches_of(archive(temp))
+    cube = [a for a in match.games[-1].actions if a.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON)]
+    assert [(a.kind, a.value) for a in cube] == [
+        (ActionKind.DOUBLE, 2),
+        (ActionKind.BEAVER, None),
+        (ActionKind.RACCOON, None),
+    ]
+    mat_text = format_mat(match)
+    assert "Doubles => 2" in mat_text and "Beavers => 4" in mat_text and "Raccoons => 8" in mat_text

@@ -10,11 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.errors import Location, TablaError
 from tabla_cli.findings import Finding
 from tabla_cli.formats.mat import read_matches
+from tabla_cli.ids import decode_match_id
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import GameResult, replay, replay_match
@@ -39,6 +41,7 @@ class Step:
     score: tuple[int, int]
     position: Position
     on_roll: Player
+    crawford: bool
     after: tuple[int, Player | None] | None = None
 
 
@@ -61,6 +64,7 @@ class Recorder(BaseVisitor[dict[int, Step]]):
             state.score,
             state.position,
             state.on_roll,
+            state.crawford,
             after,
         )
 
@@ -163,6 +167,32 @@ def test_visitors_agree(name: str, match: Match) -> None:
                 step.score[player.other],
             )
     assert next(cube_rows, None) is None and next(play_rows, None) is None
+
+    # the decisions: the engine's question and the Match ID (read back by the statistics) are the replay's state
+    for item in replay(match, DecisionsVisitor(name, AnalysisOptions(recorded=False, cache=False))):
+        step = steps[id(item.action)]
+        question = item.decision
+        assert question is not None
+        assert (question.position, question.on_roll, question.cube, question.cube_owner, question.crawford) == (
+            step.position,
+            step.on_roll,
+            step.cube,
+            step.owner,
+            step.crawford,
+        )
+        length = match.length
+        assert question.away == ((length - step.score[0], length - step.score[1]) if length else (0, 0))
+        if item.row["match_id"] is None:
+            continue
+        said = decode_match_id(item.row["match_id"], strict=False)  # as the statistics read it
+        assert (said.score, said.cube, said.cube_owner, said.dice_owner, said.crawford, said.length) == (
+            step.score,
+            step.cube,
+            step.owner,
+            step.on_roll,
+            step.crawford,
+            length,
+        )
 
     # the games: what the replay ended each game with
     by_game = {g[INDEX["games"]["game"]]: g for g in rows.rows["games"]}

@@ -245,6 +245,21 @@ def test_headers_say_the_rules_and_variant() -> None:
     assert match_differences(match, back, Carried(headers=["Site"])) == []
 
 
+@pytest.mark.parametrize("crawford_game", [False, True])
+def test_a_transcript_that_starts_after_the_crawford_game_says_the_rule_is_off(crawford_game: bool) -> None:
+    """A .mat names no Crawford game: one that starts after it (the replay says so) is written with the rule off,
+    so the double the trailer makes stays legal when read back; a Crawford game keeps the rule."""
+    cube = [_act(ActionKind.DOUBLE, ONE), _act(ActionKind.DROP, ZERO), _act(ActionKind.WIN, ONE, 1)]
+    match = _match([_roll(ZERO, (3, 1), "8/5 6/5"), *cube], 7)
+    match.games[0].number, match.games[0].score, match.games[0].crawford = 5, (6, 3), crawford_game
+    text = format_mat(match)
+    assert text.startswith(" 7 point match") if crawford_game else text.startswith('; [Crawford "Off"]\n\n')
+    back = read_one(text)
+    assert back.rules.crawford is crawford_game
+    findings = replay_match(back).findings
+    assert [f.code for f in findings] == (["crawford-double"] if crawford_game else [])
+
+
 def test_ratings_and_comments() -> None:
     match = _match([_roll(ZERO, (3, 1), "8/5 6/5")], ratings=("1780", "1.5k"), comments=["one", "two\nthree"])
     text = format_mat(match)

@@ -131,7 +131,7 @@ def _strategies(level: str) -> tuple[Any, Any]:
     own analyser does: the nets misjudge the last rolls of a bear-off, where
     a redouble often decides a match.
     """
-    return _one_ply(), None if level == "1ply" else _multi_ply(int(level[0]))
+    return _one_ply(), None if level == "1ply" else _multi_ply(int(stages(level)[-1][0][0]))
 
 
 @cache
@@ -157,6 +157,36 @@ def _multi_ply(plies: int) -> Any:
     )
     bgbot_cpp.multipy_set_bearoff_db(deep, _bearoff_db())
     return deep
+
+
+AUTO = "auto"
+"""The level that looks only as deep as a decision needs (see :func:`stages`)."""
+
+AUTO_DEEPEST_ERROR = 0.12
+"""At ``auto``, the error at 2ply above which a checker play is looked at at 3ply: gnubg's bound
+for a blunder ("very bad")."""
+
+
+def stages(level: str) -> list[tuple[str, float | None]]:
+    """The levels a checker play goes through above 1ply, each with the error the play made must
+    exceed at the level before for the decision to go on (None: every decision goes on).
+
+    At ``auto`` a decision whose play made is the best at 1ply keeps its 1ply
+    figures (its error is 0), one with an error goes on to 2ply, and one whose
+    error at 2ply exceeds :data:`AUTO_DEEPEST_ERROR` on to 3ply. Against
+    eXtreme Gammon's own analysis this is closer than 3ply everywhere
+    (docs/analysis-accuracy.md): a deeper look at a play the net already
+    agrees with mostly adds small errors XG does not see, and 2ply
+    overstates the errors it keeps, most of all the large ones.
+
+    >>> stages("3ply")
+    [('2ply', None), ('3ply', None)]
+    >>> stages("auto")
+    [('2ply', 0.0), ('3ply', 0.12)]
+    """
+    if level == AUTO:
+        return [("2ply", 0.0), ("3ply", AUTO_DEEPEST_ERROR)]
+    return [(f"{ply}ply", None) for ply in range(2, int(level[0]) + 1)]
 
 
 Move = tuple[tuple[int, ...], float, float]
@@ -223,6 +253,7 @@ class Rescorer:
         self.level = level
         self.threads = threads
         self.memo: dict[str, dict[_Play, float]] = defaultdict(dict)
+        self.stages = stages(level)
 
     def evaluate(self, wanted: Sequence[_Play], level: str) -> None:
         """Score the plays of ``wanted`` not scored yet at ``level``."""
@@ -253,15 +284,16 @@ class Rescorer:
         depth (the play keeps the figure of the stage before, as gnubg's and
         XG's filters leave such plays). At each stage, while one of the first two of
         the ranking holds a figure from a lower level, that play is rescored
-        too (bgsage's ``_promote_second_best``). Ties rank by cubeless 1ply
+        too (bgsage's ``_promote_second_best``). At ``auto`` a stage also
+        skips a decision whose play made errs by no more than the stage's bound
+        at the stage before (:func:`stages`). Ties rank by cubeless 1ply
         equity, then by board. A play that ends the game keeps its 1ply value:
         it is exact.
         """
-        levels = [f"{ply}ply" for ply in range(2, int(self.level[0]) + 1)]
         reached: list[dict[tuple[int, ...], str]] = [
             {board: "1ply" for board, _, _ in moves} for moves, _, _ in decisions
         ]
-        for stage, level in enumerate(levels):
+        for stage, (level, gate) in enumerate(self.stages):
             most, threshold = (
                 (_FILTER_MAX_MOVES, _FILTER_THRESHOLD)
                 if not stage
@@ -269,8 +301,10 @@ class Rescorer:
             )
             chosen = []
             for (moves, state, played), at in zip(decisions, reached):
-                boards = self._filter(self._entries(moves, state, at), played, most, threshold)
-                chosen.append(set() if boards == {played} else boards)
+                entries = self._entries(moves, state, at)
+                boards = self._filter(entries, played, most, threshold)
+                settled = boards == {played} or (gate is not None and _error(entries, played) <= gate)
+                chosen.append(set() if settled else boards)
             for boards, at in zip(chosen, reached):
                 at.update(dict.fromkeys(boards, level))
             wanted = [play for (_, state, _), boards in zip(decisions, chosen) for play in self._wanted(boards, state)]
@@ -305,6 +339,12 @@ class Rescorer:
             (board, self.memo[at[board]].get((board, state), equity) if at[board] != "1ply" else equity, cubeless)
             for board, equity, cubeless in moves
         ]
+
+
+def _error(moves: list[Move], played: tuple[int, ...] | None) -> float:
+    """The play made's error among ``moves`` (infinite when it is unknown or not among them)."""
+    made = next((equity for board, equity, _ in moves if board == played), None)
+    return float("inf") if made is None else max(equity for _, equity, _ in moves) - made
 
 
 def _order(move: Move) -> tuple[float, float, tuple[int, ...]]:
@@ -368,21 +408,30 @@ _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7
 
 
 def _no_double(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[float]:
-    """The no double of each position, as the search scores it: the average over the 21 rolls of
-    the best play's equity one ply less deep, the cube left as it is."""
+    """The no double of each position: the average over the 21 rolls of the equity, one ply less
+    deep, of the play the 1ply net picks for the roll, the cube left as it is.
+
+    gnubg's look-ahead picks each roll's play the same way, with its quickest
+    evaluation, before it looks deeper at that one play. At 2ply this is the
+    best 1ply play of each roll; at 3ply one 2ply search a roll, where taking
+    the best of the move filter's few plays at 2ply cost about three, for
+    figures that moved the totals against XG's by 0.002
+    (docs/analysis-accuracy.md).
+    """
     if not items:
         return []
     states = [_state_of(item, jacoby) for item in items]
     inputs = [state.checker_input(item[0], roll) for item, state in zip(items, states) for roll in _ROLLS]
     below = f"{int(level[0]) - 1}ply"
-    if below == "1ply":  # the best 1ply plays, which luck asks too
+    if below == "1ply":  # the best 1ply plays' equities, which luck asks too
         best = best_equities(inputs, threads, jacoby)
     else:
+        picked = [min(moves, key=_order) for moves in checker_batch(inputs, threads, jacoby)]
         each = [state for state in states for _ in _ROLLS]
-        ranked = Rescorer(below, threads).score(
-            [(m, state, None) for m, state in zip(checker_batch(inputs, threads, jacoby), each)]
-        )
-        best = [max(equity for equity, _ in plays.values()) for plays in ranked]
+        rescorer = Rescorer(below, threads)
+        plays = [(board, state) for (board, _, _), state in zip(picked, each)]
+        rescorer.evaluate([play for play in plays if not bgbot_cpp.check_game_over(list(play[0]))], below)
+        best = [rescorer.memo[below].get(play, equity) for play, (_, equity, _) in zip(plays, picked)]
     weights = [1 if a == b else 2 for a, b in _ROLLS]
     return [
         sum(w * e for w, e in zip(weights, best[k * len(_ROLLS) : (k + 1) * len(_ROLLS)])) / 36

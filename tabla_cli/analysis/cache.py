@@ -136,7 +136,7 @@ def _write(db: sqlite3.Connection, rows: dict[str, Evaluation], level: str, engi
 
 def analyse_cached(
     decisions: Sequence[DecisionInput],
-    level: str = "2ply",
+    level: str = "auto",
     threads: int = 1,
     *,
     luck: bool = True,

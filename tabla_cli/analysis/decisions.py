@@ -54,7 +54,7 @@ class AnalysisOptions:
             every decision kept on its action (:attr:`FileAnalysis.document`).
     """
 
-    level: str = "2ply"
+    level: str = "auto"
     recorded: bool = True
     cache: bool = True
     threads: int = 1

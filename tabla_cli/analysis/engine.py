@@ -3,7 +3,8 @@
 bgsage (PyPI ``bgsage``, MPL-2.0) is a neural-net backgammon engine with a C++
 core. Its levels follow eXtreme Gammon's numbering: ``1ply`` is the raw net
 (GNU Backgammon's "0-ply"), ``2ply`` looks one roll ahead (gnubg's "1-ply"),
-``3ply`` two rolls (gnubg's "2-ply"). Every call here is a batch: all checker
+``3ply`` two rolls (gnubg's "2-ply"); ``auto``, the default, goes only as deep
+as each decision needs (see **Auto** below). Every call here is a batch: all checker
 plays of the input go to the engine in one call (one per Jacoby setting, which
 the engine takes per call), the luck of all rolls in a second, the plays to
 rescore above 1ply and all cube decisions in a few more, and the C++ core
@@ -63,6 +64,18 @@ twice that bound or more from doubling (:data:`CUBE_FILTER_MARGIN`) keeps
 them: it is not a decision that counts, and a deeper look would not make it
 one.
 
+**Auto.** Every decision is scored at 1ply first. A checker play that is
+the best at 1ply keeps its 1ply figures (error 0); one that is not goes to
+2ply through the move filter, and one whose error at 2ply is still above
+:data:`~tabla_cli.analysis.bgsage_batch.AUTO_DEEPEST_ERROR` on to 3ply
+(:func:`~tabla_cli.analysis.bgsage_batch.stages`). A cube decision whose
+action made is not the best at 1ply goes straight to 3ply
+(:data:`AUTO_CUBE_LEVEL`): 2ply's cube figures stray further from 3ply's than
+1ply's do. Each decision's ``source`` names the level its figures come from.
+Measured against eXtreme Gammon's own analysis of real matches this is closer
+than any single depth, 3ply included, at a fraction of 3ply's time
+(docs/analysis-accuracy.md).
+
 **Bear-offs.** Where every checker of both sides is in its home board, the
 engine reads exact cubeless chances from bgsage's one-sided bear-off database
 instead of the net, at every level and at every leaf of the look-ahead (see
@@ -90,6 +103,7 @@ import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
 
 from tabla_cli.analysis.bgsage_batch import (
+    AUTO,
     CubeValues,
     Move,
     Rescorer,
@@ -105,7 +119,7 @@ from tabla_cli.errors import TablaError
 from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.notation import format_play
 
-LEVELS: tuple[str, ...] = ("1ply", "2ply", "3ply")
+LEVELS: tuple[str, ...] = ("1ply", "2ply", "3ply", AUTO)
 """The evaluation levels :func:`analyse` accepts, fastest first."""
 
 ANALYSABLE_VARIANTS = frozenset({"backgammon", "nackgammon"})
@@ -117,6 +131,9 @@ CLOSE_CUBE_THRESHOLD = 0.16
 CUBE_FILTER_MARGIN = 2 * CLOSE_CUBE_THRESHOLD
 """Above 1ply, a no-double this far from doubling at 1ply keeps its 1ply figures."""
 
+AUTO_CUBE_LEVEL = "3ply"
+"""At ``auto``, the level of a cube decision whose action made is not the best at 1ply."""
+
 _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 _NON_DOUBLES: tuple[Dice, ...] = tuple(r for r in _ROLLS if r[0] != r[1])
 
@@ -125,13 +142,14 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 5
+SCORING_REVISION = 6
 """How this module scores with the engine; raised whenever its numbers change
 (2: plays above 1ply rescored as the cube decisions are, with the cube value;
 3: exact bear-off figures from bgsage's one-sided database;
 4: a move filter at each ply above 1ply that skips a play no other comes near, and cube
 decisions far from doubling at 1ply kept at 1ply;
-5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation)."""
+5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation;
+6: at 3ply, no double looks at 2ply at the play the 1ply net picks for each roll only)."""
 
 
 def engine_version() -> str:
@@ -192,7 +210,7 @@ def to_board(position: Position) -> list[int]:
 
 def analyse(
     decisions: Sequence[DecisionInput],
-    level: str = "2ply",
+    level: str = "auto",
     threads: int = 1,
     *,
     luck: bool = True,
@@ -201,7 +219,7 @@ def analyse(
 
     Args:
         decisions: checker plays and cube decisions, from any number of games.
-        level: ``1ply``, ``2ply`` or ``3ply`` (see :data:`LEVELS`).
+        level: ``1ply``, ``2ply``, ``3ply`` or ``auto`` (see :data:`LEVELS`).
         threads: threads of the engine's C++ core (0 = every core).
         luck: also compute the luck of each roll (21 more 1ply checker
             evaluations a roll, batched).
@@ -321,6 +339,7 @@ class _Job:
         self.luck: dict[bool, dict[tuple[Any, ...], dict[str, Any]]] = defaultdict(dict)
         self.luck_of: dict[int, tuple[bool, tuple[Any, ...], Dice, bool]] = {}
         self.direct: dict[int, Evaluation] = {}
+        self.cube_levels: dict[int, str] = {}
 
     # -- collecting
 
@@ -372,7 +391,7 @@ class _Job:
             wanted = [(i, d, s) for i, d, s in cubes if s.can_double() or d.kind is DecisionKind.TAKE]
             by_index = self._cube_values(wanted, jacoby)
             for i, d, s in cubes:
-                out[i] = self._cube(d, s, by_index.get(i))
+                out[i] = self._cube(d, s, by_index.get(i), self.cube_levels.get(i, "1ply"))
         clear_caches(self.level)
 
     def _cube_values(self, wanted: list[tuple[int, DecisionInput, State]], jacoby: bool) -> dict[int, CubeValues]:
@@ -387,6 +406,11 @@ class _Job:
         boards = {i: s.cube_input(to_board(d.position)) for i, d, s in wanted}
         values = dict(zip(boards, cube_batch(list(boards.values()), "1ply", self.threads, jacoby)))
         if self.level == "1ply":
+            return values
+        if self.level == AUTO:
+            deep = [i for i, d, s in wanted if (self._cube(d, s, values[i]).error or 0.0) > 0.0]
+            values.update(zip(deep, cube_batch([boards[i] for i in deep], AUTO_CUBE_LEVEL, self.threads, jacoby)))
+            self.cube_levels.update(dict.fromkeys(deep, AUTO_CUBE_LEVEL))
             return values
         deep = [
             i
@@ -427,6 +451,10 @@ class _Job:
                 luck[index] = best[key, _roll(dice), False] - averages[key, opening]
         return luck
 
+    def _source(self, reached: str) -> str:
+        """The source of a decision's figures: the level asked for, or at ``auto`` the level reached."""
+        return f"bgsage {reached}" if self.level == AUTO else self.source
+
     def _forced(self, item: _Checker, luck: float | None) -> Evaluation:
         ((_, play),) = item.plays.values()
         legal = item.played is None or item.played in item.plays
@@ -435,7 +463,7 @@ class _Job:
             best_equity=0.0,
             best=format_play(item.decision.position, play),
             error=0.0 if legal and item.played is not None else None,
-            source=self.source,
+            source=self._source("1ply"),
             error_mwc=None if item.state.money or not legal else 0.0,
             rank=1 if legal and item.played is not None else None,
             options=1,
@@ -452,6 +480,11 @@ class _Job:
         best_equity = equities[best_board]
         best_play = item.plays[best_board][1] if best_board in item.plays else ()
         made = equities.get(item.played) if item.played is not None else None
+        reached = (
+            scored[item.played][1]
+            if item.played is not None and item.played in scored
+            else max(level for _, level in scored.values())
+        )
         error = error_mwc = None
         rank = None
         if made is not None:
@@ -464,7 +497,7 @@ class _Job:
             best_equity=best_equity,
             best=format_play(item.decision.position, best_play),
             error=error,
-            source=self.source,
+            source=self._source(reached),
             error_mwc=error_mwc,
             rank=rank,
             options=len(item.plays),
@@ -472,7 +505,7 @@ class _Job:
             luck=luck,
         )
 
-    def _cube(self, d: DecisionInput, state: State, values: CubeValues | None) -> Evaluation:
+    def _cube(self, d: DecisionInput, state: State, values: CubeValues | None, reached: str = "1ply") -> Evaluation:
         if values is None:
             legal = d.cube_action in (None, CubeAction.NO_DOUBLE)
             return Evaluation(
@@ -480,7 +513,7 @@ class _Job:
                 best_equity=0.0,
                 best=CubeAction.NO_DOUBLE.value,
                 error=0.0 if legal else None,
-                source=self.source,
+                source=self._source(reached),
                 options=1,
                 forced=True,
                 close=False,
@@ -513,7 +546,7 @@ class _Job:
             best_equity=options[best],
             best=best.value,
             error=error,
-            source=self.source,
+            source=self._source(reached),
             error_mwc=error_mwc,
             rank=rank,
             options=len(options),

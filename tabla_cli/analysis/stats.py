@@ -375,7 +375,13 @@ def _scale(match_id: str) -> float:
 
 
 def _luck_unit(match_id: object) -> float:
-    """What a roll's normalised luck is worth in the result's unit, from the roll's Match ID (NaN: no ID)."""
+    """What a roll's normalised luck is worth in the result's unit, from the roll's Match ID (NaN: no ID).
+
+    The Match ID is the replay's state at the roll (written by the decisions visitor from its
+    :class:`~tabla_cli.visitor.DecisionState`; ``tests/test_visitors.py`` holds them equal), and the
+    only documented column of the decisions frame that holds the score and the Crawford flag, so the
+    statistics need nothing beyond the frame (as ``tabla report --frames`` writes it, say).
+    """
     if not isinstance(match_id, str) or not match_id:
         return float("nan")
     return _scale(match_id)

@@ -61,11 +61,13 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 @click.option(
     "--level",
     type=click.Choice(LEVELS),
-    default="2ply",
+    default="auto",
     show_default=True,
     help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
-    "CPU time per match measured here (whole process, one core, 8 real matches): about 1.6 s "
-    "at 1ply, 2.9 s at 2ply, 12 s at 3ply; GNU Backgammon 1-ply 1.1-1.3 s (see docs/analysis-accuracy.md).",
+    "auto looks deeper only where the play or cube action made is not the best at 1ply: closest to "
+    "eXtreme Gammon's analysis. CPU time per match measured here (whole process, one core, 8 real "
+    "matches): about 1.6 s at 1ply, 2.9 s at 2ply, 12 s at 3ply, 3.6 s at auto; GNU Backgammon "
+    "1-ply 1.1-1.3 s (see docs/analysis-accuracy.md).",
 )
 @click.option(
     "--by",
@@ -282,13 +284,21 @@ def _cores() -> int:
 def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
     """How many decisions, and whether the engine at ``level`` or a file's recorded analysis judged them.
 
+    At ``auto`` the engine's decisions are counted by the level each reached.
+
     >>> _decisions_by_source([{"source": "bgsage 2ply"}, {"source": "recorded gnubg 2-ply"}], "2ply")
     '2 decisions (1 at 2ply, 1 from recorded analysis)'
     >>> _decisions_by_source([{"source": "recorded gnubg 0-ply"}, {"source": None}], "2ply")
     '2 decisions from recorded analysis'
+    >>> _decisions_by_source([{"source": "bgsage 1ply"}, {"source": "bgsage 1ply"}, {"source": "bgsage 3ply"}], "auto")
+    '3 decisions at auto (2 at 1ply, 1 at 3ply)'
     """
-    engine = sum(1 for row in rows if str(row.get("source") or "").startswith("bgsage"))
-    recorded = sum(1 for row in rows if str(row.get("source") or "").startswith("recorded"))
+    sources = [str(row.get("source") or "") for row in rows]
+    engine = sum(1 for source in sources if source.startswith("bgsage"))
+    recorded = sum(1 for source in sources if source.startswith("recorded"))
+    if level == "auto" and engine:
+        reached = Counter(source.removeprefix("bgsage ") for source in sources if source.startswith("bgsage"))
+        level = f"auto ({', '.join(f'{n} at {name}' for name, n in sorted(reached.items()))})"
     if engine and recorded:
         return f"{len(rows)} decisions ({engine} at {level}, {recorded} from recorded analysis)"
     if recorded:

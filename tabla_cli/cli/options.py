@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tabla_cli.source import Source
 
 __all__ = [
+    "DEPTHS",
     "LEVELS",
     "TRACEBACK",
     "encoding_option",
@@ -49,9 +50,12 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
-LEVELS = ("1ply", "2ply", "3ply")
+LEVELS = ("1ply", "2ply", "3ply", "auto")
 """The engine levels of ``--level`` and ``report --analyze``: :data:`tabla_cli.analysis.engine.LEVELS`, named
 here because that module loads the engine."""
+
+DEPTHS = LEVELS[:3]
+"""The levels that are one depth for every decision: ``plays --level`` ranks at one of them."""
 
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)(?:i?B)?", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}

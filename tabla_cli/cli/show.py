@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli.options import LEVELS, format_option, option_callback, reports_errors
+from tabla_cli.cli.options import DEPTHS, format_option, option_callback, reports_errors
 from tabla_cli.errors import TablaError
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
 @format_option("text", "json", default="text")
 @click.option(
     "--level",
-    type=click.Choice(LEVELS),
+    type=click.Choice(DEPTHS),
     default=None,
     help="Rank the plays with the bgsage engine at this depth (1ply = gnubg's 0-ply).",
 )

@@ -382,6 +382,10 @@ class _Reader:
             )
             if variant != match.variant:
                 game.variant = variant
+            if not match.games and (info.number or info.score != (0, 0)):
+                # The games before this one are not in the file: its word is all the replay has to tell
+                # the Crawford game from a game after it (elsewhere the replay counts the games).
+                game.crawford = _crawford_game(info, length)
             match.games.append(game)
             reader = _GameReader(self, game, info, find_variant(variant))
             cube_analyses.append(reader.cube_analyses)
@@ -414,11 +418,6 @@ class _Reader:
             cube="NoCube" not in words,
         )
         match.variant = self.variant(info)
-        if match.rules.crawford and _after_crawford(match.length, info.score, words):
-            # The file starts after the Crawford game (a lone game saved from a
-            # match): with the rule off the replay treats these games exactly as
-            # post-Crawford games.
-            match.rules = dataclasses.replace(match.rules, crawford=False)
         match.rules = said(match.rules, match.headers)
 
     def merge_root(self, match: Match, info: _GameInfo) -> None:
@@ -520,10 +519,12 @@ class _Reader:
         return cube
 
 
-def _after_crawford(length: int, score: tuple[int, int], words: set[str]) -> bool:
-    """Whether a first game at this score, not marked ``CrawfordGame``, comes after the Crawford game."""
-    at_point = (score[0] == length - 1) != (score[1] == length - 1)
-    return length > 1 and at_point and "CrawfordGame" not in words
+def _crawford_game(info: _GameInfo, length: int) -> bool | None:
+    """What the root says of its game: gnubg names the Crawford game (``RU[Crawford:CrawfordGame]``) in every
+    game under the Crawford rule, so a game it does not name is not the Crawford game; None when the rule is off."""
+    if not length or "Crawford" not in info.rules:
+        return None
+    return "CrawfordGame" in info.rules
 
 
 class _GameReader:

@@ -353,29 +353,17 @@ class _Reader:
             raise TranscriptSyntaxError(f"a double answered {record.take}: not 0 (pass), 1 (take) or 2 (beaver)", where)
         number = self.turns.next(taker)
         where = self.where(number)
-        self.add(
-            Action(
-                answer,
-                taker,
-                where,
-                number,
-                value=value * 2 if answer is ActionKind.BEAVER else None,
-                analysis=answer_analysis(record, _MADE[answer]),
-            )
-        )
+        # XG writes no value for a beaver or raccoon: the replay's cube gives them, as for FIBS and SGF.
+        self.add(Action(answer, taker, where, number, analysis=answer_analysis(record, _MADE[answer])))
         if answer is ActionKind.BEAVER:
-            self.beavered(record, doubler, value * 2)
+            self.beavered(record, doubler)
 
-    def beavered(self, record: CubeRecord, doubler: Player, value: int) -> None:
+    def beavered(self, record: CubeRecord, doubler: Player) -> None:
         """The doubler's answer to a beaver: 1 take, 0 pass, 2 raccoon (then the taker's answer)."""
         if record.beaver_answer in (0, 2):
             number = self.turns.next(doubler)
             kind = ActionKind.DROP if record.beaver_answer == 0 else ActionKind.RACCOON
-            self.add(
-                Action(
-                    kind, doubler, self.where(number), number, value=value * 2 if kind is ActionKind.RACCOON else None
-                )
-            )
+            self.add(Action(kind, doubler, self.where(number), number))
         if record.beaver_answer == 2 and record.raccoon_answer == 0:
             number = self.turns.next(doubler.other)
             self.add(Action(ActionKind.DROP, doubler.other, self.where(number), number))

@@ -110,21 +110,21 @@ class MatWriter(BaseVisitor[str]):
         self.deciding = False
         self.cube = 1  # the cube the replay last reported (for an action it does not follow)
         self.trailing: Action | None = None
+        self.first_game = True
 
     def begin_match(self, match: Match) -> None:
         self.match = match
-        lines = [f'; [{_one_line(key)} "{_one_line(value)}"]' for key, value in _headers(match)]
-        for comment in match.comments:
-            for part in comment.splitlines():
-                if part.strip():
-                    lines.append(f"; {part.strip()}")
-        if lines:
-            lines.append("")
-        self.lines = lines + [f" {match.length} point match", ""]
+        self.lines = _heading(match, match.rules.crawford)
+        self.first_game = True
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         match = self.match
         assert match is not None  # begin_match came first
+        if self.first_game and state.post_crawford and match.rules.crawford:
+            # A .mat names no Crawford game: a transcript that starts after it says the rule is off,
+            # under which the replay plays its games as it plays games after the Crawford game.
+            self.lines = _heading(match, False)
+        self.first_game = False
         left = f"{_score_name(match, _ZERO)} : {game.score[0]}"
         right = f"{_score_name(match, _ONE)} : {game.score[1]}"
         # gnubg's ' %-31s%s', but never without a space
@@ -235,8 +235,21 @@ def _on_off(flag: bool) -> str:
     return "On" if flag else "Off"
 
 
-def _headers(match: Match) -> list[tuple[str, str]]:
-    """The match's headers, plus those that say its rules and variant where its headers do not."""
+def _heading(match: Match, crawford: bool) -> list[str]:
+    """The lines before the first game: headers (the Crawford rule as ``crawford`` says), comments, length."""
+    lines = [f'; [{_one_line(key)} "{_one_line(value)}"]' for key, value in _headers(match, crawford)]
+    for comment in match.comments:
+        for part in comment.splitlines():
+            if part.strip():
+                lines.append(f"; {part.strip()}")
+    if lines:
+        lines.append("")
+    return lines + [f" {match.length} point match", ""]
+
+
+def _headers(match: Match, crawford: bool) -> list[tuple[str, str]]:
+    """The match's headers, plus those that say its rules (the Crawford rule: ``crawford``) and variant where
+    its headers do not."""
     from tabla_cli.formats._mat_headers import rules, variant
 
     headers = list(match.headers)
@@ -254,8 +267,8 @@ def _headers(match: Match) -> list[tuple[str, str]]:
             headers.append(("Variation", name))
     said = rules(headers, match.length)
     want = match.rules
-    if said.crawford != want.crawford:
-        _set_header(headers, "Crawford", _on_off(want.crawford))
+    if said.crawford != crawford:
+        _set_header(headers, "Crawford", _on_off(crawford))
     if said.jacoby != want.jacoby:
         _set_header(headers, "Jacoby", _on_off(want.jacoby))
     if said.beaver != want.beaver:
