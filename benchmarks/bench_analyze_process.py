@@ -11,10 +11,17 @@ runs it, once per ``--threads`` setting (``default``: no ``--threads``, the
 command's own choice) and per checkout: this one, then each ``--against``
 (another tree of the project, e.g. ``git archive`` of an older commit
 unpacked in /tmp), taking turns so that they share the machine's load. Each
+process runs in its checkout's root: ``python -c`` puts the working
+directory first on ``sys.path``, so a process started elsewhere in a
+checkout would import that checkout's package whatever ``PYTHONPATH`` says. Each
 figure is the least of ``--repeat`` runs: the wall seconds and the CPU
 seconds (user + system of the process and its threads, from the children's
 resource usage). The default input is the 7-point match of
 ``tests/data/corpus/mat`` that ``bench_analysis.py`` times.
+
+Each checkout's package is byte-compiled first, as an installed package is:
+where ``PYTHONDONTWRITEBYTECODE`` is set, every process would otherwise
+compile it from source again (about a third of a second of CPU).
 
 On a shared machine the CPU seconds are the steadier figure; the load
 average is printed before and after. ``--instructions`` also counts, under
@@ -25,6 +32,7 @@ with one engine thread: unmoved by the load (and about 50 times slower).
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
 import subprocess
@@ -53,7 +61,7 @@ def analyse_once(checkout: Path, path: Path, level: str, threads: str, luck: boo
     env = dict(os.environ, PYTHONPATH=str(checkout))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, env=env, cwd=checkout, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if not done.stdout.startswith("["):
@@ -70,7 +78,7 @@ def instructions(checkout: Path, path: Path, level: str, luck: bool) -> int:
         command += ["--no-cache", "--by", "match", "--format", "json", "--quiet", "-j", "1"]
         command += [] if luck else ["--no-luck"]
         env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, env=env, cwd=checkout, capture_output=True, text=True, check=False)
         if not done.stdout.startswith("["):
             raise SystemExit(f"{checkout}: analyze {path} under valgrind wrote no table:\n{done.stderr[-2000:]}")
         totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
@@ -88,9 +96,14 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
     args = parser.parse_args()
     files = sorted(
-        f for p in args.inputs or [MATCH_7] for f in (sorted(p.iterdir()) if p.is_dir() else [p]) if f.is_file()
+        f.resolve()
+        for p in args.inputs or [MATCH_7]
+        for f in (sorted(p.iterdir()) if p.is_dir() else [p])
+        if f.is_file()
     )
-    checkouts = [ROOT, *args.against]
+    checkouts = [ROOT, *(checkout.resolve() for checkout in args.against)]
+    for checkout in checkouts:
+        compileall.compile_dir(checkout / "tabla_cli", quiet=1)
     settings = [(c, t) for t in args.threads.split(",") for c in checkouts]
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; level {args.level}")
     print(f"{'file':<40}" + "".join(f"{f'{c.name} t={t}':>26}" for c, t in settings))

@@ -75,6 +75,12 @@ class Code(StrEnum):
     POSITION_MISMATCH = "position-mismatch"
 
 
+READ_FAILURES: tuple[str, ...] = tuple(
+    code.value for code in (Code.UNREADABLE_FILE, Code.SYNTAX_ERROR, Code.FILE_TOO_LARGE, Code.INTERNAL_ERROR)
+)
+"""The finding codes of a file that could not be read (or only in part)."""
+
+
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
 
 _MEANINGS: dict[Code, tuple[Severity, str]] = {

@@ -133,8 +133,28 @@ def test_luck_costs_the_same_engine_work_at_every_level(monkeypatch: pytest.Monk
     decisions = [checker(FIVE_POINT, (6, 5), play(FIVE_POINT, (13, 7), (8, 3))), checker(START, (3, 1), None)]
     for level[0] in ("1ply", "2ply"):
         analyse(decisions, level[0])
-    # the two rolls made; the 20 other rolls of each position; the opening's 15 non-doubles for the other side
-    assert positions["1ply"] == positions["2ply"] == 2 + 20 + 20 + 15
+    # The two rolls made and the 20 other rolls of each position. The opening's 15 non-doubles for the
+    # other side are the same questions as the roller's own (money, cube centred, a symmetric position).
+    assert positions["1ply"] == positions["2ply"] == 2 + 20 + 20
+
+
+def test_the_no_double_at_2ply_takes_the_rolls_luck_scored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A no double at 2ply averages the best 1ply plays of the 21 rolls: at the position and cube of a
+    checker play those are the rolls its luck scored, not asked again, and its figures are unchanged."""
+    from tabla_cli.analysis import bgsage_batch
+
+    decisions = [cube(DecisionKind.DOUBLE, RACE_AHEAD, CubeAction.NO_DOUBLE), checker(RACE_AHEAD, (2, 1))]
+    (alone,) = analyse(decisions[:1], "2ply")
+    sent: list[int] = []
+    real = bgsage_batch.bgbot_cpp.batch_checker_play
+    monkeypatch.setattr(
+        bgsage_batch.bgbot_cpp,
+        "batch_checker_play",
+        lambda items, *a, **kw: sent.append(len(items)) or real(items, *a, **kw),
+    )
+    shared, _ = analyse(decisions, "2ply")
+    assert sent == [1, 20]  # the roll made with its play, the 20 others for luck; none for the no double
+    assert alone.cube_equities is not None and shared.cube_equities == alone.cube_equities
 
 
 def test_forced_play_and_dance_are_not_sent_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -315,11 +335,11 @@ def test_rank_plays_of_a_dance_and_of_another_game() -> None:
 
 
 def test_a_run_keeps_no_cube_figures_behind() -> None:
-    """The cube figures found during a run serve that run only: none stay in memory after it."""
+    """The cube figures and best plays found during a run serve that run only: none stay in memory after it."""
     from tabla_cli.analysis import bgsage_batch
 
     start = Position.start()
     opening = play(start, (8, 5), (6, 5))
     decisions = [cube(DecisionKind.DOUBLE, start, CubeAction.NO_DOUBLE, (5, 5)), checker(start, (3, 1), opening)]
-    engine.analyse(decisions, "3ply", luck=False)
-    assert not any(bgsage_batch._CUBE_MEMO.values())
+    engine.analyse(decisions, "3ply")
+    assert not any(bgsage_batch._CUBE_MEMO.values()) and not bgsage_batch._BEST

@@ -99,3 +99,25 @@ def test_analysing_a_file_loads_no_pandas() -> None:
     rows, loaded = done.stdout.split(" ", 1)
     assert int(rows) > 0
     assert loaded.strip() == "[]"
+
+
+def test_analyze_writes_a_table_without_the_report_machinery() -> None:
+    """``analyze``'s tables need pandas, not the report's frames, page, plots or Parquet (nor the
+    package metadata that only the cache's key asks for)."""
+    unwanted = ("tabla_cli.reports.frames", "tabla_cli.reports.html", "pyarrow.parquet", "importlib.metadata")
+    probe = (
+        "import sys\n"
+        "from tabla_cli.cli import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print([m for m in {unwanted!r} if m in sys.modules], file=sys.stderr)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    args = ["analyze", str(MATCH), "--level", "1ply", "--no-cache", "--no-luck", "--format", "json", "-q", "-j", "1"]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.stdout.startswith("["), done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "[]"

@@ -193,22 +193,48 @@ Move = tuple[tuple[int, ...], float, float]
 """A play scored at 1ply: resulting board, cubeful equity, cubeless equity (to break ties)."""
 
 
+_BEST: dict[tuple[Any, ...], float] = {}
+"""The 1ply equity of the best play of each checker input scored since the last :func:`clear_caches`,
+by :func:`_best_key`.
+
+Luck asks the 21 rolls of every pre-roll position, the roll made among them
+was scored with its checker play, and at 2ply a cube decision's no double
+asks the same rolls of the same position with the same cube again
+(:func:`_no_double`): each is scored once.
+"""
+
+
+def _best_key(item: dict[str, Any], jacoby: bool) -> tuple[Any, ...]:
+    """Everything the engine's 1ply scoring of a checker input depends on, the dice low first
+    (the plays of a roll, and their equities, do not depend on which die is named first)."""
+    low, high = sorted((item["die1"], item["die2"]))
+    match = (item.get("away1"), item.get("away2"), item.get("is_crawford"))
+    return (jacoby, tuple(item["board"]), low, high, item["cube_value"], item["cube_owner"], *match)
+
+
 def checker_batch(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[list[Move]]:
     """Score every legal play of every item at 1ply (one engine call); each list best first."""
     if not items:
         return []
     one, _ = _strategies("1ply")
     raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
-    return [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]] for r in raw]
+    scored = [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]] for r in raw]
+    _BEST.update((_best_key(item, jacoby), moves[0][1]) for item, moves in zip(items, scored))
+    return scored
 
 
 def best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> list[float]:
-    """The 1ply equity of each item's best play (all that luck needs)."""
-    if not items:
-        return []
-    one, _ = _strategies("1ply")
-    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
-    return [float(r["moves"][0]["equity"]) for r in raw]
+    """The 1ply equity of each item's best play (all that luck needs), each distinct item scored once
+    until :func:`clear_caches` (:data:`_BEST`)."""
+    keys = [_best_key(item, jacoby) for item in items]
+    missing = {key: item for key, item in zip(keys, items) if key not in _BEST}
+    if missing:
+        one, _ = _strategies("1ply")
+        raw = bgbot_cpp.batch_checker_play(
+            list(missing.values()), one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby
+        )
+        _BEST.update(zip(missing, (float(r["moves"][0]["equity"]) for r in raw)))
+    return [_BEST[key] for key in keys]
 
 
 _Play = tuple[tuple[int, ...], State]
@@ -396,14 +422,16 @@ def _no_double(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: b
         return []
     states = [_state_of(item, jacoby) for item in items]
     inputs = [state.checker_input(item[0], roll) for item, state in zip(items, states) for roll in _ROLLS]
-    picked = [min(moves, key=_order) for moves in checker_batch(inputs, threads, jacoby)]
-    each = [state for state in states for _ in _ROLLS]
     below = f"{int(level[0]) - 1}ply"
-    rescorer = Rescorer(below, threads)
-    plays = [(board, state) for (board, _, _), state in zip(picked, each)]
-    if below != "1ply":
+    if below == "1ply":  # the best 1ply plays' equities, which luck asks too
+        best = best_equities(inputs, threads, jacoby)
+    else:
+        picked = [min(moves, key=_order) for moves in checker_batch(inputs, threads, jacoby)]
+        each = [state for state in states for _ in _ROLLS]
+        rescorer = Rescorer(below, threads)
+        plays = [(board, state) for (board, _, _), state in zip(picked, each)]
         rescorer.evaluate([play for play in plays if not bgbot_cpp.check_game_over(list(play[0]))], below)
-    best = [rescorer.memo[below].get(play, equity) for play, (_, equity, _) in zip(plays, picked)]
+        best = [rescorer.memo[below].get(play, equity) for play, (_, equity, _) in zip(plays, picked)]
     weights = [1 if a == b else 2 for a, b in _ROLLS]
     return [
         sum(w * e for w, e in zip(weights, best[k * len(_ROLLS) : (k + 1) * len(_ROLLS)])) / 36
@@ -467,9 +495,10 @@ def _double_take(item: tuple[Any, ...], plies: int, threads: int, jacoby: bool) 
 
 
 def clear_caches(level: str) -> None:
-    """Forget the figures kept since the last call: the engine's own cache above 1ply, and
-    :data:`_CUBE_MEMO` at every level (a 3ply run rescores at 2ply on the way)."""
+    """Forget the figures kept since the last call: the engine's own cache above 1ply,
+    :data:`_CUBE_MEMO` at every level (a 3ply run rescores at 2ply on the way) and :data:`_BEST`."""
     _CUBE_MEMO.clear()
+    _BEST.clear()
     _, deep = _strategies(level)
     if deep is not None:
         deep.clear_cache()

@@ -86,7 +86,9 @@ the verdict on one cube decision in gnubg's words.
 average of the best plays of all 36 rolls, from the roller's view, always at
 1ply whatever the level (gnubg's default luck analysis is its 0-ply, our
 1ply). The roll made is the checker decision's own 1ply batch; the 20 others
-are one more batch over all positions. On the opening position with a
+are one more batch over all positions, whose figures the no double of a cube
+decision at 2ply takes again (the same rolls of the same position and cube):
+each roll of a position is scored once a run. On the opening position with a
 non-double, the average runs over the 30 rolls either side could open with.
 """
 
@@ -95,7 +97,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.metadata import version
 from typing import Any
 
 import bgbot_cpp  # type: ignore[import-not-found]
@@ -157,6 +158,8 @@ def engine_version() -> str:
     >>> engine_version().startswith("bgsage ")
     True
     """
+    from importlib.metadata import version  # only the cache and reports ask: not loaded for a run without them
+
     return f"bgsage {version('bgsage')} {bgsage.PRODUCTION_MODEL} r{SCORING_REVISION}"
 
 
@@ -378,12 +381,7 @@ class _Job:
         for jacoby, items in self.checkers.items():
             inputs = [it.state.checker_input(it.board, _dice(it.decision)) for it in items]
             scored.extend(zip(items, checker_batch(inputs, self.threads, jacoby)))
-        # Every level scores the roll made at 1ply first, as luck does: its best play is not asked again.
-        known = {
-            (item.state.jacoby, (item.board, item.state), _roll(_dice(item.decision))): moves[0][1]
-            for item, moves in scored
-        }
-        luck = self._luck(known)
+        luck = self._luck()
         for item in self.forced:
             out[item.index] = self._forced(item, luck.get(item.index))
         ranked = Rescorer(self.level, self.threads).score([(moves, item.state, item.played) for item, moves in scored])
@@ -424,32 +422,26 @@ class _Job:
         values.update(zip(deep, cube_batch([boards[i] for i in deep], self.level, self.threads, jacoby)))
         return values
 
-    def _luck(self, known: dict[tuple[bool, tuple[Any, ...], Dice], float]) -> dict[int, float]:
+    def _luck(self) -> dict[int, float]:
         """Luck of each checker decision's roll (1ply, batched over all positions).
 
-        Args:
-            known: best 1ply equities already computed, by Jacoby setting,
-                luck key and roll (low die first).
+        The rolls made were scored with the checker plays: :func:`best_equities`
+        does not ask the engine for them again (nor, at 2ply, for the rolls a
+        no double asks later).
         """
         luck: dict[int, float] = {}
         for jacoby, group in self.luck.items():
             inputs: list[dict[str, Any]] = []
             slots: list[tuple[tuple[Any, ...], Dice, bool]] = []
-            best: dict[tuple[tuple[Any, ...], Dice, bool], float] = {}
             for key, entry in group.items():
                 state: State = entry["state"]
-                for roll in _ROLLS:
-                    if (jacoby, key, roll) in known:
-                        best[key, roll, False] = known[jacoby, key, roll]
-                        continue
-                    inputs.append(state.checker_input(entry["board"], roll))
-                    slots.append((key, roll, False))
+                inputs += [state.checker_input(entry["board"], roll) for roll in _ROLLS]
+                slots += [(key, roll, False) for roll in _ROLLS]
                 if entry["opening"]:
                     flipped = bgbot_cpp.flip_board(list(entry["board"]))
-                    for roll in _NON_DOUBLES:
-                        inputs.append(state.flipped().checker_input(flipped, roll))
-                        slots.append((key, roll, True))
-            best.update(zip(slots, best_equities(inputs, self.threads, jacoby)))
+                    inputs += [state.flipped().checker_input(flipped, roll) for roll in _NON_DOUBLES]
+                    slots += [(key, roll, True) for roll in _NON_DOUBLES]
+            best = dict(zip(slots, best_equities(inputs, self.threads, jacoby)))
             averages: dict[tuple[tuple[Any, ...], bool], float] = {}
             for index, (group_jacoby, key, dice, opening) in self.luck_of.items():
                 if group_jacoby is not jacoby:

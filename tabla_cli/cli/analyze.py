@@ -176,7 +176,7 @@ def analyze(
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.analysis.stats import decisions_frame
-    from tabla_cli.findings import Severity
+    from tabla_cli.findings import READ_FAILURES, Severity
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
@@ -239,8 +239,6 @@ def analyze(
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
-    from tabla_cli.reports.build import READ_FAILURES
-
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     decisions = decisions_frame(rows)
     if rows or not unread:
@@ -338,15 +336,16 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
 
 
 def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
-    from tabla_cli.analysis.stats import player_stats
-    from tabla_cli.reports.analysis import analysis_table, worst_decisions_html
-    from tabla_cli.reports.html import Section, render_page
-    from tabla_cli.reports.plots import plot_error_rates
-    from tabla_cli.reports.render import render
+    from tabla_cli.reports.analysis import analysis_table
 
     table = analysis_table(decisions, by)
     data: str | bytes
     if fmt == "html":
+        from tabla_cli.analysis.stats import player_stats
+        from tabla_cli.reports.analysis import worst_decisions_html
+        from tabla_cli.reports.html import Section, render_page
+        from tabla_cli.reports.plots import plot_error_rates
+
         stats = player_stats(decisions)
         data = render_page(
             [
@@ -358,6 +357,8 @@ def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force:
             summary=f"{len(decisions)} decisions",
         )
     else:
+        from tabla_cli.reports.render import render
+
         data = render(table, fmt)
     if output is not None:
         write_output(Path(output), data, force, inputs)

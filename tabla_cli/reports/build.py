@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from tabla_cli.findings import READ_FAILURES
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.filters import FilterResult, ReportFilter, as_spelled, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
@@ -36,9 +37,6 @@ __all__ = ["IN_MEMORY", "READ_FAILURES", "Report", "ReportOptions", "build_repor
 
 IN_MEMORY = ("matches", "games", "cube", "findings", "decisions")
 """The frames a report keeps in memory (``plays`` only when asked: it is by far the largest)."""
-
-READ_FAILURES = ("unreadable-file", "syntax-error", "file-too-large", "internal-error")
-"""The finding codes of a file that could not be read (or only in part)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,6 @@ from typing import Any
 import pandas as pd
 
 from tabla_cli.reports.cells import _numeric, _text_rows, records
-from tabla_cli.reports.html import render_html
 from tabla_cli.reports.options import FORMATS
 
 # --- text formats ------------------------------------------------------------------
@@ -170,5 +169,7 @@ def render(df: pd.DataFrame, fmt: str, *, width: int | None = None, keys: int = 
     if fmt == "parquet":
         return parquet_bytes(df)
     if fmt == "html":
+        from tabla_cli.reports.html import render_html  # the page's plots and frames load only for it
+
         return render_html([("Report", df)])
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
