@@ -25,7 +25,7 @@ the same games (``NAME.xg`` next to ``NAME.mat``). For every (match, player):
 It prints one row per (match, player), then for each engine the mean
 absolute difference from XG's total, the correlation with it, and the wall
 and CPU (user + system) seconds of all its processes (and the load average, as the machine may be
-shared). Both engines use every core by default (tabla's default for one
+shared); tabla_cli is byte-compiled first, as an installed package is. Both engines use every core by default (tabla's default for one
 file; gnubg with ``set threads`` = the cores, as the gnubg package starts with
 0 calculation threads, with which ``analyse match`` waits forever), or N
 threads each with ``--threads N``. With ``--one-process`` it then also times
@@ -36,6 +36,7 @@ start-up paid once). Nothing is cached between runs.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import math
 import os
@@ -201,6 +202,9 @@ def main() -> None:
         if (args.mat / f"{xg.stem}.mat").is_file() and (not only or xg.stem in only)
     ]
     gnubg_label = f"gnubg {args.gnubg_plies}-ply"
+    # Byte-compiled first, as an installed package is (where PYTHONDONTWRITEBYTECODE is set, every
+    # process would compile tabla_cli from source again).
+    compileall.compile_dir(ROOT / "tabla_cli", quiet=1)
     if args.time_only:
         print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         times = one_process([mat for _, mat in pairs], levels, args.gnubg_python, args.gnubg_plies, args.threads)
