@@ -83,3 +83,14 @@ def test_auto_is_the_default_and_the_summary_counts_the_levels_reached(tmp_path:
     assert "2 decisions at auto (1 at 1ply, 1 at 3ply)" in result.stderr
     rows = json.loads(result.stdout)
     assert [row["source"] for row in rows] == ["bgsage 1ply", "bgsage 3ply"]
+
+
+def test_searches_side_by_side_give_the_figures_of_one_thread() -> None:
+    decisions = [
+        checker(START, (6, 4), SPLIT),
+        checker(START, (6, 5), BLUNDER),
+        checker(START, (3, 1), play(START, (24, 21), (21, 20))),
+        cube(DecisionKind.DOUBLE, FIVE_POINT, CubeAction.DOUBLE),
+    ]
+    one, two = (analyse(decisions, "3ply", threads, luck=False) for threads in (1, 2))
+    assert one == two

@@ -12,12 +12,14 @@ conventions (board, cube owner, equities) are those of
 from __future__ import annotations
 
 import gc
+import os
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage  # type: ignore[import-untyped]
@@ -26,6 +28,8 @@ from tabla_cli.board import Dice
 from tabla_cli.errors import TablaError
 from tabla_cli.evaluation.types import DecisionInput
 
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 _FILTER_MAX_MOVES = 5
 _FILTER_THRESHOLD = 0.08
 _DEEP_FILTER_MAX_MOVES = 2
@@ -259,10 +263,14 @@ class Rescorer:
         """Score the plays of ``wanted`` not scored yet at ``level``."""
         memo = self.memo[level]
         plies = int(level[0])
-        for board, state in dict.fromkeys(wanted):
-            if (board, state) not in memo:
-                item = state.flipped().cube_input(bgbot_cpp.flip_board(list(board)))
-                memo[board, state] = -_search(item, item[1], item[2], plies, self.threads, state.jacoby)["equity"]
+        todo = [play for play in dict.fromkeys(wanted) if play not in memo]
+
+        def search(play: _Play, threads: int) -> float:
+            board, state = play
+            item = state.flipped().cube_input(bgbot_cpp.flip_board(list(board)))
+            return -float(_search(item, item[1], item[2], plies, threads, state.jacoby)["equity"])
+
+        memo.update(zip(todo, in_parallel(search, todo, self.threads)))
 
     def score(
         self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
@@ -399,7 +407,7 @@ def _cube_values(items: list[tuple[Any, ...]], level: str, threads: int, jacoby:
             for r in raw
         ]
     plies = int(level[0])
-    turned = [_double_take(item, plies, threads, jacoby) for item in items]
+    turned = in_parallel(lambda item, each: _double_take(item, plies, each, jacoby), items, threads)
     no_double = _no_double(items, level, threads, jacoby)
     return [CubeValues(nd, dt, 1.0, gammon) for nd, (dt, gammon) in zip(no_double, turned)]
 
@@ -492,6 +500,21 @@ def _double_take(item: tuple[Any, ...], plies: int, threads: int, jacoby: bool) 
     lose = float(bgbot_cpp.eq2mwc(-1.0, away1, away2, cube, crawford))
     chances = float(bgbot_cpp.eq2mwc(equity, away1, away2, 2 * cube, crawford))
     return (2 * chances - (win + lose)) / (win - lose), gammon
+
+
+def in_parallel(work: Callable[[_T, int], _R], items: Sequence[_T], threads: int) -> list[_R]:
+    """``work(item, engine threads)`` for each item, in order, ``threads`` searches at a time.
+
+    One search spreads badly over threads (its 21 rolls are few and
+    uneven), but the engine lets go of Python's lock while it searches, so
+    separate searches run side by side, each on one thread. The figures do
+    not depend on the order. ``threads`` 0 means every core.
+    """
+    workers = threads or os.cpu_count() or 1
+    if workers == 1 or len(items) < 2:
+        return [work(item, max(threads, 1)) for item in items]
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(lambda item: work(item, 1), items))
 
 
 def clear_caches(level: str) -> None:
