@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 from typing import TypeVar
 
-from tabla_cli.board import Dice, Play, Player, Position, Segment
+from tabla_cli.board import Dice, Play, Player, Position
 from tabla_cli.cube import Cube
 from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Finding
@@ -305,7 +305,9 @@ class _GameReplay:
                     play=text,
                 )
             if self.marks or "*" in text:
-                self.check_marks(action, segments, play, text)
+                problem = mark_problem(segments, play, text, self.marks)
+                if problem is not None:
+                    self.finding(*problem, action, play=text)
             after = resolution.result
         else:
             code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
@@ -347,11 +349,6 @@ class _GameReplay:
     def stop(self, action: Action) -> None:
         self.stopped = True
         self.finding("unchecked", "the recorded play cannot be applied; the rest of this game is not checked", action)
-
-    def check_marks(self, action: Action, segments: tuple[Segment, ...], play: Play, text: str) -> None:
-        problem = mark_problem(segments, play, text, self.marks)
-        if problem is not None:
-            self.finding(*problem, action, play=text)
 
     def double(self, action: Action) -> None:
         names = self.r.match.players
