@@ -37,7 +37,7 @@ def mark_problem(segments: tuple[Segment, ...], play: Play, text: str, marks: bo
         text: the play's text.
         marks: the transcript marks its hits, so a hit without a mark counts.
     """
-    marked = {dst for _, dst, hit in segments if hit}
+    marked = {dst for _, dst, hit in segments if hit} if "*" in text else set()  # a segment is marked by a '*'
     hits = {s.dst for s in play if s.hit}
     if marked - hits:
         points = ", ".join(str(p) for p in sorted(marked - hits, reverse=True))
