@@ -27,16 +27,16 @@ _BLANKS_BEFORE_COUNT = re.compile(r"(?<!\s)\s+\(")
 
 
 def _point(word: str, text: str) -> int:
+    if word.isascii() and word.isdigit():  # most points are numbers
+        if len(word.lstrip("0")) > 2 or int(word) > BAR:
+            raise InvalidPlayError(f"'{text}': point {word} is past the bar (25)")
+        return int(word)
     low = word.lower()
     if low in _BAR_WORDS:
         return BAR
     if low in _OFF_WORDS:
         return OFF
-    if not (word.isascii() and word.isdigit()):
-        raise InvalidPlayError(f"'{text}': '{word}' is not a point (1-24, bar/25 or off/0)")
-    if len(word.lstrip("0")) > 2 or int(word) > BAR:
-        raise InvalidPlayError(f"'{text}': point {word} is past the bar (25)")
-    return int(word)
+    raise InvalidPlayError(f"'{text}': '{word}' is not a point (1-24, bar/25 or off/0)")
 
 
 def _chain(part: str, text: str) -> list[Segment]:
@@ -49,7 +49,7 @@ def _chain(part: str, text: str) -> list[Segment]:
         raise InvalidPlayError(f"'{text}': a repeat count must be 2 to 4, not ({count})")
     sep = "/" if "/" in chain else "-"
     words = chain.split(sep)
-    if len(words) < 2 or any(not w for w in words):
+    if len(words) < 2 or "" in words:
         raise InvalidPlayError(f"'{text}': '{part}' is not of the form from/to")
     points: list[tuple[int, bool]] = []
     for word in words:
@@ -93,7 +93,8 @@ def _segments(text: str) -> tuple[Segment, ...]:
     body = text.strip()
     if not body or _NO_MOVE.match(body):
         return ()
-    body = _BLANKS_BEFORE_COUNT.sub("(", body)
+    if "(" in body:
+        body = _BLANKS_BEFORE_COUNT.sub("(", body)
     segments: list[Segment] = []
     for part in _SPLIT.split(body):
         if part:
