@@ -43,19 +43,20 @@ def _chain(part: str, text: str) -> list[Segment]:
     match = _PART.match(part)
     if match is None:
         raise InvalidPlayError(f"'{text}': cannot read '{part}'")
-    chain = match["chain"]
-    count = int(match["count"]) if match["count"] else 1
-    if match["count"] and not 2 <= count <= 4:
+    chain, counted = match["chain"], match["count"]
+    count = int(counted) if counted else 1
+    if counted and not 2 <= count <= 4:
         raise InvalidPlayError(f"'{text}': a repeat count must be 2 to 4, not ({count})")
     sep = "/" if "/" in chain else "-"
     words = chain.split(sep)
     if len(words) < 2 or "" in words:
         raise InvalidPlayError(f"'{text}': '{part}' is not of the form from/to")
-    points: list[tuple[int, bool]] = []
-    for word in words:
-        hit = word.endswith("*")
-        points.append((_point(word.rstrip("*"), text), hit))
-    segments = [(points[i][0], points[i + 1][0], points[i + 1][1]) for i in range(len(points) - 1)]
+    segments: list[Segment] = []
+    src = _point(words[0].rstrip("*"), text)
+    for word in words[1:]:
+        dst = _point(word.rstrip("*"), text)
+        segments.append((src, dst, word.endswith("*")))
+        src = dst
     return segments * count
 
 
