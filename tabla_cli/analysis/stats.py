@@ -36,7 +36,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabla_cli.columns import Column, Table, records, table, typed
+from tabla_cli.columns import Column, Table, table, typed
 from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
 
 if TYPE_CHECKING:
@@ -248,8 +248,33 @@ def player_stats(
         by_match: one row per match and player (a ``match`` column first).
         thresholds: doubtful, bad and very bad error bounds (normalised).
     """
-    rows = skill_rows(records(decisions), by_match=by_match, thresholds=thresholds)
+    rows = skill_rows(_cells(decisions, _STAT_INPUTS), by_match=by_match, thresholds=thresholds)
     return Table.of(stat_columns(by_match), rows).frame()
+
+
+_STAT_INPUTS = (
+    "match",
+    "game",
+    "player",
+    "side",
+    "kind",
+    "action",
+    "best",
+    "error",
+    "forced",
+    "close",
+    "luck",
+    "skill",
+    "match_id",
+    "game_result",
+)
+"""The columns of the decisions frame that :func:`skill_rows` reads."""
+
+
+def _cells(frame: pd.DataFrame, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The rows of ``frame``'s ``names`` columns as dicts of Python values (None: missing)."""
+    lists = [frame[name].astype(object).where(frame[name].notna(), None).tolist() for name in names]
+    return [dict(zip(names, values)) for values in zip(*lists)]
 
 
 def stat_columns(by_match: bool = False) -> tuple[Column, ...]:
@@ -321,6 +346,12 @@ def skill_rows(
         appearance; rows without a player count for nobody.
     """
     doubtful, bad, very_bad = thresholds
+    checker_kind, double_kind, take_kind = (
+        k.value for k in (DecisionKind.CHECKER, DecisionKind.DOUBLE, DecisionKind.TAKE)
+    )
+    no_double, double, take, drop = (
+        a.value for a in (CubeAction.NO_DOUBLE, CubeAction.DOUBLE, CubeAction.TAKE, CubeAction.PASS)
+    )
     rows = [row for row in decisions if _known(row["player"]) and (not by_match or _known(row["match"]))]
     groups: dict[tuple[str, ...], dict[str, Any]] = {}
     for row in rows:
@@ -330,8 +361,8 @@ def skill_rows(
             group = groups[key] = dict.fromkeys(_COUNTS, 0)
             group.update(checker_error=_Sum(), cube_error=_Sum(), luck_total=_Sum())
         kind, error, analysed = row["kind"], _number(row["error"]), _known(row["error"])
-        checker = kind == DecisionKind.CHECKER.value
-        cube_row = kind in (DecisionKind.DOUBLE.value, DecisionKind.TAKE.value) and analysed
+        checker = kind == checker_kind
+        cube_row = (kind == double_kind or kind == take_kind) and analysed
         unforced = checker and analysed and not row["forced"]
         action, best = row["action"] or "", row["best"] or ""
         wrong = cube_row and error > 0 and action != best
@@ -346,12 +377,12 @@ def skill_rows(
             group["doubtful"] += skill == "doubtful"
             group["errors"] += skill == "bad"
             group["blunders"] += skill == "very bad"
-        if wrong and kind == DecisionKind.DOUBLE.value:
-            group["missed_doubles"] += action == CubeAction.NO_DOUBLE.value
-            group["wrong_doubles"] += action == CubeAction.DOUBLE.value
-        if wrong and kind == DecisionKind.TAKE.value:
-            group["wrong_takes"] += action == CubeAction.TAKE.value
-            group["wrong_passes"] += action == CubeAction.PASS.value
+        if wrong and kind == double_kind:
+            group["missed_doubles"] += action == no_double
+            group["wrong_doubles"] += action == double
+        if wrong and kind == take_kind:
+            group["wrong_takes"] += action == take
+            group["wrong_passes"] += action == drop
         if checker and _known(row["luck"]):
             group["luck_total"].add(float(row["luck"]))
             group["lucky_rolls"] += 1
@@ -424,6 +455,7 @@ def _results(rows: list[Mapping[str, Any]], by_match: bool) -> dict[tuple[str, .
     (from the row's Match ID). Per match and side: actual - own luck +
     opponent's luck, as gnubg's ``updateStatcontext`` adds it up.
     """
+    checker_kind = DecisionKind.CHECKER.value
     games: dict[tuple[str, Any], float] = {}
     lucky: dict[tuple[str, int], _Sum] = {}
     sides: dict[tuple[str, int], str] = {}
@@ -433,7 +465,7 @@ def _results(rows: list[Mapping[str, Any]], by_match: bool) -> dict[tuple[str, .
         if _known(row["game_result"]):
             result = float(row["game_result"])
             games.setdefault((match, row["game"]), result if side == 0 else -result)
-        if row["kind"] == DecisionKind.CHECKER.value and _known(row["luck"]):
+        if row["kind"] == checker_kind and _known(row["luck"]):
             lucky.setdefault((match, side), _Sum()).add(float(row["luck"]) * _luck_unit(row["match_id"]))
     actual0: dict[str, _Sum] = {}
     for (match, _), result in games.items():
