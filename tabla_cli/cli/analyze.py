@@ -34,7 +34,6 @@ from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
 if TYPE_CHECKING:
-
     from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
