@@ -18,8 +18,9 @@ Column(name='opponent_drops', dtype='int64', doc="the opponent's drops", categor
 from __future__ import annotations
 
 import functools
+import math
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa  # type: ignore[import-untyped]
 
-__all__ = ["Column", "rate", "table", "typed"]
+__all__ = ["Column", "Table", "plain", "rate", "records", "table", "typed"]
 
 SCHEMA_FILE = "columns.toml"
 """The file of the package that holds every table's columns."""
@@ -79,6 +80,11 @@ class Column:
         if self.dtype in ("bool", "boolean"):
             return pa.bool_()
         return pa.string()
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the column holds numbers (written right-aligned)."""
+        return self.dtype in ("int64", "Int64", "float64", "Float64")
 
 
 @functools.cache
@@ -153,3 +159,77 @@ def rate(count: pd.Series, total: pd.Series, scale: float = 1) -> pd.Series:
     """
     totals = total.astype("float64")
     return (scale * count.astype("float64") / totals.where(totals > 0)).astype("float64")
+
+
+def plain(value: Any, column: Column) -> Any:
+    """``value`` as a plain Python value of ``column``'s dtype, as :func:`typed` gives it (None: missing).
+
+    Missing is None or NaN; ``int64`` is never missing and ``bool`` missing is
+    False (as pandas casts them); a ``category`` value outside the column's
+    categories is missing.
+
+    >>> plain(3, Column("x", "Float64", "")), plain(float("nan"), Column("x", "float64", ""))
+    (3.0, None)
+    >>> plain(None, Column("x", "bool", "")), plain(7, Column("x", "string", ""))
+    (False, '7')
+    """
+    kind = column.dtype
+    if kind == "bool":
+        return bool(value)
+    if kind == "int64":
+        return int(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if kind in ("float64", "Float64"):
+        return float(value)
+    if kind == "Int64":
+        return int(value)
+    if kind == "boolean":
+        return bool(value)
+    if kind == "category":
+        return value if value in column.categories else None
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Rows of documented columns as plain Python values (None: missing): a table without pandas.
+
+    Attributes:
+        columns: the columns, in order.
+        rows: one dict per row, keyed by column name, each value as :func:`plain` gives it.
+    """
+
+    columns: tuple[Column, ...]
+    rows: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, columns: tuple[Column, ...], rows: Iterable[Mapping[str, Any]]) -> Table:
+        """The table of ``rows`` (dicts with at least the columns' names), each value made :func:`plain`."""
+        return cls(columns, [{c.name: plain(row[c.name], c) for c in columns} for row in rows])
+
+    def frame(self) -> pd.DataFrame:
+        """The table as a pandas DataFrame with the columns' dtypes."""
+        import pandas as pd
+
+        names = [c.name for c in self.columns]
+        return typed(pd.DataFrame.from_records(self.rows, columns=names), self.columns)
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The rows of ``frame`` as dicts of plain Python values (missing and infinite = None)."""
+    columns = [str(c) for c in frame.columns]
+    data = [frame[c].astype(object).tolist() for c in frame.columns]
+    return [{c: _plain(v) for c, v in zip(columns, row)} for row in zip(*data)]
+
+
+def _plain(value: Any) -> Any:
+    import pandas as pd
+
+    if value is None or value is pd.NA:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

@@ -3,7 +3,9 @@
 Only the replay (:mod:`tabla_cli.replay`) drives a :class:`Cube`; it asks
 the cube whether a double is allowed and what a cube action makes of the
 cube, and turns the answers into findings. Readers write down the actions as
-the transcript gives them, visitors are told the values decided here.
+the transcript gives them, visitors are told the values decided here; only
+for a double the replay does not follow (after the game ended, or after a
+play it could not apply) does a writer ask :func:`offer` what it offers.
 
 Values: a double offers twice the cube; a take sets the cube to the value
 offered; a beaver without a written value doubles the value offered (four
@@ -25,7 +27,7 @@ from typing import Literal
 from tabla_cli.board import Player
 from tabla_cli.model import ActionKind, RuleSet
 
-__all__ = ["Cube", "Refusal"]
+__all__ = ["Cube", "Refusal", "offer"]
 
 Refusal = Literal["crawford", "owned", "no-cube"]
 """Why a double is not allowed: the Crawford game, the cube is the opponent's, the match has no cube."""
@@ -38,6 +40,15 @@ cube limit (a header's limit has at most nine digits)."""
 
 def _times(value: int, factor: int) -> int:
     return min(value * factor, CEILING)
+
+
+def offer(value: int) -> int:
+    """What a double offers on a cube of ``value``: twice it.
+
+    >>> offer(1), offer(32)
+    (2, 64)
+    """
+    return _times(value, 2)
 
 
 class Cube:
@@ -86,7 +97,7 @@ class Cube:
 
     def value_problem(self, written: int | None) -> str | None:
         """What is wrong with a double written as offering ``written`` (None: the value is implied)."""
-        want = _times(self.value, 2)
+        want = offer(self.value)
         value = written or want
         if value != want:
             return f"the cube is at {self.value}, so a double offers {want}, not {value}"
@@ -98,7 +109,7 @@ class Cube:
         """``player`` doubles; the value offered."""
         self.pending = self.doubler = player
         self.last = (ActionKind.DOUBLE, player)
-        self.offered = _times(self.value, 2)
+        self.offered = offer(self.value)
         return self.offered
 
     def answers(self, player: Player) -> bool:
@@ -111,7 +122,7 @@ class Cube:
 
     def take(self, taker: Player) -> None:
         """``taker`` takes the double waiting (or one that was never answered: the game went on)."""
-        self.value = self.offered or _times(self.value, 2)
+        self.value = self.offered or offer(self.value)
         self.owner = taker
         self.turned = True
         self.pending = self.doubler = None

@@ -238,6 +238,7 @@ class _GameReplay:
             if action.kind is ActionKind.WIN and self.res.winner is None:
                 self.res.winner, self.res.points = action.player, action.value or 0
                 self.res.verified_points = self.res.points
+                self.res.match_won = self.wins_match(action.player, self.res.points)
 
     def roll(self, action: Action, actions: list[Action], i: int) -> None:
         player = action.player
@@ -460,6 +461,7 @@ class _GameReplay:
                 )
             res.winner, res.points, res.ended_by = winner, points, how
             res.verified_points = points if self.stopped else None
+            res.match_won = self.wins_match(winner, points)
             if self.r.wants_result:
                 self.settle_cube()
                 self.v.visit_result(self.state(action, winner, winner), action, res)
@@ -493,10 +495,17 @@ class _GameReplay:
         res.points = points
         res.verified_points = verified
         res.ended_by = how
+        res.match_won = self.wins_match(winner, points)
         self.over = over
         if self.r.wants_result:
             self.settle_cube()
             self.v.visit_result(self.state(action, winner, winner), action, res)
+
+    def wins_match(self, winner: Player, points: int) -> bool:
+        """Whether ``points`` take ``winner`` from below the match length to it."""
+        length = self.r.match.length
+        before = self.res.score[winner]
+        return bool(length) and before < length <= before + points
 
     def _unannounced_end(self, action: Action) -> tuple[EndedBy, Player]:
         """How a game ended when a ``Wins`` line comes without a finish: a resignation."""

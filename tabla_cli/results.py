@@ -101,7 +101,9 @@ class GameResult:
     final win and a forfeit included) or the game was not replayed, else the
     game's value where the end of the game fixes it (bear-off, drop) and None
     where it does not (a resignation). ``multiplier`` is the level (1, 2, 3;
-    1, 2, 4, 8 with 1-2-4-8 scoring); None for a forfeit.
+    1, 2, 4, 8 with 1-2-4-8 scoring); None for a forfeit. ``match_won``: the
+    result takes the winner from below the match length to it (the written
+    points that count; never in money play or after the match was over).
     """
 
     number: int
@@ -117,11 +119,17 @@ class GameResult:
     cube_owner: Player | None = None
     rolls: int = 0
     checked: bool = True
+    match_won: bool = False
 
     @property
     def result(self) -> str | None:
         """The level's name (:data:`~tabla_cli.scoring.LEVEL_NAMES`; None when unknown)."""
         return RESULT_NAMES.get(self.multiplier or 0)
+
+    @property
+    def worth(self) -> int:
+        """The game's value at the cube and level the replay established (level 1 where none is known)."""
+        return self.cube * (self.multiplier or 1)
 
 
 @dataclass(slots=True)

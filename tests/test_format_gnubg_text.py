@@ -117,16 +117,22 @@ def test_money_session_and_set_up_start() -> None:
 
 
 def test_lone_post_crawford_game() -> None:
-    """gnubg says 'post-Crawford play'; the replay must not take the game for the Crawford game."""
+    """gnubg says 'post-Crawford play': the reader records it (the rule stays on), the replay makes the game one
+    after the Crawford game."""
     text = "The score (after 6 games) is: Ann 4, Bob 2 (match to 5 points), post-Crawford play\n\n" + record(
         1, "Ann to play 31", "* Ann moves 8/5 6/5", mid="MIGlAEAAEAAE"
     )
     export = gnubg_text.parse_exports(text)[0]
     assert export.post_crawford == [True] and export.crawford == [False]
-    assert not export.match.rules.crawford
-    assert not replay_match(export.match).games[0].crawford
+    assert export.match.rules.crawford and export.match.games[0].crawford is False
+    result = replay_match(export.match).games[0]
+    assert not result.crawford and result.post_crawford
     crawford = gnubg_text.parse_exports(text.replace("post-Crawford play", "Crawford game"))[0]
-    assert crawford.match.rules.crawford and replay_match(crawford.match).games[0].crawford
+    assert crawford.match.rules.crawford and crawford.match.games[0].crawford is True
+    result = replay_match(crawford.match).games[0]
+    assert result.crawford and not result.post_crawford
+    unsaid = gnubg_text.parse_exports(text.replace(", post-Crawford play", ""))[0]
+    assert unsaid.match.games[0].crawford is None  # the rule off, or a score away from match point
 
 
 def test_beaver_records() -> None:

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
 from tabla_cli.check import collect_paths
+from tabla_cli.columns import records
 from tabla_cli.errors import InputError
 from tabla_cli.reports import (
     COLUMNS,
@@ -41,7 +42,7 @@ from tabla_cli.reports import (
     summarize,
 )
 from tabla_cli.reports import rows as rows_module
-from tabla_cli.reports.cells import records
+from tabla_cli.reports.cells import Grid
 from tabla_cli.reports.frames import read_frames, write_frames
 from tabla_cli.reports.options import format_for_path
 from tabla_cli.reports.plots import make_plots
@@ -83,7 +84,7 @@ def read_golden(path: Path, columns: tuple[Column, ...]) -> pd.DataFrame:
 def check_golden(request: pytest.FixtureRequest, actual: pd.DataFrame, name: str, columns: tuple[Column, ...]) -> None:
     path = DATA / name
     if request.config.getoption("--update-golden", default=False):
-        path.write_text(render_csv(actual), encoding="utf-8")
+        path.write_text(render_csv(Grid.of(actual)), encoding="utf-8")
     expected = read_golden(path, columns)
     assert_frame_equal(actual.reset_index(drop=True), expected, check_exact=False, rtol=1e-5)
 
@@ -352,25 +353,25 @@ def test_records_are_plain_json(frames: Frames) -> None:
     rows = records(player_summary(frames))
     dee = next(r for r in rows if r["player"] == "Dee")
     assert dee["gammon_rate_lost"] is None and dee["max_cube"] == 1 and type(dee["games"]) is int
-    assert json.loads(render_json(player_summary(frames))) == rows
-    assert [json.loads(line) for line in render_jsonl(player_summary(frames)).splitlines()] == rows
+    assert json.loads(render_json(Grid.of(player_summary(frames)))) == rows
+    assert [json.loads(line) for line in render_jsonl(Grid.of(player_summary(frames))).splitlines()] == rows
 
 
 def test_csv_reads_back(frames: Frames) -> None:
     table = player_summary(frames)
-    back = pd.read_csv(io.StringIO(render_csv(table)))
+    back = pd.read_csv(io.StringIO(render_csv(Grid.of(table))))
     assert list(back.columns) == list(table.columns)
     assert back["points_won"].tolist() == table["points_won"].tolist()
 
 
 def test_markdown_and_table_text(frames: Frames) -> None:
     table = player_summary(frames)
-    md = render_markdown(table).splitlines()
+    md = render_markdown(Grid.of(table)).splitlines()
     assert md[0].startswith("| player | matches |") and md[1].startswith("|:--|--:|")
     assert len(md) == 2 + len(table)
-    text = render_table(table)
+    text = render_table(Grid.of(table))
     assert "gammons_won_taken_cube" in text and "Annie" in text
-    narrow = render_table(table, width=80)
+    narrow = render_table(Grid.of(table), width=80)
     assert max(len(line) for line in narrow.splitlines()) <= 80
     assert narrow.count("player") >= 2  # split into column groups, each repeating the player
 

@@ -23,6 +23,7 @@ from tabla_cli.replay import GameResult, replay, replay_match
 from tabla_cli.reports.rows import FileRows, RowsVisitor
 from tabla_cli.reports.schema import INDEX
 from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Skip, Tee, Wants
+from tabla_cli.writers.mat import MatWriter
 from tabla_cli.writers.positions import PositionsVisitor
 
 from helpers import DATA, replayed_decisions, transcript_files
@@ -202,6 +203,16 @@ def test_visitors_agree(name: str, match: Match) -> None:
             res.cube,
             *res.score,
         )
+
+    # the .mat writer: 'and the match' where it is written, and on the result the replay says wins the match
+    said = 0
+    scores = [res.score for res in result.games[1:]] + [result.final_score]
+    for game, res, after in zip(match.games, result.games, scores, strict=True):
+        wins = [a for a in game.actions if a.kind is ActionKind.WIN]
+        said += sum(a.match_won or (i == 0 and res.match_won) for i, a in enumerate(wins))
+        if res.match_won:
+            assert res.winner is not None and res.score[res.winner] < match.length <= after[res.winner]
+    assert replay(match, MatWriter()).count(" and the match\n") == said
 
 
 MONEY = """\

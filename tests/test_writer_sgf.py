@@ -7,6 +7,7 @@ legal games (hypothesis).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 from pathlib import Path
@@ -20,10 +21,11 @@ from tabla_cli.errors import InvalidPlayError, Location
 from tabla_cli.formats import mat, sgf
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
+from tabla_cli.reader import read_path_matches
 from tabla_cli.variant import Backgammon
 from tabla_cli.writers.sgf import format_sgf, write_sgf
 
-from helpers import corpus_files
+from helpers import DATA, corpus_files
 from match_compare import Carried, match_differences
 
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -264,3 +266,20 @@ def test_random_legal_matches_round_trip(seed: int, length: int, games: int) -> 
     match = random_match(seed, length, games)
     back = round_trip(match)
     assert match_differences(match, back) == []
+
+
+def test_a_doubles_analysis_is_at_the_replays_cube_not_at_half_the_value_written() -> None:
+    """``DA`` in match play depends on the cube before the double: the replay's, whatever value the transcript
+    writes on the double (a wrong one is the check's finding, not the analysis's cube)."""
+    path = DATA / "corpus" / "txt" / "bglab-lasse-2-ply-match967143.txt"
+    match = next(read_path_matches(path))
+    game = match.games[0]
+    double = next(i for i, a in enumerate(game.actions) if a.kind is ActionKind.DOUBLE)
+    assert game.actions[double].value == 2 and match.length == 7
+    written = format_sgf(match, application=APP)
+    assert written.count("DA[") >= 2  # the double's and the answer's
+    wrong = dataclasses.replace(game.actions[double], value=16)
+    misvalued = dataclasses.replace(
+        match, games=[dataclasses.replace(game, actions=[*game.actions[:double], wrong, *game.actions[double + 1 :]])]
+    )
+    assert format_sgf(misvalued, application=APP) == written

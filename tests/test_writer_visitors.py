@@ -18,7 +18,7 @@ import pytest
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.convert import format_matches
 from tabla_cli.formats import mat
-from tabla_cli.model import Action, Game, Match
+from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.visitor import BaseVisitor, DecisionState, Skip, Tee, Wants
 from tabla_cli.writers import WRITERS, get
@@ -160,3 +160,35 @@ def test_every_action_is_visited_once_in_order() -> None:
     match = _read("events")
     seen = replay(match, Seen())
     assert [id(a) for a in seen] == [id(a) for game in match.games for a in game.actions]
+
+
+class _Retold(_Blind):
+    """Hands ``writer`` the steps with what the replay judged changed: every game won with the match."""
+
+    def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
+        self.writer.visit_result(state, action, dataclasses.replace(game_result, match_won=True))
+
+
+@pytest.mark.parametrize("name", ["mat", "txt"])
+def test_and_the_match_is_where_the_replay_says_the_match_is_won(name: str) -> None:
+    """The writers do not add points to the score themselves: a replay that said every game won the match would
+    have ``and the match`` on every result."""
+    match = _read("spec-3pt-gnubg")
+    games = len(match.games)
+    assert _golden("spec-3pt-gnubg", name).count(" and the match") == 1
+    assert replay(match, _Retold(_writer(name))).count(" and the match") == games
+
+
+def test_a_double_without_a_value_gets_the_replays_when_the_replay_follows_it_else_its_cube_doubled() -> None:
+    """The .mat writer's values of a double: the replay's where it follows the double; where it does not
+    (after a play it cannot apply), what a double offers on the cube the replay last reported."""
+    match = _read("events")
+    cube = (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON)
+    valueless = [
+        dataclasses.replace(
+            game, actions=[dataclasses.replace(a, value=None) if a.kind in cube else a for a in game.actions]
+        )
+        for game in match.games
+    ]
+    stripped = dataclasses.replace(match, games=valueless)
+    assert format_matches("mat", [(stripped, None)]) == _golden("events", "mat")

@@ -127,40 +127,18 @@ def _bearoff_db() -> Any:
     return database
 
 
-def _strategies(level: str) -> tuple[Any, Any]:
-    """The 1ply net and, above 1ply, the multi-ply search (each built once per process, when first asked).
+@cache
+def _net() -> Any:
+    """The 1ply net, built once per process when first asked; every search above 1ply looks ahead with it.
 
-    Both read exact figures from the bear-off database where it covers the
+    It reads exact figures from the bear-off database where that covers the
     position (every checker of both sides in its home board), as bgsage's
     own analyser does: the nets misjudge the last rolls of a bear-off, where
     a redouble often decides a match.
     """
-    return _one_ply(), None if level == "1ply" else _multi_ply(int(stages(level)[-1][0][0]))
-
-
-@cache
-def _one_ply() -> Any:
     weights = bgsage.default_weights()
     kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
     return bgbot_cpp.BearoffStrategy(bgbot_cpp.create_strategy(kind, paths, hiddens), _bearoff_db())
-
-
-@cache
-def _multi_ply(plies: int) -> Any:
-    weights = bgsage.default_weights()
-    kind, paths, hiddens = weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
-    deep = bgbot_cpp.create_multipy(
-        kind,
-        paths,
-        hiddens,
-        n_plies=plies,
-        filter_max_moves=_FILTER_MAX_MOVES,
-        filter_threshold=_FILTER_THRESHOLD,
-        parallel_evaluate=False,
-        parallel_threads=0,
-    )
-    bgbot_cpp.multipy_set_bearoff_db(deep, _bearoff_db())
-    return deep
 
 
 AUTO = "auto"
@@ -220,8 +198,7 @@ def checker_batch(items: list[dict[str, Any]], threads: int, jacoby: bool) -> li
     """Score every legal play of every item at 1ply (one engine call); each list best first."""
     if not items:
         return []
-    one, _ = _strategies("1ply")
-    raw = bgbot_cpp.batch_checker_play(items, one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
+    raw = bgbot_cpp.batch_checker_play(items, _net(), _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby)
     scored = [[(tuple(m["board"]), float(m["equity"]), float(m["cubeless_equity"])) for m in r["moves"]] for r in raw]
     _BEST.update((_best_key(item, jacoby), moves[0][1]) for item, moves in zip(items, scored))
     return scored
@@ -233,9 +210,8 @@ def best_equities(items: list[dict[str, Any]], threads: int, jacoby: bool) -> li
     keys = [_best_key(item, jacoby) for item in items]
     missing = {key: item for key, item in zip(keys, items) if key not in _BEST}
     if missing:
-        one, _ = _strategies("1ply")
         raw = bgbot_cpp.batch_checker_play(
-            list(missing.values()), one, _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby
+            list(missing.values()), _net(), _FILTER_MAX_MOVES, _FILTER_THRESHOLD, threads, jacoby=jacoby
         )
         _BEST.update(zip(missing, (float(r["moves"][0]["equity"]) for r in raw)))
     return [_BEST[key] for key in keys]
@@ -399,9 +375,8 @@ def cube_batch(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: b
 
 
 def _cube_values(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: bool) -> list[CubeValues]:
-    one, deep = _strategies(level)
-    if deep is None:
-        raw = bgbot_cpp.batch_evaluate_positions(items, one, threads, jacoby=jacoby, beaver=False)
+    if level == "1ply":
+        raw = bgbot_cpp.batch_evaluate_positions(items, _net(), threads, jacoby=jacoby, beaver=False)
         return [
             CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
             for r in raw
@@ -461,12 +436,11 @@ def _search(item: tuple[Any, ...], cube: int, owner: Any, plies: int, threads: i
     units of ``cube``) and its cubeless chances."""
     board, _, _, *match = item
     away1, away2, crawford = match if match else (0, 0, False)
-    one, _ = _strategies("1ply")
     return dict(
         bgbot_cpp.cubeful_probs_and_equity_nply(
             board,
             owner,
-            one,
+            _net(),
             plies,
             _FILTER_MAX_MOVES,
             _FILTER_THRESHOLD,
@@ -517,14 +491,11 @@ def in_parallel(work: Callable[[_T, int], _R], items: Sequence[_T], threads: int
         return list(pool.map(lambda item: work(item, 1), items))
 
 
-def clear_caches(level: str) -> None:
-    """Forget the figures kept since the last call: the engine's own cache above 1ply,
-    :data:`_CUBE_MEMO` at every level (a 3ply run rescores at 2ply on the way) and :data:`_BEST`."""
+def clear_caches() -> None:
+    """Forget the figures kept since the last call: :data:`_CUBE_MEMO` (of every level: a 3ply run
+    rescores at 2ply on the way) and :data:`_BEST`."""
     _CUBE_MEMO.clear()
     _BEST.clear()
-    _, deep = _strategies(level)
-    if deep is not None:
-        deep.clear_cache()
 
 
 @contextmanager

@@ -181,5 +181,5 @@ def cube_verdict(decision: DecisionInput, level: str = "2ply", threads: int = 1)
         raise CubeNotAvailableError(f"no cube decision: {reason}")
     with collector_paused():
         (values,) = cube_batch([state.cube_input(to_board(decision.position))], level, threads, state.jacoby)
-    clear_caches(level)
+    clear_caches()
     return verdict(values, level, redouble=state.cube > 1, beavers=state.beavers)

@@ -306,7 +306,7 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
     }
     (moves,) = checker_batch([state.checker_input(to_board(decision.position), decision.dice)], threads, state.jacoby)
     (scored,) = Rescorer(level, threads).score([(moves, state, None)])
-    clear_caches(level)
+    clear_caches()
     ranked = [
         RankedPlay(play, format_play(decision.position, play), after, *scored[board])
         for board, (after, play) in plays.items()
@@ -392,7 +392,7 @@ class _Job:
             by_index = self._cube_values(wanted, jacoby)
             for i, d, s in cubes:
                 out[i] = self._cube(d, s, by_index.get(i), self.cube_levels.get(i, "1ply"))
-        clear_caches(self.level)
+        clear_caches()
 
     def _cube_values(self, wanted: list[tuple[int, DecisionInput, State]], jacoby: bool) -> dict[int, CubeValues]:
         """The cube figures of each decision: at 1ply, then at the level for those the 1ply figures call close.

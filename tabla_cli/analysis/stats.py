@@ -32,10 +32,11 @@ Example:
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabla_cli.columns import Column, rate, table, typed
+from tabla_cli.columns import Column, Table, table, typed
 from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
 
 if TYPE_CHECKING:
@@ -240,84 +241,213 @@ def player_stats(
     by_match: bool = False,
     thresholds: Sequence[float] = SKILL_THRESHOLDS,
 ) -> pd.DataFrame:
-    """The statistics of :data:`STAT_COLUMNS`, one row per player (or per match and player).
+    """:func:`skill_rows` of a decisions frame, as a frame with the dtypes of :data:`STAT_COLUMNS`.
 
     Args:
         decisions: the decisions frame (:data:`DECISION_COLUMNS`).
         by_match: one row per match and player (a ``match`` column first).
         thresholds: doubtful, bad and very bad error bounds (normalised).
+    """
+    rows = skill_rows(_cells(decisions, _STAT_INPUTS), by_match=by_match, thresholds=thresholds)
+    return Table.of(stat_columns(by_match), rows).frame()
+
+
+_STAT_INPUTS = (
+    "match",
+    "game",
+    "player",
+    "side",
+    "kind",
+    "action",
+    "best",
+    "error",
+    "forced",
+    "close",
+    "luck",
+    "skill",
+    "match_id",
+    "game_result",
+)
+"""The columns of the decisions frame that :func:`skill_rows` reads."""
+
+
+def _cells(frame: pd.DataFrame, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The rows of ``frame``'s ``names`` columns as dicts of Python values (None: missing)."""
+    lists = [frame[name].astype(object).where(frame[name].notna(), None).tolist() for name in names]
+    return [dict(zip(names, values)) for values in zip(*lists)]
+
+
+def stat_columns(by_match: bool = False) -> tuple[Column, ...]:
+    """The columns of :func:`skill_rows`: :data:`STAT_COLUMNS`, after ``match`` when ``by_match``."""
+    return (DECISION_COLUMNS[0], *STAT_COLUMNS) if by_match else STAT_COLUMNS
+
+
+class _Sum:
+    """A sum of floats with Kahan's compensation, added in order (as pandas sums a group):
+    a total is the same to the last bit whichever table asks for it."""
+
+    __slots__ = ("total", "compensation", "count")
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.compensation = 0.0
+        self.count = 0
+
+    def add(self, value: float) -> None:
+        if math.isnan(value):
+            return
+        self.count += 1
+        y = value - self.compensation
+        t = self.total + y
+        self.compensation = t - self.total - y
+        if math.isnan(self.compensation):
+            self.compensation = 0.0
+        self.total = t
+
+    def value(self, min_count: int = 0) -> float:
+        """The sum; NaN with fewer than ``min_count`` values added."""
+        return self.total if self.count >= min_count else math.nan
+
+
+_COUNTS = (
+    "checker_decisions",
+    "unforced",
+    "cube_decisions",
+    "close_cube",
+    "doubtful",
+    "errors",
+    "blunders",
+    "missed_doubles",
+    "wrong_doubles",
+    "wrong_takes",
+    "wrong_passes",
+    "lucky_rolls",
+)
+
+
+def skill_rows(
+    decisions: Iterable[Mapping[str, Any]],
+    *,
+    by_match: bool = False,
+    thresholds: Sequence[float] = SKILL_THRESHOLDS,
+) -> list[dict[str, Any]]:
+    """The statistics of :data:`STAT_COLUMNS`, one row per player (or per match and player).
+
+    Plain Python: ``tabla analyze`` writes its tables without pandas.
+
+    Args:
+        decisions: decision rows (:func:`decision_row`, or a decisions frame's
+            :func:`~tabla_cli.columns.records`), missing values None or NaN.
+        by_match: one row per match and player (a ``match`` value first).
+        thresholds: doubtful, bad and very bad error bounds (normalised).
 
     Returns:
-        The statistics, in order of first appearance.
+        One dict a player (keyed by :func:`stat_columns`), in order of first
+        appearance; rows without a player count for nobody.
     """
-    import pandas as pd
-
     doubtful, bad, very_bad = thresholds
-    frame = decisions
-    checker = frame["kind"] == DecisionKind.CHECKER.value
-    take = frame["kind"] == DecisionKind.TAKE.value
-    double = frame["kind"] == DecisionKind.DOUBLE.value
-    error = frame["error"].astype("float64").fillna(0.0)
-    analysed = frame["error"].notna()
-    forced = frame["forced"].astype(bool)
-    unforced = checker & analysed & ~forced
-    cube_row = (double | take) & analysed
-    action = frame["action"].astype("string").fillna("")
-    best = frame["best"].astype("string").fillna("")
-    wrong = cube_row & (error > 0) & (action != best)
-    luck = frame["luck"].astype("float64")
-    marked = pd.Series(
-        pd.cut(
-            error,
-            [-float("inf"), doubtful, bad, very_bad, float("inf")],
-            labels=["none", "doubtful", "bad", "very bad"],
-        ).astype("string"),
-        index=frame.index,
+    checker_kind, double_kind, take_kind = (
+        k.value for k in (DecisionKind.CHECKER, DecisionKind.DOUBLE, DecisionKind.TAKE)
     )
-    skill = frame["skill"].astype("string").fillna(marked)
-    parts = pd.DataFrame(
-        {
-            "checker_decisions": checker.astype("int64"),
-            "unforced": unforced.astype("int64"),
-            "cube_decisions": cube_row.astype("int64"),
-            "close_cube": (cube_row & frame["close"].astype(bool)).astype("int64"),
-            "checker_error": error.where(unforced, 0.0),
-            "cube_error": error.where(cube_row, 0.0),
-            "doubtful": (checker & analysed & (skill == "doubtful")).astype("int64"),
-            "errors": (checker & analysed & (skill == "bad")).astype("int64"),
-            "blunders": (checker & analysed & (skill == "very bad")).astype("int64"),
-            "missed_doubles": (wrong & double & (action == CubeAction.NO_DOUBLE.value)).astype("int64"),
-            "wrong_doubles": (wrong & double & (action == CubeAction.DOUBLE.value)).astype("int64"),
-            "wrong_takes": (wrong & take & (action == CubeAction.TAKE.value)).astype("int64"),
-            "wrong_passes": (wrong & take & (action == CubeAction.PASS.value)).astype("int64"),
-            "luck_total": luck.where(checker),
-            "lucky_rolls": (checker & luck.notna()).astype("int64"),
+    no_double, double, take, drop = (
+        a.value for a in (CubeAction.NO_DOUBLE, CubeAction.DOUBLE, CubeAction.TAKE, CubeAction.PASS)
+    )
+    rows = [row for row in decisions if _known(row["player"]) and (not by_match or _known(row["match"]))]
+    groups: dict[tuple[str, ...], dict[str, Any]] = {}
+    for row in rows:
+        key: tuple[str, ...] = (str(row["match"]), str(row["player"])) if by_match else (str(row["player"]),)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = dict.fromkeys(_COUNTS, 0)
+            group.update(checker_error=_Sum(), cube_error=_Sum(), luck_total=_Sum())
+        kind, error, analysed = row["kind"], _number(row["error"]), _known(row["error"])
+        checker = kind == checker_kind
+        cube_row = (kind == double_kind or kind == take_kind) and analysed
+        unforced = checker and analysed and not row["forced"]
+        action, best = row["action"] or "", row["best"] or ""
+        wrong = cube_row and error > 0 and action != best
+        skill = row["skill"] if _known(row["skill"]) else _mark(error, doubtful, bad, very_bad)
+        group["checker_decisions"] += checker
+        group["unforced"] += unforced
+        group["cube_decisions"] += cube_row
+        group["close_cube"] += cube_row and bool(row["close"])
+        group["checker_error"].add(error if unforced else 0.0)
+        group["cube_error"].add(error if cube_row else 0.0)
+        if checker and analysed:
+            group["doubtful"] += skill == "doubtful"
+            group["errors"] += skill == "bad"
+            group["blunders"] += skill == "very bad"
+        if wrong and kind == double_kind:
+            group["missed_doubles"] += action == no_double
+            group["wrong_doubles"] += action == double
+        if wrong and kind == take_kind:
+            group["wrong_takes"] += action == take
+            group["wrong_passes"] += action == drop
+        if checker and _known(row["luck"]):
+            group["luck_total"].add(float(row["luck"]))
+            group["lucky_rolls"] += 1
+    results = _results(rows, by_match)
+    out = []
+    for key, group in groups.items():
+        checker_error, cube_error = group["checker_error"].value(), group["cube_error"].value()
+        luck_total = group["luck_total"].value(min_count=1)
+        decisions_count = group["unforced"] + group["close_cube"]
+        error_total = checker_error + cube_error
+        error_rate = _rate(error_total, decisions_count, 1000)
+        luck_rate = _rate(luck_total, group["lucky_rolls"], 1000)
+        actual, adjusted = results.get(key, (math.nan, math.nan))
+        stats = {
+            **({"match": key[0]} if by_match else {}),
+            "player": key[-1],
+            **{name: group[name] for name in _COUNTS},
+            "decisions": decisions_count,
+            "checker_error": checker_error,
+            "cube_error": cube_error,
+            "error_total": error_total,
+            "error_rate": error_rate,
+            "checker_error_rate": _rate(checker_error, group["unforced"], 1000),
+            "cube_error_rate": _rate(cube_error, group["close_cube"], 1000),
+            "pr": _rate(error_total, decisions_count, 500),
+            "luck_total": luck_total,
+            "luck_rate": luck_rate,
+            # A missing rate gives a missing word (null, an empty cell), as for a player with no analysis at all.
+            "rating": None if math.isnan(error_rate) else rating_word(error_rate),
+            "luck_rating": None if math.isnan(luck_rate) else _luck_word(luck_rate),
+            "actual_result": actual,
+            "luck_adjusted_result": adjusted,
         }
-    )
-    keys = ["match", "player"] if by_match else ["player"]
-    for name in keys:
-        parts[name] = frame[name].astype("string")
-    grouped = parts.groupby(keys, sort=False)
-    sums = grouped.sum(min_count=0)
-    sums["luck_total"] = grouped["luck_total"].sum(min_count=1)
-    out = sums.reset_index()
-    out["decisions"] = out["unforced"] + out["close_cube"]
-    out["error_total"] = out["checker_error"] + out["cube_error"]
-    out["error_rate"] = rate(out["error_total"], out["decisions"], 1000)
-    out["checker_error_rate"] = rate(out["checker_error"], out["unforced"], 1000)
-    out["cube_error_rate"] = rate(out["cube_error"], out["close_cube"], 1000)
-    out["pr"] = rate(out["error_total"], out["decisions"], 500)
-    out["luck_rate"] = rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
-    # A missing rate gives a missing word (null, an empty cell), as for a player with no analysis at all.
-    out["rating"] = [rating_word(r) if r == r else None for r in out["error_rate"]]
-    out["luck_rating"] = [_luck_word(r) if r == r else None for r in out["luck_rate"]]
-    results = _results(frame, checker, keys)
-    out = out.merge(results, on=keys, how="left") if len(out) else out.assign(actual_result=[], luck_adjusted_result=[])
-    return typed(out, (DECISION_COLUMNS[0], *STAT_COLUMNS) if by_match else STAT_COLUMNS)
+        out.append(stats)
+    return out
 
 
-def _results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.DataFrame:
-    """``actual_result`` and ``luck_adjusted_result`` per ``keys``, summed from each match's two sides.
+def _known(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
+
+
+def _number(value: Any) -> float:
+    """A float cell: 0.0 when missing (an unanalysed decision costs nothing)."""
+    return float(value) if _known(value) else 0.0
+
+
+def _rate(count: float, total: int, scale: float) -> float:
+    """``scale * count / total``; NaN where ``total`` is 0 (a rate over nothing), as :func:`rate` computes it."""
+    return scale * count / total if total > 0 else math.nan
+
+
+def _mark(error: float, doubtful: float, bad: float, very_bad: float) -> str:
+    """The mark of a checker play's error: above each bound, the next word."""
+    if error > very_bad:
+        return "very bad"
+    if error > bad:
+        return "bad"
+    if error > doubtful:
+        return "doubtful"
+    return "none"
+
+
+def _results(rows: list[Mapping[str, Any]], by_match: bool) -> dict[tuple[str, ...], tuple[float, float]]:
+    """``actual_result`` and ``luck_adjusted_result`` per key (player, or match and player), summed from
+    each match's two sides.
 
     A game's result is read from any row of the game (the two sides' results
     are opposite); a roll's luck counts in the result's unit: times the cube
@@ -325,31 +455,34 @@ def _results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.Dat
     (from the row's Match ID). Per match and side: actual - own luck +
     opponent's luck, as gnubg's ``updateStatcontext`` adds it up.
     """
-    import pandas as pd
-
-    side = frame["side"].astype("int64")
-    game_result = frame["game_result"].astype("float64")
-    signed = game_result.where(side == 0, -game_result)
-    games = pd.DataFrame({"match": frame["match"].astype("string"), "game": frame["game"], "r0": signed})
-    per_game = games.dropna(subset=["r0"]).groupby(["match", "game"], sort=False)["r0"].first()
-    actual0 = per_game.groupby(level="match", sort=False).sum()
-    luck = frame["luck"].astype("float64").where(checker)
-    scale = pd.Series([_luck_unit(m) for m in frame["match_id"]], index=frame.index, dtype="float64")
-    lucky = pd.DataFrame({"match": frame["match"].astype("string"), "side": side, "luck": luck * scale})
-    luck_by = lucky.dropna(subset=["luck"]).groupby(["match", "side"], sort=False)["luck"].sum()
-    sides = frame[["match", "side", "player"]].astype({"match": "string", "player": "string"})
-    sides = sides.drop_duplicates(["match", "side"]).reset_index(drop=True)
-    actual, adjusted = [], []
-    for match, number in zip(sides["match"], sides["side"]):
-        result = actual0.get(match, float("nan"))
-        result = result if number == 0 else -result
-        own, theirs = luck_by.get((match, number)), luck_by.get((match, 1 - number))
-        actual.append(result)
-        adjusted.append(float("nan") if own is None and theirs is None else result - (own or 0.0) + (theirs or 0.0))
-    sides["actual_result"] = pd.array(actual, dtype="float64")
-    sides["luck_adjusted_result"] = pd.array(adjusted, dtype="float64")
-    grouped = sides.groupby(keys, sort=False)[["actual_result", "luck_adjusted_result"]]
-    return grouped.sum(min_count=1).reset_index()
+    checker_kind = DecisionKind.CHECKER.value
+    games: dict[tuple[str, Any], float] = {}
+    lucky: dict[tuple[str, int], _Sum] = {}
+    sides: dict[tuple[str, int], str] = {}
+    for row in rows:
+        match, side = str(row["match"]), int(row["side"])
+        sides.setdefault((match, side), str(row["player"]))
+        if _known(row["game_result"]):
+            result = float(row["game_result"])
+            games.setdefault((match, row["game"]), result if side == 0 else -result)
+        if row["kind"] == checker_kind and _known(row["luck"]):
+            lucky.setdefault((match, side), _Sum()).add(float(row["luck"]) * _luck_unit(row["match_id"]))
+    actual0: dict[str, _Sum] = {}
+    for (match, _), result in games.items():
+        actual0.setdefault(match, _Sum()).add(result)
+    totals: dict[tuple[str, ...], tuple[_Sum, _Sum]] = {}
+    for (match, side), player in sides.items():
+        result = actual0[match].value() if match in actual0 else math.nan
+        result = result if side == 0 else -result
+        own, theirs = lucky.get((match, side)), lucky.get((match, 1 - side))
+        own_luck, their_luck = (s.value() if s is not None and s.count else None for s in (own, theirs))
+        adjusted = (
+            math.nan if own_luck is None and their_luck is None else result - (own_luck or 0.0) + (their_luck or 0.0)
+        )
+        actual_sum, adjusted_sum = totals.setdefault((match, player) if by_match else (player,), (_Sum(), _Sum()))
+        actual_sum.add(result)
+        adjusted_sum.add(adjusted)
+    return {key: (actual.value(min_count=1), adjusted.value(min_count=1)) for key, (actual, adjusted) in totals.items()}
 
 
 @functools.cache

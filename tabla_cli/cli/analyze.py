@@ -34,8 +34,6 @@ from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
@@ -175,7 +173,6 @@ def analyze(
     when a file has errors or could not be read, 2 on usage errors.
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
-    from tabla_cli.analysis.stats import decisions_frame
     from tabla_cli.findings import READ_FAILURES, Severity
     from tabla_cli.source import collect_sources, map_in_order
 
@@ -240,14 +237,13 @@ def analyze(
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
-    decisions = decisions_frame(rows)
     if rows or not unread:
-        _emit(decisions, by, fmt, output, force, inputs)
+        _emit(rows, by, fmt, output, force, inputs)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
         click.echo(
-            f"analyzed {len(names)} files, {decisions['match'].nunique()} matches, "
+            f"analyzed {len(names)} files, {len({row['match'] for row in rows})} matches, "
             f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}",
             err=True,
         )
@@ -335,21 +331,23 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
     return [out_dir / target for target in unique]
 
 
-def _emit(decisions: pd.DataFrame, by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
+def _emit(rows: list[dict[str, Any]], by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
+    """Write the ``by`` table of the decision rows (pandas loads for the HTML page and Parquet only)."""
     from tabla_cli.reports.analysis import analysis_table
 
-    table = analysis_table(decisions, by)
+    table = analysis_table(rows, by)
     data: str | bytes
     if fmt == "html":
-        from tabla_cli.analysis.stats import player_stats
+        from tabla_cli.analysis.stats import decisions_frame, player_stats
         from tabla_cli.reports.analysis import worst_decisions_html
         from tabla_cli.reports.html import Section, render_page
         from tabla_cli.reports.plots import plot_error_rates
 
+        decisions = decisions_frame(rows)
         stats = player_stats(decisions)
         data = render_page(
             [
-                Section(f"Skill by {by}", table),
+                Section(f"Skill by {by}", table.frame()),
                 Section("Error rates", plots={"error_rates": plot_error_rates(stats)}),
                 Section("Worst decisions", fragment=worst_decisions_html(decisions)),
             ],

@@ -236,8 +236,8 @@ def report(
     or --opponent name is in no match, or an output exists (without --force),
     2 on usage errors.
     """
+    from tabla_cli.columns import records
     from tabla_cli.reports.build import ReportOptions, build_report, read_failures
-    from tabla_cli.reports.cells import records
     from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.summaries import read_aliases

@@ -328,6 +328,14 @@ def _level(points: int, match_id: str) -> int:
     return level if not rest and level in (1, 2, 3) else 0
 
 
+def _crawford_game(crawford: bool, post_crawford: bool) -> bool | None:
+    """What a score line says of its game: gnubg writes ``Crawford game`` or ``post-Crawford play`` at a score
+    one point from the end under the Crawford rule; None when it writes neither."""
+    if crawford or post_crawford:
+        return crawford
+    return None
+
+
 def _line(token: Token) -> str:
     return token.rstrip("\n").rstrip()
 
@@ -375,9 +383,13 @@ class _Reader:
             score=(int(found.group("s0")), int(found.group("s1"))),
             location=self.where(score),
         )
-        match.games.append(game)
         export.crawford.append("Crawford game" in flags)
         export.post_crawford.append("post-Crawford" in flags)
+        if not match.games and (game.number > 1 or game.score != (0, 0)):
+            # The games before this one are not in the file: the score line's word is all the replay has
+            # to tell the Crawford game from a game after it (elsewhere the replay counts the games).
+            game.crawford = _crawford_game(export.crawford[-1], export.post_crawford[-1])
+        match.games.append(game)
         state = _GameState(self, export, game)
         try:
             for child in children[1:]:
@@ -392,10 +404,6 @@ class _Reader:
             if self.on_error is None:
                 raise
             self.on_error(error)
-        if len(match.games) == 1 and export.post_crawford[0] and match.rules.crawford:
-            # The export starts after the Crawford game: with the rule off the
-            # replay treats the games exactly as post-Crawford games.
-            match.rules = dataclasses.replace(match.rules, crawford=False)
         match.rules = said(match.rules, match.headers)
 
     def info(self, match: Match, tree: Tree[Token]) -> None:

@@ -284,7 +284,7 @@ def _cube_actions(cube: CubeAnalysis, state: MatchState, doubler: Player, where:
     )
     answer = RecordedAnalysis(cube=cube, level=cube.level, undecided=True)
     return [
-        Action(ActionKind.DOUBLE, doubler, where, value=state.cube * 2, analysis=offered),
+        Action(ActionKind.DOUBLE, doubler, where, analysis=offered),
         Action(ActionKind.TAKE, doubler.other, where, analysis=answer),
     ]
 

@@ -10,12 +10,15 @@ equity lost. The error-rate plot is :func:`tabla_cli.reports.plots.plot_error_ra
 from __future__ import annotations
 
 import html
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from tabla_cli.analysis.stats import player_stats
+from tabla_cli.analysis.stats import DECISION_COLUMNS, skill_rows, stat_columns
+from tabla_cli.columns import Column, Table
 from tabla_cli.reports.options import ANALYSIS_TABLES as BY_CHOICES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 """The tables ``tabla analyze --by`` offers."""
 
@@ -36,25 +39,39 @@ _FIRST_COLUMNS = (
 )
 
 
-def analysis_table(decisions: pd.DataFrame, by: str) -> pd.DataFrame:
-    """The ``by`` table of ``decisions``: per ``match`` and player, per ``player``, or every ``decision``.
+def analysis_table(decisions: Sequence[Mapping[str, Any]], by: str) -> Table:
+    """The ``by`` table of the decision rows: per ``match`` and player, per ``player``, or every ``decision``.
+
+    Plain Python (:class:`~tabla_cli.columns.Table`): ``tabla analyze`` writes
+    it without pandas.
 
     Raises:
         ValueError: ``by`` is not one of :data:`BY_CHOICES`.
     """
     if by == "decision":
-        return decisions.reset_index(drop=True)
+        return Table.of(DECISION_COLUMNS, decisions)
     if by == "player":
-        return player_stats(decisions)
+        return Table.of(stat_columns(), skill_rows(decisions))
     if by != "match":
         raise ValueError(f"unknown table {by!r}: choose one of {', '.join(BY_CHOICES)}")
-    stats = player_stats(decisions, by_match=True)
-    keys = decisions[["match", "player", "file", "opponent"]].drop_duplicates(["match", "player"])
-    out = stats.merge(keys.astype("string"), on=["match", "player"], how="left")
-    number = [_number_in_file(key, path) for key, path in zip(out["match"], out["file"])]
-    out["match"] = pd.array(number, dtype="int64")
-    first = [c for c in _FIRST_COLUMNS if c in out.columns]
-    return out[first + [c for c in out.columns if c not in first]]
+    named: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for row in decisions:
+        named.setdefault((str(row["match"]), str(row["player"])), row)
+    rows = []
+    for stats in skill_rows(decisions, by_match=True):
+        first = named[(stats["match"], stats["player"])]
+        rows.append({**stats, "file": first["file"], "opponent": first["opponent"]})
+        rows[-1]["match"] = _number_in_file(stats["match"], str(first["file"]))
+    return Table.of(_by_match_columns(), rows)
+
+
+def _by_match_columns() -> tuple[Column, ...]:
+    """The columns of the ``match`` table: :data:`_FIRST_COLUMNS` first, then the rest of the statistics."""
+    named = {c.name: c for c in DECISION_COLUMNS if c.name in ("file", "opponent")}
+    columns = {c.name: c for c in stat_columns(by_match=True)} | named
+    columns["match"] = Column("match", "int64", "the match's number in its file")
+    first = [columns[name] for name in _FIRST_COLUMNS]
+    return (*first, *(c for c in columns.values() if c.name not in _FIRST_COLUMNS))
 
 
 def _number_in_file(key: str, path: str) -> int:
@@ -93,6 +110,8 @@ def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
 
 
 def _text(value: object) -> str:
+    import pandas as pd
+
     return "" if value is None or value is pd.NA or value != value else str(value)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from tabla_cli.reports.cells import _numeric, _text_rows
+from tabla_cli.reports.cells import Grid
 from tabla_cli.reports.frames import Frames, decisions_of
 from tabla_cli.reports.plots import PLOTS, plot_error_rates
 from tabla_cli.reports.skill import player_skill
@@ -56,13 +56,13 @@ img { max-width: 100%; }
 
 def html_table(df: pd.DataFrame) -> str:
     """``df`` as an HTML ``<table>`` (text escaped, numbers right-aligned)."""
-    numeric = _numeric(df)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    grid = Grid.of(df)
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in grid.names)
     body = []
-    for row in _text_rows(df):
+    for row in grid.text_rows():
         cells = "".join(
             f'<td class="num">{html.escape(v)}</td>' if n else f"<td>{html.escape(v)}</td>"
-            for v, n in zip(row, numeric)
+            for v, n in zip(row, grid.numeric)
         )
         body.append(f"<tr>{cells}</tr>")
     return (

@@ -1,12 +1,14 @@
 """Render report tables: terminal tables, CSV, JSON, JSON Lines, Markdown, Parquet (HTML: :mod:`.html`).
 
 Nothing here computes statistics: it takes the DataFrames of
-:mod:`tabla_cli.reports.summaries` and :mod:`tabla_cli.reports.frames` and
-writes them out. The HTML page is :mod:`tabla_cli.reports.html`, the plots
-:mod:`tabla_cli.reports.plots`.
+:mod:`tabla_cli.reports.summaries` and :mod:`tabla_cli.reports.frames`, or a
+:class:`~tabla_cli.columns.Table` (``tabla analyze``'s, made without pandas),
+and writes them out; the text formats need no pandas. The HTML page is
+:mod:`tabla_cli.reports.html`, the plots :mod:`tabla_cli.reports.plots`.
 
->>> import pandas as pd
->>> print(render_markdown(pd.DataFrame({"player": ["Ann|B"], "games": [3]})), end="")
+>>> from tabla_cli.columns import Column, Table
+>>> table = Table.of((Column("player", "string", ""), Column("games", "int64", "")), [{"player": "Ann|B", "games": 3}])
+>>> print(render_markdown(Grid.of(table)), end="")
 | player | games |
 |:--|--:|
 | Ann\\|B | 3 |
@@ -14,47 +16,58 @@ writes them out. The HTML page is :mod:`tabla_cli.reports.html`, the plots
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from tabla_cli.reports.cells import _numeric, _text_rows, records
+from tabla_cli.columns import Table
+from tabla_cli.reports.cells import Grid
 from tabla_cli.reports.options import FORMATS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # --- text formats ------------------------------------------------------------------
 
 
-def render_csv(df: pd.DataFrame) -> str:
-    """CSV with a header; missing cells empty, floats at full precision."""
-    text: str = df.to_csv(index=False, lineterminator="\n")
-    return text
+def render_csv(grid: Grid) -> str:
+    """CSV with a header; missing cells empty, floats at full precision (their shortest exact form).
+
+    >>> print(render_csv(Grid(["a", "b"], [True, False], [[0.1, "x,y"], [None, True]])), end="")
+    a,b
+    0.1,"x,y"
+    ,True
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(grid.names)
+    writer.writerows(["" if value is None else value for value in row] for row in grid.rows)
+    return out.getvalue()
 
 
-def render_json(df: pd.DataFrame) -> str:
+def render_json(grid: Grid) -> str:
     """One JSON document: a list of row objects."""
-    return json.dumps(records(df), ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(grid.records(), ensure_ascii=False, indent=2) + "\n"
 
 
-def render_jsonl(df: pd.DataFrame) -> str:
+def render_jsonl(grid: Grid) -> str:
     """JSON Lines: one row object per line."""
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records(df))
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in grid.records())
 
 
-def render_markdown(df: pd.DataFrame) -> str:
+def render_markdown(grid: Grid) -> str:
     """A GitHub-flavoured Markdown pipe table (numbers right-aligned)."""
 
     def cell(text: str) -> str:
         return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
-    numeric = _numeric(df)
     lines = [
-        "| " + " | ".join(cell(str(c)) for c in df.columns) + " |",
-        "|" + "|".join("--:" if n else ":--" for n in numeric) + "|",
+        "| " + " | ".join(cell(name) for name in grid.names) + " |",
+        "|" + "|".join("--:" if n else ":--" for n in grid.numeric) + "|",
     ]
-    lines.extend("| " + " | ".join(cell(v) for v in row) + " |" for row in _text_rows(df))
+    lines.extend("| " + " | ".join(cell(v) for v in row) + " |" for row in grid.text_rows())
     return "\n".join(lines) + "\n"
 
 
@@ -86,10 +99,10 @@ def table_renderables(
     from rich import box
     from rich.table import Table
 
-    rows = _text_rows(df)
-    headers = [str(c) for c in df.columns]
+    grid = Grid.of(df)
+    rows = grid.text_rows()
+    headers, numeric = grid.names, grid.numeric
     widths = [max([len(h)] + [len(r[i]) for r in rows]) + 3 for i, h in enumerate(headers)]
-    numeric = _numeric(df)
     groups = [list(range(len(headers)))] if width is None else _column_groups(widths, width - 1, keys)
     out: list[Any] = []
     for n, group in enumerate(groups):
@@ -112,18 +125,17 @@ def print_tables(console: Any, tables: Sequence[Any]) -> None:
         console.print(table)
 
 
-def render_table(df: pd.DataFrame, *, width: int | None = None, keys: int = 1) -> str:
-    """``df`` as a plain-text table; ``width`` None = as wide as it needs.
+def render_table(grid: Grid, *, width: int | None = None, keys: int = 1) -> str:
+    """``grid`` as a plain-text table; ``width`` None = as wide as it needs.
 
     The layout of the rich tables, written directly (fast for large tables).
     Too wide for ``width``, it is split into column groups that each repeat
     the first ``keys`` columns.
     """
     gap = 3
-    rows = _text_rows(df)
-    headers = [str(c) for c in df.columns]
+    rows = grid.text_rows()
+    headers, numeric = grid.names, grid.numeric
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
-    numeric = _numeric(df)
     if width is None:
         groups = [list(range(len(headers)))]
     else:
@@ -151,25 +163,28 @@ def parquet_bytes(df: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
-def render(df: pd.DataFrame, fmt: str, *, width: int | None = None, keys: int = 1) -> str | bytes:
-    """``df`` in the text format ``fmt`` (table, csv, json, jsonl, markdown) or as Parquet bytes.
+def render(table: pd.DataFrame | Table, fmt: str, *, width: int | None = None, keys: int = 1) -> str | bytes:
+    """``table`` in the text format ``fmt`` (table, csv, json, jsonl, markdown) or as Parquet bytes.
 
+    The text formats of a :class:`~tabla_cli.columns.Table` load no pandas.
     HTML needs plots and headings: use :func:`render_html`.
     """
-    if fmt == "table":
-        return render_table(df, width=width, keys=keys)
-    if fmt == "csv":
-        return render_csv(df)
-    if fmt == "json":
-        return render_json(df)
-    if fmt == "jsonl":
-        return render_jsonl(df)
-    if fmt == "markdown":
-        return render_markdown(df)
-    if fmt == "parquet":
-        return parquet_bytes(df)
-    if fmt == "html":
+    if fmt in ("parquet", "html"):
+        frame = table.frame() if isinstance(table, Table) else table
+        if fmt == "parquet":
+            return parquet_bytes(frame)
         from tabla_cli.reports.html import render_html  # the page's plots and frames load only for it
 
-        return render_html([("Report", df)])
+        return render_html([("Report", frame)])
+    grid = Grid.of(table)
+    if fmt == "table":
+        return render_table(grid, width=width, keys=keys)
+    if fmt == "csv":
+        return render_csv(grid)
+    if fmt == "json":
+        return render_json(grid)
+    if fmt == "jsonl":
+        return render_jsonl(grid)
+    if fmt == "markdown":
+        return render_markdown(grid)
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")

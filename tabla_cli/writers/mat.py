@@ -49,6 +49,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from tabla_cli.board import BAR, OFF, Play, Player, Position, Step
+from tabla_cli.cube import offer
 from tabla_cli.errors import TablaError
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import GameResult, MatchResult, replay
@@ -107,7 +108,6 @@ class MatWriter(BaseVisitor[str]):
         self.lines: list[str] = []
         self.match: Match | None = None
         self.slots = _Lines()
-        self.deciding = False
         self.cube = 1  # the cube the replay last reported (for an action it does not follow)
         self.trailing: Action | None = None
         self.first_game = True
@@ -133,7 +133,6 @@ class MatWriter(BaseVisitor[str]):
         if set_pos is not None:
             self.lines.append(set_pos)
         self.slots = _Lines()
-        self.deciding = False
         self.cube = state.cube
         self.trailing = game.trailing_roll
 
@@ -149,12 +148,12 @@ class MatWriter(BaseVisitor[str]):
 
     def visit_unchecked(self, action: Action) -> None:
         """An action after the game ended or the replay stopped: as written (a value the replay never decided:
-        twice the cube it last reported)."""
+        what a double offers on the cube it last reported)."""
         kind = action.kind
         if kind is ActionKind.ROLL:
             text = _roll(action, None, None)
         elif kind in _VALUED:
-            text = f" {_VALUED[kind]} => {action.value or 2 * self.cube}"
+            text = f" {_VALUED[kind]} => {action.value or offer(self.cube)}"
         else:
             text = _WORDS[kind]
         self.slots.add(action.player, text, False)
@@ -168,7 +167,7 @@ class MatWriter(BaseVisitor[str]):
         self.slots.add(action.player, text, False)
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
-        self.result_line(state, action, game_result)
+        self.wins(action, game_result, game_result.match_won)
 
     def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         if action.kind is ActionKind.LOSS:
@@ -176,19 +175,15 @@ class MatWriter(BaseVisitor[str]):
                 action.player, f" Losses {_points(state.cube if action.value is None else action.value)}", True
             )
         else:
-            self.result_line(state, action, game_result)
+            self.wins(action, game_result, False)
 
-    def result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
-        """A ``Wins`` line: the value written, else the cube times the result's multiplier."""
-        value = action.value
-        if value is None:
-            value = state.cube * (game_result.multiplier or 1)
+    def wins(self, action: Action, game_result: GameResult, match_won: bool) -> None:
+        """A ``Wins`` line: the value written, else what the game is worth; ``and the match`` where it is written
+        or where the replay says this line wins the match (``match_won``)."""
+        value = game_result.worth if action.value is None else action.value
         text = f" Wins {_points(value)}"
-        score = state.score[action.player]
-        decides = not self.deciding and bool(state.length) and score < state.length <= score + value
-        if action.match_won or decides:
+        if action.match_won or match_won:
             text += " and the match"
-        self.deciding = self.deciding or decides
         self.slots.add(action.player, text, True)
 
     def end_game(self, game_result: GameResult) -> None:

@@ -126,7 +126,6 @@ class SgfWriter(BaseVisitor[str]):
         self.won: Action | None = None
         self.context: _CubeContext | None = None
         self.beavered: Player | None = None
-        self.doubled_from: int | None = None  # the cube before the last double, for its analysis
 
     def begin_match(self, match: Match) -> None:
         self.match = match
@@ -136,7 +135,6 @@ class SgfWriter(BaseVisitor[str]):
         self.game = game
         self.nodes = []
         self.first = self.won = self.beavered = None
-        self.doubled_from = None
         self.context = _CubeContext(state)
 
     def action(self, action: Action) -> None:
@@ -163,9 +161,7 @@ class SgfWriter(BaseVisitor[str]):
         if action.kind is ActionKind.ROLL:
             self.roll(action, None, None)
         elif action.kind in _CUBE_WORDS:
-            if action.kind is ActionKind.DOUBLE and action.value:
-                self.doubled_from = max(1, action.value // 2)
-            self.cube(action, self.doubled_from)
+            self.cube(action, None)  # the replay does not follow it: its cube is not known
         elif action.kind is ActionKind.BEAVER or action.kind is ActionKind.RACCOON:
             self.beaver(action)
         else:
@@ -201,11 +197,8 @@ class SgfWriter(BaseVisitor[str]):
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
     ) -> None:
-        if action.kind is ActionKind.DOUBLE:
-            # The cube before the double: as written (half the value offered), else the replay's.
-            self.doubled_from = max(1, action.value // 2) if action.value else state.cube
         if action.kind in _CUBE_WORDS:
-            self.cube(action, self.doubled_from or state.cube)
+            self.cube(action, cube_before)
         else:
             self.beaver(action)
 

@@ -116,15 +116,16 @@ class TextWriter(DecisionRows[str]):
             self.lines += ["", f"{self.names[action.player]} resigns"]
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
-        self.wins(state, action)
+        self.wins(action, game_result.match_won)
 
     def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         if action.kind is ActionKind.WIN:
-            self.wins(state, action)
+            self.wins(action, False)
 
-    def wins(self, state: DecisionState, action: Action) -> None:
+    def wins(self, action: Action, match_won: bool) -> None:
+        """A ``Wins`` line as written, ``and the match`` where the replay says it wins the match."""
         points = action.value if action.value is not None else 0
-        won = " and the match" if state.length and state.score[action.player] + points >= state.length else ""
+        won = " and the match" if match_won else ""
         self.lines += ["", f"{self.names[action.player]} wins {points} point{'' if points == 1 else 's'}{won}"]
 
     def result(self) -> str:
