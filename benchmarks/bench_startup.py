@@ -10,8 +10,9 @@ and bgsage the command would load; ``python -c pass`` first, for the
 interpreter's own share. ``--against`` (repeatable) runs the same with other
 checkouts first (e.g. an older commit exported with ``git archive``) for a
 side-by-side table. ``--check DIR`` also times ``tabla check --jobs 1 -q DIR``
-as a whole process (CPU and wall, least of 3), e.g. over 200 generated
-7-point matches (see README.md). CPU time moves with the machine's load;
+as a whole process (CPU and wall, least and median of ``--repeat`` runs, the
+checkouts in turn), e.g. over 200 generated 7-point matches (see README.md).
+CPU time moves with the machine's load;
 ``--instructions`` also counts, under valgrind's callgrind, the instructions
 of ``tabla --version`` (and of the check of DIR) of each checkout, which it
 does not. Prints figures; asserts nothing.
@@ -134,13 +135,19 @@ def main() -> None:
         for name, (least, median, heavy) in figures.items():
             print(f"  tabla {name:<50} {least:6.3f} / {median:6.3f}   loads: {heavy}")
     if args.check is not None:
-        print(f"\ntabla check --jobs 1 -q {args.check} ({len(list(args.check.iterdir()))} entries), least of 3")
-        for checkout in checkouts:
-            runs = [
-                _cpu([sys.executable, "-c", _RUN, "check", "--jobs", "1", "-q", str(args.check.resolve())], checkout)
-                for _ in range(3)
-            ]
-            print(f"  {checkout}: CPU {min(c for c, _ in runs):.2f} s, wall {min(w for _, w in runs):.2f} s")
+        entries = len(list(args.check.iterdir()))
+        print(f"\ntabla check --jobs 1 -q {args.check} ({entries} entries), least / median of {args.repeat}, in turn")
+        command = [sys.executable, "-c", _RUN, "check", "--jobs", "1", "-q", str(args.check.resolve())]
+        runs: dict[Path, list[tuple[float, float]]] = {checkout: [] for checkout in checkouts}
+        for _ in range(args.repeat):  # the checkouts in turn, so that all meet the same load
+            for checkout in checkouts:
+                runs[checkout].append(_cpu(command, checkout))
+        for checkout, timed in runs.items():
+            cpu, wall = sorted(c for c, _ in timed), sorted(w for _, w in timed)
+            print(
+                f"  {checkout}: CPU {cpu[0]:.3f} / {statistics.median(cpu):.3f} s,"
+                f" wall {wall[0]:.3f} / {statistics.median(wall):.3f} s"
+            )
     if args.instructions:
         print("\nInstructions of one whole process (valgrind callgrind)")
         commands = [["--version"]] + ([["check", "--jobs", "1", "-q", str(args.check.resolve())]] if args.check else [])
