@@ -98,6 +98,9 @@ class Game:
             dance looks the same. Not in ``actions``: the replay counts it
             as a dance when the game is not over and no play was possible,
             and otherwise leaves it out.
+        score_unordered: the score line's two numbers may be written in
+            either order (FIBS at times writes them swapped): the replay takes
+            them swapped where that is the score the games before make.
     """
 
     number: int
@@ -110,6 +113,7 @@ class Game:
     crawford: bool | None = None
     cut: bool = False
     trailing_roll: Action | None = None
+    score_unordered: bool = False
 
 
 @dataclass(frozen=True, slots=True)

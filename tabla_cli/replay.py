@@ -619,7 +619,7 @@ class _MatchReplay:
                 # game with no actions may have had its score line be the line that failed.
                 if not game.cut or game.actions:
                     score = (game.score[0], game.score[1])
-            elif tuple(game.score) != score:
+            elif tuple(game.score) != score and not (game.score_unordered and tuple(game.score[::-1]) == score):
                 self.add(
                     Finding(
                         "score-mismatch",

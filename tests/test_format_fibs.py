@@ -20,6 +20,7 @@ from tabla_cli.formats import fibs
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Match
 from tabla_cli.replay import replay_match
+from tabla_cli.writers.mat import write_mat
 from tabla_cli.writers.rolls import replay_rolls
 
 from match_compare import match_differences
@@ -83,13 +84,33 @@ def test_money_game_with_cube() -> None:
 
 
 def test_swapped_score_and_colours() -> None:
-    """Colours change between games; FIBS's swapped score line is read swapped back."""
+    """Colours change between games; the reader says the score as written, swapped in game 3, and the
+    replay takes it swapped back (FIBS's score lines may be in either order), as every writer then does."""
     [match] = read("swapped-score.txt")
     assert match.players == ("alice", "bob")
-    assert [g.score for g in match.games] == [(0, 0), (0, 1), (0, 2)]
+    assert [g.score for g in match.games] == [(0, 0), (0, 1), (2, 0)]
+    assert all(g.score_unordered for g in match.games)
     assert actions(match, 1)[0] == ("roll", 0, (6, 4), "24/18 13/9", None)  # alice is O in game 2
     result = replay_match(match)
     assert [f.code for f in result.findings] == ["match-incomplete"]
+    assert [g.score for g in result.games] == [(0, 0), (0, 1), (0, 2)]
+    out = io.StringIO()
+    write_mat(match, out)
+    assert [line.split() for line in out.getvalue().splitlines() if " : " in line][2] == [
+        "alice",
+        ":",
+        "0",
+        "bob",
+        ":",
+        "2",
+    ]
+
+
+def test_a_swapped_score_that_the_games_do_not_make_is_a_mismatch() -> None:
+    """Only the order is free: a score line that is wrong either way is still a finding."""
+    [match] = read("swapped-score.txt")
+    match.games[2].score = (3, 0)
+    assert "score-mismatch" in [f.code for f in replay_match(match).findings]
 
 
 def test_new_players_start_a_new_match() -> None:

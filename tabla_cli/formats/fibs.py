@@ -25,9 +25,10 @@ is replayed. ``wants to resign`` followed by the opponent's ``accepts``
 becomes a ``RESIGN`` action (a refused offer is dropped). A ``doubles``
 answering the other player's is a beaver (then a raccoon) and the ``accepts``
 that ends the exchange is implied; FIBS writes no cube values, so the actions
-carry none (the replay's cube gives them). gnubg's work-around
-for a FIBS bug is applied: a score line whose two scores are swapped with
-respect to the previous game's result is read swapped back.
+carry none (the replay's cube gives them). FIBS at times writes a score
+line's two scores swapped: each game's score is read as written and marked
+``score_unordered``, and the replay takes it swapped back where that is the
+score the games before make (gnubg's work-around for the FIBS bug).
 
 Example:
     >>> text = '''Score is 0-0 in a 3 point match.
@@ -206,7 +207,6 @@ class _Reader:
     def matches(self, games: list[Tree[Token]]) -> list[Match]:
         out: list[Match] = []
         match: Match | None = None
-        expected: tuple[int, int] | None = None
         for tree in games:
             score_token, colours_token = tree.children[0], tree.children[1]
             assert isinstance(score_token, Token) and isinstance(colours_token, Token)
@@ -227,17 +227,14 @@ class _Reader:
                     location=Location(self.path, score_token.line or 0, _column(score_token)),
                 )
                 out.append(match)
-                expected = None
             first = Player(match.players.index(names[0]))
             colour = {colours.group("c0"): first, colours.group("c1"): first.other}
             written = (int(score.group("s0")), int(score.group("s1")))
-            by_player = written if first is Player.ZERO else (written[1], written[0])
-            if expected is not None and by_player != expected and by_player[::-1] == expected:
-                by_player = expected  # FIBS wrote the two scores swapped
             game = Game(
                 number=len(match.games) + 1,
-                score=by_player,
+                score=written if first is Player.ZERO else (written[1], written[0]),
                 location=Location(self.path, score_token.line or 0, _column(score_token)),
+                score_unordered=True,
             )
             match.games.append(game)
             actions = [t for t in tree.children[2:] if isinstance(t, Token)]
@@ -247,20 +244,7 @@ class _Reader:
                 if self.on_error is None:
                     raise
                 self.on_error(error)
-            expected = _after(game)
         return out
-
-
-def _after(game: Game) -> tuple[int, int] | None:
-    """The score after ``game`` when its result line gives the points."""
-    for action in game.actions:
-        if action.kind is ActionKind.WIN:
-            if action.value is None:
-                return None
-            score = list(game.score)
-            score[action.player] += action.value
-            return (score[0], score[1])
-    return None
 
 
 class _GameReader:

@@ -234,7 +234,7 @@ def _where(location: Location) -> list[int] | None:
 
 
 def _game(game: Game, result: GameResult, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    data: dict[str, Any] = {"number": game.number, "score": list(game.score)}
+    data: dict[str, Any] = {"number": game.number, "score": list(result.score)}
     if game.crawford is not None:
         data["crawford"] = game.crawford
     if game.variant is not None:

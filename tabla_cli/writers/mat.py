@@ -125,8 +125,8 @@ class MatWriter(BaseVisitor[str]):
             # under which the replay plays its games as it plays games after the Crawford game.
             self.lines = _heading(match, False)
         self.first_game = False
-        left = f"{_score_name(match, _ZERO)} : {game.score[0]}"
-        right = f"{_score_name(match, _ONE)} : {game.score[1]}"
+        left = f"{_score_name(match, _ZERO)} : {state.score[0]}"
+        right = f"{_score_name(match, _ONE)} : {state.score[1]}"
         # gnubg's ' %-31s%s', but never without a space
         self.lines += [f" Game {game.number}", f" {left:<30} {right}".rstrip()]
         set_pos = _set_pos(match, game)

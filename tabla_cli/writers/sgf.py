@@ -242,7 +242,7 @@ def _simple(value: str) -> str:
 
 def _root(match: Match, game: Game, index: int, result: GameResult, won: Action | None, application: str) -> str:
     length = match.length
-    score = game.score
+    score = result.score
     props = [
         "FF[4]GM[6]CA[UTF-8]",
         f"AP[{_escape(application)}]",

@@ -97,7 +97,7 @@ class TextWriter(DecisionRows[str]):
     def begin_game(self, game: Game, state: DecisionState) -> None:
         super().begin_game(game, state)
         names = self.names
-        self.lines += ["", f"Game {game.number}: {names[0]} {game.score[0]}, {names[1]} {game.score[1]}"]
+        self.lines += ["", f"Game {game.number}: {names[0]} {state.score[0]}, {names[1]} {state.score[1]}"]
 
     def row(self, row: PositionRow) -> None:
         assert self.match is not None  # begin_match came first
