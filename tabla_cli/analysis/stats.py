@@ -283,8 +283,9 @@ def stat_columns(by_match: bool = False) -> tuple[Column, ...]:
 
 
 class _Sum:
-    """A sum of floats with Kahan's compensation, added in order (as pandas sums a group):
-    a total is the same to the last bit whichever table asks for it."""
+    """A sum of floats with Kahan's compensation, added in order: the rounding of a long sum stays
+    at the last bit (pandas, which computed these sums before, also compensates; the two can
+    differ in that last bit)."""
 
     __slots__ = ("total", "compensation", "count")
 

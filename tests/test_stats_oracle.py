@@ -1,0 +1,187 @@
+"""The plain-Python statistics against the pandas computation they replaced, on generated decisions.
+
+:func:`tabla_cli.analysis.stats.skill_rows` was a pandas group-by until
+``tabla analyze`` stopped loading pandas. That computation is kept here as
+the oracle (vectorised, grouped, pandas' own compensated sums), and
+hypothesis draws decision rows (errors on and off the skill bounds, forced
+plays, missing errors and luck, recorded marks, cube actions right and
+wrong, Match IDs and game results) for every statistic to equal it: counts,
+words and missing values exactly, sums and rates within rounding (both
+compensate their sums, not bit for bit alike: 1 ulp apart at times).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabla_cli.analysis.stats import (
+    SKILL_THRESHOLDS,
+    _luck_unit,
+    decision_row,
+    decisions_frame,
+    rating_word,
+    skill_rows,
+    stat_columns,
+)
+from tabla_cli.analysis.stats import _luck_word as luck_word
+from tabla_cli.columns import Table, rate, records
+from tabla_cli.evaluation.types import CubeAction, DecisionKind
+
+CHECKER, DOUBLE, TAKE = DecisionKind.CHECKER.value, DecisionKind.DOUBLE.value, DecisionKind.TAKE.value
+PLAYERS = {"m1": ("Ann", "Bob"), "m2": ("Ann", "Cy"), "m3": ("Dee", "Dee")}
+MATCH_IDS = ("cAkAAAAAAAAA", "cIjuAAAAAAAE", "MIHyAAAAAAAE", "AQHgAEAAEAAE", "not an id", None)
+ERRORS = st.one_of(
+    st.none(),
+    st.sampled_from([0.0, 0.1, *SKILL_THRESHOLDS, 0.2, 1e-9]),
+    st.floats(0, 2, allow_nan=False),
+)
+ACTIONS = [a.value for a in CubeAction] + ["13/7 8/7", None]
+
+
+@st.composite
+def rows(draw: st.DrawFn) -> list[dict[str, Any]]:
+    out = []
+    for _ in range(draw(st.integers(0, 40))):
+        match = draw(st.sampled_from(sorted(PLAYERS)))
+        side = draw(st.integers(0, 1))
+        kind = draw(st.sampled_from([CHECKER, CHECKER, DOUBLE, TAKE]))
+        row = decision_row(
+            match,
+            draw(st.integers(1, 3)),
+            None,
+            PLAYERS[match][side],
+            side,
+            DecisionKind(kind),
+            error=draw(ERRORS),
+            forced=draw(st.booleans()),
+            close=draw(st.booleans()),
+            action=draw(st.sampled_from(ACTIONS)),
+            match_id=draw(st.sampled_from(MATCH_IDS)),
+        )
+        row["best"] = draw(st.sampled_from(ACTIONS))
+        row["luck"] = draw(st.one_of(st.none(), st.floats(-1, 1, allow_nan=False)))
+        row["skill"] = draw(st.sampled_from([None, None, "none", "doubtful", "bad", "very bad"]))
+        row["game_result"] = draw(st.one_of(st.none(), st.floats(-3, 3, allow_nan=False)))
+        out.append(row)
+    return out
+
+
+def pandas_stats(frame: pd.DataFrame, by_match: bool) -> pd.DataFrame:
+    """The statistics as the pandas group-by computed them (the oracle)."""
+    doubtful, bad, very_bad = SKILL_THRESHOLDS
+    checker, take, double = frame["kind"] == CHECKER, frame["kind"] == TAKE, frame["kind"] == DOUBLE
+    error = frame["error"].astype("float64").fillna(0.0)
+    analysed = frame["error"].notna()
+    unforced = checker & analysed & ~frame["forced"].astype(bool)
+    cube_row = (double | take) & analysed
+    action, best = frame["action"].astype("string").fillna(""), frame["best"].astype("string").fillna("")
+    wrong = cube_row & (error > 0) & (action != best)
+    luck = frame["luck"].astype("float64")
+    bins = [-float("inf"), doubtful, bad, very_bad, float("inf")]
+    marked = pd.Series(pd.cut(error, bins, labels=["none", "doubtful", "bad", "very bad"]).astype("string"))
+    skill = frame["skill"].astype("string").fillna(marked)
+
+    def count(mask: pd.Series) -> pd.Series:
+        return mask.astype("int64")
+
+    parts = pd.DataFrame(
+        {
+            "checker_decisions": count(checker),
+            "unforced": count(unforced),
+            "cube_decisions": count(cube_row),
+            "close_cube": count(cube_row & frame["close"].astype(bool)),
+            "checker_error": error.where(unforced, 0.0),
+            "cube_error": error.where(cube_row, 0.0),
+            "doubtful": count(checker & analysed & (skill == "doubtful")),
+            "errors": count(checker & analysed & (skill == "bad")),
+            "blunders": count(checker & analysed & (skill == "very bad")),
+            "missed_doubles": count(wrong & double & (action == CubeAction.NO_DOUBLE.value)),
+            "wrong_doubles": count(wrong & double & (action == CubeAction.DOUBLE.value)),
+            "wrong_takes": count(wrong & take & (action == CubeAction.TAKE.value)),
+            "wrong_passes": count(wrong & take & (action == CubeAction.PASS.value)),
+            "luck_total": luck.where(checker),
+            "lucky_rolls": count(checker & luck.notna()),
+        }
+    )
+    keys = ["match", "player"] if by_match else ["player"]
+    for name in keys:
+        parts[name] = frame[name].astype("string")
+    grouped = parts.groupby(keys, sort=False)
+    out = grouped.sum(min_count=0)
+    out["luck_total"] = grouped["luck_total"].sum(min_count=1)
+    out = out.reset_index()
+    out["decisions"] = out["unforced"] + out["close_cube"]
+    out["error_total"] = out["checker_error"] + out["cube_error"]
+    out["error_rate"] = rate(out["error_total"], out["decisions"], 1000)
+    out["checker_error_rate"] = rate(out["checker_error"], out["unforced"], 1000)
+    out["cube_error_rate"] = rate(out["cube_error"], out["close_cube"], 1000)
+    out["pr"] = rate(out["error_total"], out["decisions"], 500)
+    out["luck_rate"] = rate(out["luck_total"].astype("float64"), out["lucky_rolls"], 1000)
+    out["rating"] = [rating_word(r) if r == r else None for r in out["error_rate"]]
+    out["luck_rating"] = [luck_word(r) if r == r else None for r in out["luck_rate"]]
+    if len(out):
+        out = out.merge(pandas_results(frame, checker, keys), on=keys, how="left")
+    else:
+        out = out.assign(actual_result=[], luck_adjusted_result=[])
+    return Table.of(stat_columns(by_match), records(out)).frame()
+
+
+def pandas_results(frame: pd.DataFrame, checker: pd.Series, keys: list[str]) -> pd.DataFrame:
+    side = frame["side"].astype("int64")
+    result = frame["game_result"].astype("float64")
+    games = pd.DataFrame(
+        {"match": frame["match"].astype("string"), "game": frame["game"], "r0": result.where(side == 0, -result)}
+    )
+    per_game = games.dropna(subset=["r0"]).groupby(["match", "game"], sort=False)["r0"].first()
+    actual0 = per_game.groupby(level="match", sort=False).sum()
+    scale = pd.Series([_luck_unit(m) for m in frame["match_id"]], index=frame.index, dtype="float64")
+    luck = frame["luck"].astype("float64").where(checker) * scale
+    lucky = pd.DataFrame({"match": frame["match"].astype("string"), "side": side, "luck": luck})
+    luck_by = lucky.dropna(subset=["luck"]).groupby(["match", "side"], sort=False)["luck"].sum()
+    sides = frame[["match", "side", "player"]].astype({"match": "string", "player": "string"})
+    sides = sides.drop_duplicates(["match", "side"]).reset_index(drop=True)
+    actual, adjusted = [], []
+    for match, number in zip(sides["match"], sides["side"]):
+        total = actual0.get(match, float("nan"))
+        total = total if number == 0 else -total
+        own, theirs = luck_by.get((match, number)), luck_by.get((match, 1 - number))
+        actual.append(total)
+        adjusted.append(float("nan") if own is None and theirs is None else total - (own or 0.0) + (theirs or 0.0))
+    sides["actual_result"] = pd.array(actual, dtype="float64")
+    sides["luck_adjusted_result"] = pd.array(adjusted, dtype="float64")
+    return sides.groupby(keys, sort=False)[["actual_result", "luck_adjusted_result"]].sum(min_count=1).reset_index()
+
+
+def same(made: Any, expected: Any) -> bool:
+    if isinstance(made, float) and isinstance(expected, float):
+        return math.isclose(made, expected, rel_tol=1e-12, abs_tol=1e-12)
+    return type(made) is type(expected) and made == expected
+
+
+def check(decisions: list[dict[str, Any]], by_match: bool) -> None:
+    expected = records(pandas_stats(decisions_frame(decisions), by_match))
+    made = Table.of(stat_columns(by_match), skill_rows(decisions, by_match=by_match)).rows
+    assert [list(row) for row in made] == [list(row) for row in expected]
+    for row, want in zip(made, expected):
+        assert all(same(row[name], want[name]) for name in row), (row, want)
+
+
+@pytest.mark.parametrize("by_match", [False, True])
+@settings(max_examples=60, deadline=None)
+@given(decisions=rows())
+def test_statistics_equal_the_pandas_group_by(decisions: list[dict[str, Any]], by_match: bool) -> None:
+    check(decisions, by_match)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("by_match", [False, True])
+@settings(max_examples=400, deadline=None)
+@given(decisions=rows())
+def test_statistics_equal_the_pandas_group_by_long(decisions: list[dict[str, Any]], by_match: bool) -> None:
+    check(decisions, by_match)
