@@ -337,8 +337,8 @@ def skill_rows(
     Plain Python: ``tabla analyze`` writes its tables without pandas.
 
     Args:
-        decisions: decision rows (:func:`decision_row`, or a decisions frame's
-            :func:`~tabla_cli.columns.records`), missing values None or NaN.
+        decisions: decision rows (:func:`decision_row`, or the rows of a
+            decisions frame), missing values None or NaN.
         by_match: one row per match and player (a ``match`` value first).
         thresholds: doubtful, bad and very bad error bounds (normalised).
 

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from tabla_cli.analysis.stats import DECISION_COLUMNS, skill_rows, stat_columns
 from tabla_cli.columns import Column, Table
-from tabla_cli.reports.options import ANALYSIS_TABLES as BY_CHOICES
+from tabla_cli.reports.options import ANALYSIS_TABLES
 
 if TYPE_CHECKING:
     import pandas as pd
 
+BY_CHOICES = ANALYSIS_TABLES
 """The tables ``tabla analyze --by`` offers."""
 
 WORST = 20
@@ -60,8 +61,8 @@ def analysis_table(decisions: Sequence[Mapping[str, Any]], by: str) -> Table:
     rows = []
     for stats in skill_rows(decisions, by_match=True):
         first = named[(stats["match"], stats["player"])]
-        rows.append({**stats, "file": first["file"], "opponent": first["opponent"]})
-        rows[-1]["match"] = _number_in_file(stats["match"], str(first["file"]))
+        number = _number_in_file(stats["match"], str(first["file"]))
+        rows.append({**stats, "match": number, "file": first["file"], "opponent": first["opponent"]})
     return Table.of(_by_match_columns(), rows)
 
 
