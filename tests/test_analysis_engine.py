@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from tabla_cli.analysis import bgsage_batch, engine
 from tabla_cli.analysis import cache as analysis_cache
-from tabla_cli.analysis import engine
 from tabla_cli.analysis.engine import UnknownLevelError, analyse, to_board
 from tabla_cli.board import Player, Position, Step, legal_plays
 from tabla_cli.errors import TablaError
@@ -90,6 +90,26 @@ def test_3ply_looks_deeper_at_the_play_made_and_the_best_only() -> None:
     (best,) = analyse([checker(START, (3, 1), play(START, (8, 5), (6, 5)))], "3ply", luck=False)
     (at_2ply,) = analyse([checker(START, (3, 1), play(START, (8, 5), (6, 5)))], "2ply", luck=False)
     assert best.error == 0.0 and best.equity == pytest.approx(at_2ply.equity)
+
+
+def test_at_3ply_an_error_needs_the_best_play_only_and_a_ranking_the_best_two() -> None:
+    # At 3ply 24/23 13/10 is second and further than the filter's 0.04 from the best at 2ply.
+    # A ranking rescores it (the first two are shown); an error needs only the best and the play made.
+    decision = checker(START, (3, 1), play(START, (13, 10), (6, 5)))
+    state = bgsage_batch.State.of(decision)
+    (moves,) = bgsage_batch.checker_batch([state.checker_input(to_board(START), (3, 1))], 1, False)
+    boards = {
+        text: tuple(to_board(result))
+        for text, result in (
+            ("8/5 6/5", play(START, (8, 5), (6, 5))),
+            ("24/23 13/10", play(START, (24, 23), (13, 10))),
+            ("13/10 6/5", play(START, (13, 10), (6, 5))),
+        )
+    }
+    rescorer = bgsage_batch.Rescorer("3ply", 1)
+    (error,), (ranking,) = (rescorer.score([(moves, state, played)]) for played in (boards["13/10 6/5"], None))
+    assert [error[boards[text]][1] for text in boards] == ["3ply", "2ply", "3ply"]
+    assert [ranking[boards[text]][1] for text in ("8/5 6/5", "24/23 13/10")] == ["3ply", "3ply"]
 
 
 def test_the_cube_value_counts_above_1ply() -> None:

@@ -268,7 +268,12 @@ class Rescorer:
         depth (the play keeps the figure of the stage before, as gnubg's and
         XG's filters leave such plays). At each stage, while one of the first two of
         the ranking holds a figure from a lower level, that play is rescored
-        too (bgsage's ``_promote_second_best``). At ``auto`` a stage also
+        too (bgsage's ``_promote_second_best``); at 3ply, where the play made
+        is known, only the first: its error needs no more than the best play's
+        figure. 3ply's figures tend to fall below 2ply's, so a play left at
+        2ply often climbs into second place, and rescoring it cost a fifth of
+        the searches at 3ply for no change in the errors' distance from eXtreme
+        Gammon's (docs/analysis-accuracy.md). At ``auto`` a stage also
         skips a decision whose play made errs by no more than the stage's bound
         at the stage before (:func:`stages`). Ties rank by cubeless 1ply
         equity, then by board. A play that ends the game keeps its 1ply value:
@@ -295,10 +300,11 @@ class Rescorer:
             while wanted:
                 self.evaluate(wanted, level)
                 wanted = []
-                for (moves, state, _), boards, at in zip(decisions, chosen, reached):
+                for (moves, state, played), boards, at in zip(decisions, chosen, reached):
                     if boards:
-                        top_two = sorted(self._entries(moves, state, at), key=_order)[:2]
-                        stale = {board for board, _, _ in top_two if at[board] != level}
+                        promoted = 1 if stage and played is not None else 2
+                        first = sorted(self._entries(moves, state, at), key=_order)[:promoted]
+                        stale = {board for board, _, _ in first if at[board] != level}
                         at.update(dict.fromkeys(stale, level))
                         wanted.extend(self._wanted(stale, state))
         return [

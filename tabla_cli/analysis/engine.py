@@ -38,7 +38,8 @@ the plays go one ply deeper at a time through a move filter (see
 3ply the best 2 within 0.04 of the best 2ply equity; each stage with the play
 made (as gnubg scores it at full depth) and, as long as one of the first two
 of the ranking holds a figure from a lower level, that play too (bgsage's own
-rule). A stage where the filter leaves only the play made is skipped: it is
+rule; at 3ply, with the play made known, only the first: an error needs no
+more). A stage where the filter leaves only the play made is skipped: it is
 the best and no other play comes within reach, so its error is 0 at any
 depth. A play is worth minus the opponent's cubeful equity before his roll,
 his cube decision included (he doubles when that is better for him and he
@@ -142,14 +143,16 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 6
+SCORING_REVISION = 7
 """How this module scores with the engine; raised whenever its numbers change
 (2: plays above 1ply rescored as the cube decisions are, with the cube value;
 3: exact bear-off figures from bgsage's one-sided database;
 4: a move filter at each ply above 1ply that skips a play no other comes near, and cube
 decisions far from doubling at 1ply kept at 1ply;
 5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation;
-6: at 3ply, no double looks at 2ply at the play the 1ply net picks for each roll only)."""
+6: at 3ply, no double looks at 2ply at the play the 1ply net picks for each roll only;
+7: at 3ply, with the play made known, only the first play of the ranking is rescored when it
+holds a 2ply figure, not the first two)."""
 
 
 def engine_version() -> str:
