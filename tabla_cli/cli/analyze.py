@@ -64,8 +64,8 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
     "auto looks deeper only where the play or cube action made is not the best at 1ply: closest to "
     "eXtreme Gammon's analysis. CPU time per match measured here (whole process, one core, 8 real "
-    "matches): about 0.9 s at 1ply, 1.7 s at 2ply, 12 s at 3ply, 2.2 s at auto; GNU Backgammon "
-    "1-ply 1.1-1.2 s (see docs/analysis-accuracy.md).",
+    "matches): about 0.9-1.1 s at 1ply, 1.6-2.0 s at 2ply, 9 s at 3ply, 2.0-2.4 s at auto; GNU "
+    "Backgammon 1-ply 1.1-1.4 s (see docs/analysis-accuracy.md).",
 )
 @click.option(
     "--by",

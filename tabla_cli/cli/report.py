@@ -112,8 +112,8 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     type=click.Choice(LEVELS),
     default=None,
     help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
-    "does) for the skill columns; --player, --since etc. choose the matches first. About 0.9 s CPU a match "
-    "at 1ply, 1.7 s at 2ply, 12 s at 3ply, 2.2 s at auto (each decision only as deep as it needs; the "
+    "does) for the skill columns; --player, --since etc. choose the matches first. About 1 s CPU a match "
+    "at 1ply, 1.8 s at 2ply, 9 s at 3ply, 2.2 s at auto (each decision only as deep as it needs; the "
     "closest to eXtreme Gammon's analysis) here (see docs/analysis-accuracy.md).",
 )
 @click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
