@@ -272,8 +272,8 @@ class Rescorer:
         is known, only the first: its error needs no more than the best play's
         figure. 3ply's figures tend to fall below 2ply's, so a play left at
         2ply often climbs into second place, and rescoring it cost a fifth of
-        the searches at 3ply for no change in the errors' distance from eXtreme
-        Gammon's (docs/analysis-accuracy.md). At ``auto`` a stage also
+        the searches at 3ply for errors no closer to eXtreme Gammon's per
+        decision (docs/analysis-accuracy.md). At ``auto`` a stage also
         skips a decision whose play made errs by no more than the stage's bound
         at the stage before (:func:`stages`). Ties rank by cubeless 1ply
         equity, then by board. A play that ends the game keeps its 1ply value:
