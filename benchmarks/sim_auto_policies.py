@@ -42,7 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tabla_cli.ids.match import decode_match_id  # noqa: E402
 
 NEVER = float("inf")
-Totals = defaultdict[tuple[str, int], float]
+Key = tuple[str, int]
+Totals = defaultdict[Key, float]
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,11 @@ def error(row: dict[str, str], column: str) -> float:
     return float(row[column] or 0.0)
 
 
-def simulate(rows: list[dict[str, str]], policy: Policy, costs: Costs) -> tuple[Totals, float]:
-    """Each (match, player)'s total under ``policy``, and the deep work's CPU seconds."""
+def simulate(rows: list[dict[str, str]], keys: list[Key], policy: Policy, costs: Costs) -> tuple[Totals, float]:
+    """Each (match, player)'s total under ``policy`` (``keys``: each row's), and the deep work's CPU seconds."""
     totals: Totals = defaultdict(float)
     spent = 0.0
-    for row in rows:
+    for row, key in zip(rows, keys):
         value = error(row, "tabla 1ply")
         if row["kind"] == "checker":
             if value > policy.e2:
@@ -82,12 +83,13 @@ def simulate(rows: list[dict[str, str]], policy: Policy, costs: Costs) -> tuple[
                     value, spent = error(row, "tabla 3ply"), spent + costs.three
         elif value > policy.cube:
             value, spent = error(row, "tabla 3ply"), spent + costs.cube
-        totals[row["match"], side(row)] += value
+        totals[key] += value
     return totals, spent
 
 
-def side(row: dict[str, str]) -> int:
-    return int(decode_match_id(row["match_id"], strict=False).turn)
+def key_of(row: dict[str, str]) -> Key:
+    """The (match, player) a decision counts for: the match and the side on roll (from its Match ID)."""
+    return row["match"], int(decode_match_id(row["match_id"], strict=False).turn)
 
 
 def distance(totals: Totals, reference: Totals) -> float:
@@ -109,13 +111,14 @@ def main() -> None:
         raise SystemExit(f"{args.csv} lacks {', '.join(sorted(missing))}: run bench_xg_decisions.py with those levels")
     costs = Costs(args.cost_2ply, args.cost_3ply, args.cost_cube)
     xg: Totals = defaultdict(float)
-    for row in rows:
-        xg[row["match"], side(row)] += error(row, "XG")
+    keys = [key_of(row) for row in rows]
+    for row, key in zip(rows, keys):
+        xg[key] += error(row, "XG")
     print(f"{len(rows)} decisions, {len(xg)} (match, player) totals; mean |diff| from XG's totals:")
     if "gnubg" in rows[0]:
         gnubg: Totals = defaultdict(float)
-        for row in rows:
-            gnubg[row["match"], side(row)] += error(row, "gnubg")
+        for row, key in zip(rows, keys):
+            gnubg[key] += error(row, "gnubg")
         print(f"  gnubg 1-ply (its own time): {distance(gnubg, xg):.3f}")
     results = []
     for e2, g3, cube in itertools.product(
@@ -124,7 +127,7 @@ def main() -> None:
         (0.0, 0.01, 0.02, 0.05, 0.1, NEVER),
     ):
         policy = Policy(e2, g3, cube)
-        totals, spent = simulate(rows, policy, costs)
+        totals, spent = simulate(rows, keys, policy, costs)
         results.append((spent, distance(totals, xg), policy))
     results.sort(key=lambda result: (result[0], result[1]))
     auto = next(result for result in results if result[2] == Policy(0.0, 0.12, 0.0))
