@@ -128,8 +128,10 @@ class RuleSet:
             ``Beaver`` header allows them).
         cube_limit: the highest cube value.
         cube: a doubling cube is used at all.
-        scoring: the scoring rule set (:mod:`tabla_cli.scoring`): ``standard``
-            (1, 2, 3) or ``1-2-4-8``.
+        scoring: the scoring rule set (:mod:`tabla_cli.scoring`) as the
+            transcript names it (``standard``: 1, 2, 3; ``1-2-4-8``; any alias
+            or case): the replay resolves the name, and scores a name it does
+            not know as standard, with an ``unknown-scoring`` warning.
         jacoby_said: the transcript says whether the Jacoby rule is on (a
             ``Jacoby`` header); where it does not, a money game's gammon on
             a centred cube may also be scored as the cube alone.
@@ -139,9 +141,6 @@ class RuleSet:
         galaxy: the match was played on Backgammon Galaxy (its ``Site``
             header says so), which writes a one-game session as a 16-point
             match of one game.
-        unknown_scoring: the scoring rule set a header asks for when tabla
-            does not know it (the match is scored by ``scoring``); None when
-            none does.
 
     Readers set each of these when they read a match; the replay reads no header.
     """
@@ -155,7 +154,6 @@ class RuleSet:
     jacoby_said: bool = False
     cube_said: bool = False
     galaxy: bool = False
-    unknown_scoring: str | None = None
 
     def beavers(self, length: int) -> bool:
         """Whether beavers and raccoons are allowed in a match of ``length`` points (0: money play)."""

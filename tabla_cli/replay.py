@@ -557,10 +557,12 @@ class _MatchReplay:
         self.games = match.iter_games()
         self.ahead = list(itertools.islice(self.games, 2))
         self.kind = judge_kind(match, self.ahead[0] if self.ahead else None, len(self.ahead) == 1)
+        self.unknown_scoring: UnknownScoringError | None = None
         try:
             self.scoring: Scoring = find_scoring(match.rules.scoring)
-        except UnknownScoringError:
+        except UnknownScoringError as exc:
             self.scoring = find_scoring("standard")
+            self.unknown_scoring = exc
         self.cube_in_play = cube_in_play(match)
         self.result = MatchResult(match, kind=self.kind, scoring=self.scoring.name)
         self.variant: Variant = find_variant(match.variant)
@@ -583,12 +585,9 @@ class _MatchReplay:
         match = self.match
         self.visitor.begin_match(match)
         self.tell()
-        unknown = match.rules.unknown_scoring
-        if unknown is not None:
-            try:
-                find_scoring(unknown)
-            except UnknownScoringError as exc:
-                self.add(Finding("unknown-scoring", f"{exc}; scored as {self.scoring.name}", match.location))
+        if self.unknown_scoring is not None:
+            message = f"{self.unknown_scoring}; scored as {self.scoring.name}"
+            self.add(Finding("unknown-scoring", message, match.location))
         length = match.length
         score = (0, 0)
         first = 1

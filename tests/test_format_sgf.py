@@ -25,7 +25,7 @@ from tabla_cli.replay import replay, replay_match
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 from tabla_cli.writers.sgf import format_sgf
 
-from helpers import CORPUS, DATA, corpus_files, replayed_decisions
+from helpers import CORPUS, DATA, corpus_files, recorded_by_action, replayed_decisions
 from match_compare import Carried, match_differences
 
 SAME_MATCH = "gnubg-bglab-lasse-match8640511"
@@ -587,8 +587,10 @@ READS = {
 }
 """A digest of what the reader makes of each file (:func:`_read_digest`), taken with the reader of commit
 eeac4ac, before the reader stopped keeping its own cube and board: every field of the model, the recorded
-analysis (the ``DA`` cube analyses, read with the replay's cube now) included, the values of cube actions
-left out (SGF writes none; the reader of eeac4ac computed them)."""
+analysis (the ``DA`` cube analyses, which the reader keeps as written, read here at the replay's state as
+every consumer reads them) included, the values of cube actions left out (SGF writes none; the reader of
+eeac4ac computed them)."""
+
 
 
 _EEAC4AC_RULES = ("crawford", "jacoby", "beaver", "cube_limit", "cube", "scoring")
@@ -597,6 +599,7 @@ _EEAC4AC_RULES = ("crawford", "jacoby", "beaver", "cube_limit", "cube", "scoring
 def _read_digest(text: str, path: str) -> str:
     out: list[object] = []
     for match in sgf.parse_matches(text, path=path):
+        read = recorded_by_action(match)
         # The rules' fields of eeac4ac, in its repr (the fields added since say what the headers above say).
         rules = ", ".join(f"{name}={getattr(match.rules, name)!r}" for name in _EEAC4AC_RULES)
         out.append([match.players, match.length, match.headers, match.comments, match.ratings, f"RuleSet({rules})"])
@@ -604,7 +607,7 @@ def _read_digest(text: str, path: str) -> str:
         for game in match.games:
             out.append([game.number, game.score, repr(game.start), game.start_cube, game.variant, game.crawford])
             for a in game.actions:
-                rec = a.analysis
+                rec = read(a)
                 analysis = None
                 if rec is not None:
                     made = None if rec.cube_action is None else rec.cube_action.value

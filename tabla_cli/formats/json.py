@@ -37,14 +37,13 @@ from collections.abc import Iterator
 from typing import Any, TextIO, TypeVar
 
 from tabla_cli.board import Player, Position
-from tabla_cli.errors import Location, TranscriptSyntaxError, UnknownScoringError, UnsupportedFormatError
+from tabla_cli.errors import Location, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.evaluation.recorded import RecordedAnalysis
 from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.formats import Format
 from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, read_handle
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
-from tabla_cli.scoring import find_scoring
 
 __all__ = ["SCHEMA", "SCHEMA_NAME", "looks_like_json", "parse_matches", "read_matches"]
 
@@ -208,14 +207,8 @@ class _Reader:
             beaver=self.field(data, "beaver", bool, where, default.beaver),
             cube_limit=self.field(data, "cube_limit", int, where, default.cube_limit),
             cube=self.field(data, "cube", bool, where, default.cube),
-            scoring=self.scoring(self.field(data, "scoring", str, where, default.scoring), f"{where}.scoring"),
+            scoring=self.field(data, "scoring", str, where, default.scoring),  # as written: the replay resolves it
         )
-
-    def scoring(self, name: str, where: str) -> str:
-        try:
-            return find_scoring(name).name
-        except UnknownScoringError as exc:
-            raise self.error(where, str(exc)) from None
 
     def game(self, data: Any, where: str) -> Game:
         if not isinstance(data, dict):

@@ -54,12 +54,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.evaluation.recorded import read_written_cube
 from tabla_cli.formats import Format
 from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._sgf_values import letter_point, point_letter, unescape
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
-from tabla_cli.formats.sgf_analysis import PendingCube, attach_cube_analyses, cube_made, move_analysis
+from tabla_cli.formats.sgf_analysis import cube_made, move_analysis, with_written_cube
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
@@ -140,7 +141,7 @@ _ROLL = re.compile(f"({DIE})({DIE})([a-z]*)")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R|Resign)?", re.IGNORECASE)
 _DATE = re.compile(r"([0-9]{4})[-.]([0-9]{1,2})[-.]([0-9]{1,2})")
 _MOVE_PROPS = frozenset({"B", "W"})
-_SETUP_PROPS = frozenset({"AE", "AW", "AB", "CV", "CP", "PL", "DI"})
+_SETUP_PROPS = frozenset({"AE", "AW", "AB", "CV", "CP"})
 _CUBE_WORDS = {"double": ActionKind.DOUBLE, "take": ActionKind.TAKE, "drop": ActionKind.DROP}
 
 
@@ -339,7 +340,6 @@ class _Reader:
 
     def matches(self, games: list[list[Token]]) -> Iterator[Match]:
         match: Match | None = None
-        cube_analyses: list[list[PendingCube]] = []  # each game's DA values
         for nodes in games:
             props = _properties(nodes[0])
             try:
@@ -351,7 +351,6 @@ class _Reader:
                 if match is not None:
                     where = error.location or Location(self.path)
                     match.games.append(Game(len(match.games) + 1, (0, 0), location=where))
-                    cube_analyses.append([])
                 continue
             # A root without PW/PB or MI (gnubg writes them in every root) keeps the match's.
             known = match.players if match is not None else ("", "")
@@ -361,8 +360,8 @@ class _Reader:
             )
             length = info.length if info.length is not None else (match.length if match is not None else 0)
             if match is not None and (match.players != players or match.length != length):
-                yield self.finished(match, cube_analyses)
-                match, cube_analyses = None, []
+                yield match
+                match = None
             if match is None:
                 match = Match(
                     players=players,
@@ -388,7 +387,6 @@ class _Reader:
                 game.crawford = _crawford_game(info, length)
             match.games.append(game)
             reader = _GameReader(self, game, info, find_variant(variant))
-            cube_analyses.append(reader.cube_analyses)
             try:
                 reader.read(nodes)
             except TranscriptSyntaxError as error:
@@ -396,13 +394,7 @@ class _Reader:
                     raise
                 self.on_error(error)
         if match is not None:
-            yield self.finished(match, cube_analyses)
-
-    def finished(self, match: Match, cube_analyses: list[list[PendingCube]]) -> Match:
-        """``match`` with its games' cube analyses (``DA``) read, with the cube the replay gives each."""
-        if self.analysis:
-            attach_cube_analyses(match, cube_analyses)
-        return match
+            yield match
 
     def start_match(self, match: Match, info: _GameInfo) -> None:
         match.headers = list(info.headers)
@@ -545,7 +537,8 @@ class _GameReader:
         if info.cube and info.cube > 1:
             game.start_cube = (info.cube, None)
         self.offer: tuple[ActionKind, Player] | None = None  # the double (beaver) last written, not yet answered
-        self.cube_analyses: list[PendingCube] = []  # the DA values, read with the replay's cube
+        self.rolled: Action | None = None  # the roll of a roll-only node (PL, DI), its play not yet written
+        self.trailing_pending = False  # the record ends with a roll-only node that is not a resignation
 
     def read(self, nodes: list[Token]) -> None:
         actions = self.game.actions
@@ -563,17 +556,57 @@ class _GameReader:
             if moves:
                 after_double = self.offer is not None and self.offer[0] is ActionKind.DOUBLE
                 action = self.action(moves[0])
+                # A roll-only node before this move: the same player's is this move's roll (gnubg keeps such a
+                # node when a resignation was declined, or the dice were set again); any other leaves the board
+                # as it was (gnubg's reading too), and is not a decision of the game.
+                self.rolled = None
                 if action is not None:
                     if self.r.analysis:
                         action = self.analysed(action, props, after_double)
                     actions.append(action)
+            elif any(p.ident == "DI" for p in props):
+                self.roll_only(props)
+        if self.rolled is not None:
+            self.last_roll_only(self.rolled)
         if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
             result = self.info.result
-            if result is None or not result[2]:
+            if result is None or not result[2] or self.trailing_pending:
                 # A roll without moves after the last move, with no resignation after it: gnubg's
                 # placeholder for the roll pending when the file was saved, or a dance. The replay tells.
-                self.game.trailing_roll = actions.pop()
+                # Its DA is not kept: the cube decision before a roll still to be played was not made.
+                trailing = actions.pop()
+                if trailing.analysis is not None and trailing.analysis.written_cube is not None:
+                    trailing = dataclasses.replace(trailing, analysis=read_written_cube(trailing.analysis, None, 0))
+                self.game.trailing_roll = trailing
         self.result()
+
+    def roll_only(self, props: list[_Property]) -> None:
+        """A node with a roll and no move (``PL[B]DI[33]``): gnubg's record of dice rolled whose play is not
+        written (the roll pending when a game ended by resignation, or when the file was saved)."""
+        dice_prop = next(p for p in props if p.ident == "DI")
+        player_prop = next((p for p in props if p.ident == "PL"), None)
+        if player_prop is None:
+            raise self.r.fail("a roll DI[...] names no player: expected PL[W] or PL[B] in its node", dice_prop)
+        colour = player_prop.text().upper()
+        if colour not in _COLOURS:
+            raise self.r.fail(f"PL[{player_prop.text()}] must be W or B", player_prop, 1)
+        value = dice_prop.text()
+        found = _ROLL.fullmatch(value)
+        if found is None or found.group(3):
+            raise self.r.fail(f"cannot read the roll DI[{value}]: expected two dice (e.g. 33)", dice_prop, 1)
+        dice: Dice = (int(found.group(1)), int(found.group(2)))
+        action = Action(ActionKind.ROLL, _COLOURS[colour], self.r.where(dice_prop), dice=dice, play_text="")
+        self.rolled = self.analysed(action, props, False) if self.r.analysis else action
+
+    def last_roll_only(self, action: Action) -> None:
+        """The roll of a roll-only node that ends the game's record: a roll of the game when its roller then
+        resigned (as ``????`` in a ``.mat`` file), else the game's trailing roll, for the replay to judge."""
+        result = self.info.result
+        if result is not None and result[2] and result[0] != action.player:
+            self.game.actions.append(dataclasses.replace(action, resigned=True))
+        else:
+            self.game.actions.append(action)  # made the trailing roll below: no resignation, or the winner's roll
+            self.trailing_pending = True
 
     def setup(self, props: list[_Property]) -> None:
         """A set-up node: the checkers (``AE``, ``AW``, ``AB``) and the cube (``CV``, ``CP``) it writes."""
@@ -690,7 +723,8 @@ class _GameReader:
         return Action(kind, player, location)
 
     def analysed(self, action: Action, props: list[_Property], after_double: bool) -> Action:
-        """``action`` with its node's play analysis (``A``, ``LU``); its ``DA`` waits for the replay's cube."""
+        """``action`` with its node's play analysis (``A``, ``LU``) and its ``DA`` as written (read where the
+        replay gives the cube and the score)."""
         if action.kind is ActionKind.ROLL:
             found = next((p for p in props if p.ident == "A"), None)
             luck = next((p.values[0] for p in props if p.ident == "LU" and p.values), None)
@@ -702,7 +736,7 @@ class _GameReader:
         made = cube_made(action.kind, after_double)
         cube = next((p for p in props if p.ident == "DA" and p.values), None)
         if made is not None and cube is not None:
-            self.cube_analyses.append(PendingCube(len(self.game.actions), unescape(cube.values[0]), made))
+            action = dataclasses.replace(action, analysis=with_written_cube(action.analysis, cube.values[0], made))
         return action
 
     def result(self) -> None:

@@ -37,6 +37,7 @@ from typing import TextIO
 from tabla_cli import __version__
 from tabla_cli.board import BAR, Play, Player, Position, Step
 from tabla_cli.errors import InvalidPlayError
+from tabla_cli.evaluation.recorded import read_written_cube
 from tabla_cli.formats.sgf import point_letter
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
@@ -325,16 +326,17 @@ class _CubeContext:
 
 def _analysis(action: Action, context: _CubeContext, cube: int | None) -> str:
     """The SGF analysis properties of ``action``'s recorded analysis (:mod:`tabla_cli.writers.sgf_analysis`)."""
-    recorded = action.analysis
+    player = action.player
+    doubler = player.other if action.kind in (ActionKind.TAKE, ActionKind.DROP) else player
+    match = None if cube is None else context.of(doubler, cube)
+    recorded = read_written_cube(action.analysis, match, cube or 0)  # a DA as the file it was read from wrote it
     if recorded is None:
         return ""
-    player = action.player
     out = ""
     if action.kind is ActionKind.ROLL:
         out = move_properties(recorded, lambda play: _letters(play, player))
     if recorded.cube is not None and cube is not None:
-        doubler = player.other if action.kind in (ActionKind.TAKE, ActionKind.DROP) else player
-        out += cube_property(recorded.cube, context.of(doubler, cube))
+        out += cube_property(recorded.cube, match)
     return out
 
 
