@@ -1,8 +1,7 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 from collections.abc import Callable
+from pathlib import Path
 
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.evaluation.recorded import RecordedAnalysis
