@@ -10,6 +10,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.replay import replay, replay_match
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+from tabla_cli.writers.positions import format_positions
 from tabla_cli.writers.sgf import format_sgf
 
 from helpers import CORPUS, DATA, corpus_files, recorded_by_action, replayed_decisions
@@ -584,13 +586,13 @@ READS = {
     "fuzz/sgf-15000-unanswered-doubles.sgf": "0f34a95ff545c3ac",
     "fuzz-seeds/sgf-gnubg-bglab-match8463624-game1.sgf": "a8bd89a09f9e2187",
     "fuzz-seeds/sgf-three-point-match.sgf": "da52e70a580d4cfa",
+    "gnubg-1.08/gnubgparser-charlot1-charlot2_7p_2025-11-08-2305.sgf": "858878a64d20db6a",  # taken when it came
 }
 """A digest of what the reader makes of each file (:func:`_read_digest`), taken with the reader of commit
 eeac4ac, before the reader stopped keeping its own cube and board: every field of the model, the recorded
 analysis (the ``DA`` cube analyses, which the reader keeps as written, read here at the replay's state as
 every consumer reads them) included, the values of cube actions left out (SGF writes none; the reader of
 eeac4ac computed them)."""
-
 
 
 _EEAC4AC_RULES = ("crawford", "jacoby", "beaver", "cube_limit", "cube", "scoring")
@@ -620,3 +622,74 @@ def _read_digest(text: str, path: str) -> str:
 
 def test_every_sgf_file_reads_as_before() -> None:
     assert {str(p.relative_to(DATA)): _read_digest(p.read_text(encoding="utf-8"), p.name) for p in EVERY_SGF} == READS
+
+
+# --- GNU Backgammon 1.08: its roll-only nodes -------------------------------------------------------
+
+GNUBG_108 = DATA / "gnubg-1.08" / "gnubgparser-charlot1-charlot2_7p_2025-11-08-2305.sgf"
+
+
+def _twin_decisions(text: str) -> tuple[list[tuple[str, ...]], tuple[int, int], list[str]]:
+    """The decisions (positions writer rows, resignations aside), the final score and the finding codes."""
+    [match] = sgf.parse_matches(text, path="m.sgf")
+    result = replay_match(match)
+    rows = format_positions([(match, result)]).splitlines()[1:]
+    findings = [f.code for f in result.findings]
+    return [tuple(r.split(",")[:10]) for r in rows if ",????," not in r], result.final_score, findings
+
+
+def _with_nodes(text: str, nodes: dict[int, str]) -> str:
+    """``text`` with ``nodes[i]`` written at the end of game tree ``i`` (0-based)."""
+    trees = text.split("\n(;")
+    for index, node in nodes.items():
+        end = trees[index].rstrip().rfind(")")
+        trees[index] = trees[index][:end] + node + trees[index][end:]
+    return "\n(;".join(trees)
+
+
+def test_gnubg_1_08_match_reads_as_its_mat_export() -> None:
+    [match] = sgf.parse_matches(GNUBG_108.read_text(encoding="utf-8"), path=str(GNUBG_108))
+    [mat_match] = mat.parse_matches(GNUBG_108.with_suffix(".mat").read_text(encoding="utf-8"), path="m.mat")
+    result, mat_result = replay_match(match), replay_match(mat_match)
+    assert result.findings == [] and mat_result.findings == []
+    assert result.final_score == mat_result.final_score == (9, 2)
+    assert [g.winner for g in result.games] == [g.winner for g in mat_result.games] == [ONE, ZERO, ZERO, ZERO]
+
+
+def test_roll_only_nodes_are_rolls_with_no_play_recorded() -> None:
+    """gnubg 1.08 ends a game with ``;PL[B]DI[33]LU[...]``: the roll after the last play, before a resignation
+    or the end. The loser's roll before resigning is a resignation; the winner's, or one after a bear-off,
+    is the game's trailing roll; a roll-only node before the same player's move is that move's roll."""
+    text = GNUBG_108.read_text(encoding="utf-8")
+    first_black_move = text.index("\n;B[", text.index("\n;W["))
+    before_a_move = text[:first_black_move] + "\n;PL[B]DI[11]LU[0.01000]" + text[first_black_move:]
+    ends = {0: "\n;PL[W]DI[33]LU[0.00000]", 1: "\n;PL[B]DI[21]LU[0.00000]", 3: "\n;PL[B]DI[65]LU[0.01000]"}
+    changed = _with_nodes(before_a_move, ends)
+    assert _twin_decisions(changed) == _twin_decisions(text)
+    [match] = sgf.parse_matches(changed, path="m.sgf")
+    games = match.games
+    resigned = [g.actions[-2] for g in (games[0], games[3])]  # the last action is the result (RE)
+    assert [(a.player, a.dice, a.play_text, a.resigned) for a in resigned] == [
+        (ZERO, (3, 3), "", True),
+        (ONE, (6, 5), "", True),
+    ]
+    assert resigned[0].analysis is not None and resigned[0].analysis.luck == 0.0
+    trailing = games[1].trailing_roll
+    assert trailing is not None and (trailing.player, trailing.dice) == (ONE, (2, 1))
+    [original] = sgf.parse_matches(text, path="m.sgf")
+    assert [len(g.actions) for g in games] == [len(g.actions) + (i in (0, 3)) for i, g in enumerate(original.games)]
+
+
+@pytest.mark.parametrize(
+    ("node", "message"),
+    [
+        (";DI[33]", "a roll DI[...] names no player"),
+        (";PL[X]DI[33]", "PL[X] must be W or B"),
+        (";PL[W]DI[37]", "cannot read the roll DI[37]"),
+    ],
+)
+def test_a_roll_only_node_that_cannot_be_read_is_a_syntax_error(node: str, message: str) -> None:
+    text = f"(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n{node})"
+    with pytest.raises(TranscriptSyntaxError, match=re.escape(message)) as caught:
+        list(sgf.parse_matches(text, path="m.sgf"))
+    assert caught.value.location is not None and caught.value.location.line == 3
