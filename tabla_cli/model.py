@@ -38,6 +38,25 @@ class ActionKind(str, Enum):
     LOSS = "loss"
     """``Losses k point`` (Backgammon Galaxy): the player gives the game up (a forfeit) when
     it is not over yet; after a bear-off or a drop it only repeats the result."""
+    SETUP = "setup"
+    """The board or the cube set by hand inside a game (SGF's set-up nodes): :attr:`Action.setup`."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp:
+    """What a set-up inside a game sets; the next decision starts from it.
+
+    Attributes:
+        position: every checker, player 0 as ``mover`` (None: the board is not set).
+        cube: the cube's value (None: not set).
+        owner: who owns the cube, when ``owner_set`` (None: centred).
+        owner_set: the set-up says who owns the cube.
+    """
+
+    position: Position | None = None
+    cube: int | None = None
+    owner: Player | None = None
+    owner_set: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +77,7 @@ class Action:
         resigned: a ROLL written ``????``: the roller resigned without moving.
         analysis: the analysis the file records for this action (analysed
             gnubg text exports and SGF), None when it records none.
+        setup: what a SETUP action sets (``player`` is then player 0: nobody acts).
     """
 
     kind: ActionKind
@@ -70,6 +90,7 @@ class Action:
     match_won: bool = False
     resigned: bool = False
     analysis: RecordedAnalysis | None = field(default=None, compare=False)
+    setup: SetUp | None = None
 
 
 @dataclass(slots=True)

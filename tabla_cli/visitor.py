@@ -215,6 +215,7 @@ class Wants(Flag):
     UNCHECKED = auto()
     FINDING = auto()
     RESULT_LINE = auto()
+    SETUP = auto()
 
 
 _METHODS = {
@@ -226,6 +227,7 @@ _METHODS = {
     Wants.UNCHECKED: "visit_unchecked",
     Wants.FINDING: "visit_finding",
     Wants.RESULT_LINE: "visit_result_line",
+    Wants.SETUP: "visit_setup",
 }
 """Each step and the method the replay calls for it."""
 
@@ -343,6 +345,9 @@ class BaseVisitor(Generic[T]):
     def visit_finding(self, finding: Finding) -> None:
         """A finding, as soon as the replay makes it."""
 
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        """A set-up inside a game (:attr:`~tabla_cli.model.Action.setup`); ``state`` is the state it sets."""
+
     def end_game(self, game_result: GameResult) -> None:
         """A game ends, with what the replay established."""
 
@@ -366,6 +371,7 @@ class _Routes:
     unchecked: tuple[Callable[[Action], None], ...]
     finding: tuple[Callable[[Finding], None], ...]
     result_line: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
+    setup: tuple[Callable[[DecisionState, Action], None], ...]
 
     @classmethod
     def of(cls, children: Iterable[BaseVisitor[Any]]) -> _Routes:
@@ -384,6 +390,7 @@ class _Routes:
             to(Wants.UNCHECKED),
             to(Wants.FINDING),
             to(Wants.RESULT_LINE),
+            to(Wants.SETUP),
         )
 
 
@@ -464,6 +471,10 @@ class Tee(BaseVisitor[T]):
     def visit_finding(self, finding: Finding) -> None:
         for visit in self._all.finding:
             visit(finding)
+
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        for visit in self._playing.setup:
+            visit(state, action)
 
     def end_game(self, game_result: GameResult) -> None:
         self._playing = self._all

@@ -14,16 +14,20 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player, Position
-from tabla_cli.errors import RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.cli import main
+from tabla_cli.errors import Location, RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import mat, sgf
+from tabla_cli.formats.json import parse_matches as parse_json
 from tabla_cli.grammar import load_grammar
-from tabla_cli.model import Action, ActionKind, Match
+from tabla_cli.model import Action, ActionKind, Match, SetUp
 from tabla_cli.replay import replay, replay_match
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+from tabla_cli.writers.json import format_json
 from tabla_cli.writers.positions import format_positions
 from tabla_cli.writers.sgf import format_sgf
 
@@ -693,3 +697,100 @@ def test_a_roll_only_node_that_cannot_be_read_is_a_syntax_error(node: str, messa
     with pytest.raises(TranscriptSyntaxError, match=re.escape(message)) as caught:
         list(sgf.parse_matches(text, path="m.sgf"))
     assert caught.value.location is not None and caught.value.location.line == 3
+
+
+# --- set-up nodes inside a game ----------------------------------------------------------------------
+
+
+class _Afters(BaseVisitor[list[tuple[Action, Position | None]]]):
+    """Each roll of the first game with the position after it, player 0 as mover."""
+
+    wants = Wants.ROLL
+
+    def __init__(self) -> None:
+        self.rolls: list[tuple[Action, Position | None]] = []
+
+    def visit_roll(self, state: DecisionState, action: Action, play: object, after: Position | None) -> None:
+        if state.game == 1:
+            self.rolls.append((action, None if after is None else after if state.on_roll is ZERO else after.flip()))
+
+    def result(self) -> list[tuple[Action, Position | None]]:
+        return self.rolls
+
+
+def _with_setup(match: Match, roll: int, setup: SetUp) -> Match:
+    """``match`` with a SETUP action after the ``roll``-th roll of its first game."""
+    action = replay(match, _Afters())[roll][0]
+    actions = match.games[0].actions
+    at = next(i for i, a in enumerate(actions) if a is action) + 1
+    copy = dataclasses.replace(match, games=list(match.games))
+    copy.games[0] = dataclasses.replace(match.games[0], actions=[*actions[:at], _setup_action(setup), *actions[at:]])
+    return copy
+
+
+def _setup_action(setup: SetUp) -> Action:
+    return Action(ActionKind.SETUP, ZERO, Location("m.sgf", 1, 1), setup=setup)
+
+
+def test_a_set_up_node_inside_a_game_sets_the_next_position_and_is_a_note() -> None:
+    text = GNUBG_108.read_text(encoding="utf-8")
+    [match] = sgf.parse_matches(text, path="m.sgf")
+    after = replay(match, _Afters())[5][1]
+    assert after is not None
+    written = format_sgf(_with_setup(match, 5, SetUp(after, None, None, owner_set=True)))
+    assert ";AE[a:y]AW" in written and "CP[c]" in written
+    [again] = sgf.parse_matches(written, path="w.sgf")
+    [setup] = [a for a in again.games[0].actions if a.kind is ActionKind.SETUP]
+    assert setup.setup == SetUp(after, None, None, owner_set=True)
+    result = replay_match(again)
+    [note] = result.findings
+    assert (note.code, note.game, note.severity.value) == ("position-set", 1, "note")
+    assert note.message == (
+        f"set by hand: Position ID {after.position_id()} (charlot1 on roll) and the cube at 1, centred"
+    )
+    # The board and cube set are the ones the game had: every decision is as before.
+    original = format_positions([(match, replay_match(match))])
+    assert format_positions([(again, result)]) == original.replace("m.sgf", "w.sgf")
+
+
+def test_a_set_up_node_sets_a_board_the_next_play_moves_on() -> None:
+    # After 31 (8/5 6/5) and 62 (24/18 13/11), the board is set to a bear-off: one White checker on its
+    # 1-point, one Black checker on its own 1-point; White's 21 bears off and wins.
+    text = (
+        "(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[Crawford]RE[W+1]\n;W[31hefe]\n;B[62agln]\n"
+        ";AE[a:y]AW[a]AB[x]\n;W[21az])"
+    )
+    [match] = sgf.parse_matches(text, path="m.sgf")
+    result = replay_match(match)
+    assert [f.code for f in result.findings] == ["position-set"]
+    assert result.games[0].winner is ZERO and result.final_score == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("node", "message"),
+    [
+        (";AE[a:x]AW[a]", "must empty the whole board first (AE[a:y])"),
+        (";AW[a]", "must empty the whole board first (AE[a:y])"),
+        (";CV[3]", "the cube value CV[3] must be a power of two"),
+    ],
+)
+def test_a_set_up_node_inside_a_game_that_cannot_be_read(node: str, message: str) -> None:
+    text = f"(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n{node}\n;B[62agln])"
+    with pytest.raises(TranscriptSyntaxError, match=re.escape(message)):
+        list(sgf.parse_matches(text, path="m.sgf"))
+
+
+def test_a_set_up_inside_a_game_goes_through_json_and_is_refused_by_the_mat_writer(tmp_path: Path) -> None:
+    [match] = sgf.parse_matches(GNUBG_108.read_text(encoding="utf-8"), path="m.sgf")
+    after = replay(match, _Afters())[3][1]
+    changed = _with_setup(match, 3, SetUp(after))
+    [back] = parse_json(format_json([(changed, replay_match(changed))]))
+    assert [a.setup for a in back.games[0].actions if a.kind is ActionKind.SETUP] == [SetUp(after)]
+    path = tmp_path / "set.sgf"
+    path.write_text(format_sgf(changed), encoding="utf-8")
+    run = CliRunner().invoke(main, ["convert", "--to", "mat", "--out-dir", str(tmp_path / "out"), str(path)])
+    assert run.exit_code == 1
+    assert "error[unwritable]" in run.stderr and "no place for a position set inside a game" in run.stderr
+    assert not (tmp_path / "out" / "set.mat").exists()
+    text = CliRunner().invoke(main, ["convert", "--to", "txt", "--out-dir", str(tmp_path / "txt"), str(path)])
+    assert text.exit_code == 0, text.stderr

@@ -43,7 +43,7 @@ from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.formats import Format
 from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, read_handle
-from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
+from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet, SetUp
 
 __all__ = ["SCHEMA", "SCHEMA_NAME", "looks_like_json", "parse_matches", "read_matches"]
 
@@ -282,9 +282,28 @@ class _Reader:
                 resigned=self.field(data, "resigned", bool, where, False),
                 analysis=analysis,
             )
+        if kind is ActionKind.SETUP:
+            return Action(kind, Player(player), location, move, setup=self.setup(data, where))
         value = self.field(data, "value", int, where, None)
         won = self.field(data, "match_won", bool, where, False)
         return Action(kind, Player(player), location, move, value=value, match_won=won, analysis=analysis)
+
+    def setup(self, data: dict[str, Any], where: str) -> SetUp:
+        """What a ``setup`` action sets: ``position``, ``cube``, ``cube_owner`` (each optional)."""
+        position = self.field(data, "position", dict, where, None)
+        cube = self.field(data, "cube", int, where, None)
+        if cube is not None and (cube < 1 or cube & (cube - 1)):
+            raise self.error(f"{where}.cube", "must be a power of two")
+        owner_set = "cube_owner" in data
+        owner = self.field(data, "cube_owner", int, where, None)
+        if owner not in (None, 0, 1):
+            raise self.error(f"{where}.cube_owner", "must be 0, 1 or null")
+        return SetUp(
+            None if position is None else self.position(position, f"{where}.position"),
+            cube,
+            None if owner is None else Player(owner),
+            owner_set,
+        )
 
     def analysis(self, data: dict[str, Any], where: str, kind: ActionKind) -> RecordedAnalysis | None:
         """The action's stored ``analysis`` (``checker`` on rolls, ``cube``), None when it has none."""

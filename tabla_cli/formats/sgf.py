@@ -62,7 +62,7 @@ from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines,
 from tabla_cli.formats._tokens import DIE
 from tabla_cli.formats.sgf_analysis import cube_made, move_analysis, with_written_cube
 from tabla_cli.grammar import load_grammar
-from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
+from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet, SetUp
 from tabla_cli.notation import format_play_plain
 from tabla_cli.variant import Variant, find_variant
 
@@ -548,8 +548,9 @@ class _GameReader:
             setup = [p for p in props if p.ident in _SETUP_PROPS and (index or p.ident != "CV")]
             if setup:
                 if actions:
-                    raise self.r.fail("a set-up node after the first move is not supported", setup[0])
-                self.setup(setup)
+                    actions.append(self.setup_action(setup))
+                else:
+                    self.setup(setup)
             moves = [p for p in props if p.ident in _MOVE_PROPS]
             if len(moves) > 1:
                 raise self.r.fail("a node with more than one move (B and W)", moves[1])
@@ -609,11 +610,44 @@ class _GameReader:
             self.trailing_pending = True
 
     def setup(self, props: list[_Property]) -> None:
-        """A set-up node: the checkers (``AE``, ``AW``, ``AB``) and the cube (``CV``, ``CP``) it writes."""
-        start = self.game.start or self.variant.start_position()
-        white = list(start.mover)
-        black = list(start.opponent)
+        """A set-up node before the first move: the game's start (checkers and cube)."""
+        position, cube, owner, _ = self.board(props, self.game.start or self.variant.start_position())
+        if position is not None:
+            self.game.start = position
+        if cube is not None or owner is not None:
+            value = cube or (self.game.start_cube[0] if self.game.start_cube else 1)
+            if value == 1 and owner is not None:
+                raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
+            self.game.start_cube = (value, owner)
+
+    def setup_action(self, props: list[_Property]) -> Action:
+        """A set-up node inside the game (gnubg writes one where a board was set by hand): a SETUP action.
+
+        The reader keeps no board, so a board set there must be set whole: gnubg writes ``AE[a:y]`` (every
+        point and the bar emptied) and then every checker (``AW``, ``AB``).
+        """
+        board = [p for p in props if p.ident in ("AE", "AW", "AB")]
+        if board:
+            cleared = {letter for p in board if p.ident == "AE" for letter in self.letters(p)}
+            if len(cleared) < 25:
+                raise self.r.fail(
+                    "a set-up node inside a game must empty the whole board first (AE[a:y]) before AW and AB",
+                    board[0],
+                )
+        empty = Position((0,) * 26, (0,) * 26)
+        position, cube, owner, owner_set = self.board(props, empty)
+        if cube == 1 and owner is not None:
+            raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
+        setup = SetUp(position, cube, owner, owner_set)
+        return Action(ActionKind.SETUP, _WHITE, self.r.where(props[0]), setup=setup)
+
+    def board(self, props: list[_Property], base: Position) -> tuple[Position | None, int | None, Player | None, bool]:
+        """What the set-up properties ``props`` set, from ``base``: the checkers (None: none written), the
+        cube's value (None: not written), its owner and whether it is written."""
+        white = list(base.mover)
+        black = list(base.opponent)
         owner: Player | None = None
+        owner_set = False
         cube: int | None = None
         for prop in props:
             ident = prop.ident
@@ -636,6 +670,7 @@ class _GameReader:
                 if where not in ("c", "w", "b"):
                     raise self.r.fail(f"CP[{where}] must be c (centred), w (White owns) or b (Black owns)", prop, 1)
                 owner = None if where == "c" else _COLOURS[where.upper()]
+                owner_set = True
         checkers = self.variant.checkers
         for name, side in (("White", white), ("Black", black)):
             on_board = sum(side[1:])
@@ -649,13 +684,8 @@ class _GameReader:
                 raise RuleError(
                     f"illegal set-up: both players have checkers on White's {point}-point", self.r.where(props[0])
                 )
-        if any(p.ident in ("AE", "AW", "AB") for p in props):
-            self.game.start = Position(tuple(white), tuple(black))
-        if cube is not None or owner is not None:
-            value = cube or (self.game.start_cube[0] if self.game.start_cube else 1)
-            if value == 1 and owner is not None:
-                raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
-            self.game.start_cube = (value, owner)
+        position = Position(tuple(white), tuple(black)) if any(p.ident in ("AE", "AW", "AB") for p in props) else None
+        return position, cube, owner, owner_set
 
     def letters(self, prop: _Property) -> Iterator[str]:
         """Point letters of a point-list property; ``a:c`` ranges are expanded."""

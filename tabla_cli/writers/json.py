@@ -147,7 +147,7 @@ class JsonWriter(BaseVisitor[str]):
         generator: the ``generator`` value.
     """
 
-    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED | Wants.SETUP
 
     def __init__(self, generator: str = GENERATOR) -> None:
         self.generator = generator
@@ -187,6 +187,9 @@ class JsonWriter(BaseVisitor[str]):
 
     def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         self.actions.append(_action(action, None, recorded_at(state, action)))
+
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        self.actions.append(_action(action, None, None))
 
     def end_game(self, game_result: GameResult) -> None:
         assert self.game is not None  # begin_game came first
@@ -234,6 +237,16 @@ def _where(location: Location) -> list[int] | None:
     return [location.line, location.column or 1]
 
 
+def _position(position: Position) -> dict[str, Any]:
+    """Every checker of ``position`` (player 0 as mover), with its gnubg Position ID where it has one."""
+    data: dict[str, Any] = {"player0": list(position.mover), "player1": list(position.opponent)}
+    try:
+        data["position_id"] = position.position_id()
+    except TablaError:  # a position gnubg's ID cannot hold
+        pass
+    return data
+
+
 def _game(game: Game, result: GameResult, actions: list[dict[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {"number": game.number, "score": list(result.score)}
     if game.crawford is not None:
@@ -241,12 +254,7 @@ def _game(game: Game, result: GameResult, actions: list[dict[str, Any]]) -> dict
     if game.variant is not None:
         data["variant"] = game.variant
     if game.start is not None:
-        start: Position = game.start
-        data["start"] = {"player0": list(start.mover), "player1": list(start.opponent)}
-        try:
-            data["start"]["position_id"] = start.position_id()
-        except TablaError:  # a position gnubg's ID cannot hold
-            pass
+        data["start"] = _position(game.start)
     if game.start_cube is not None:
         value, owner = game.start_cube
         data["start_cube"] = {"value": value, "owner": None if owner is None else int(owner)}
@@ -284,6 +292,14 @@ def _action(action: Action, steps: Play | None, recorded: RecordedAnalysis | Non
         data["value"] = action.value
     if kind is ActionKind.WIN and action.match_won:
         data["match_won"] = True
+    if action.setup is not None:
+        setup = action.setup
+        if setup.position is not None:
+            data["position"] = _position(setup.position)
+        if setup.cube is not None:
+            data["cube"] = setup.cube
+        if setup.owner_set:
+            data["cube_owner"] = None if setup.owner is None else int(setup.owner)
     where = _where(action.location)
     if where is not None:
         data["location"] = where
