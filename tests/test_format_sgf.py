@@ -794,3 +794,5 @@ def test_a_set_up_inside_a_game_goes_through_json_and_is_refused_by_the_mat_writ
     assert not (tmp_path / "out" / "set.mat").exists()
     text = CliRunner().invoke(main, ["convert", "--to", "txt", "--out-dir", str(tmp_path / "txt"), str(path)])
     assert text.exit_code == 0, text.stderr
+    [drawn] = (tmp_path / "txt").rglob("*.txt")
+    assert f"Set by hand: Position ID {after.position_id()}" in drawn.read_text(encoding="utf-8")

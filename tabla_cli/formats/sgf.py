@@ -10,7 +10,9 @@ happens in two steps:
 2. This module reads the properties it needs: the root's match information
    (``MI``, ``PW``/``PB``, ``RU``, ``RE``, ``DT`` ...) and one action per
    move node (``B[...]``/``W[...]``: a roll with its checker moves, ``double``,
-   ``take``, ``drop``), plus set-up nodes (``AE``/``AW``/``AB``, ``CV``/``CP``).
+   ``take``, ``drop``), set-up nodes (``AE``/``AW``/``AB``, ``CV``/``CP``: the
+   game's start before the first move, a SETUP action inside the game) and
+   gnubg's roll-only nodes (``PL`` and ``DI``: a roll whose play is not written).
 
 White (``W``, ``PW``) is player 0 and Black player 1. Checker moves, written
 as letter pairs in White's absolute numbering, become plain numeric plays

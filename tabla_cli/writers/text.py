@@ -96,7 +96,13 @@ class TextWriter(DecisionRows[str]):
 
     def visit_setup(self, state: DecisionState, action: Action) -> None:
         """A set-up inside the game: said in a line; the next board drawn is the one it set."""
-        self.lines += ["", "Set by hand:" + (f" Position ID {state.position_id()}" if state.has_ids else " the board")]
+        setup = action.setup
+        said = []
+        if setup is not None and setup.position is not None:
+            said.append(f"Position ID {state.position_id()}" if state.has_ids else "the board")
+        if setup is not None and (setup.cube is not None or setup.owner_set):
+            said.append(f"the cube at {state.cube}")
+        self.lines += ["", f"Set by hand: {' and '.join(said)}"]
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         super().begin_game(game, state)
