@@ -306,7 +306,7 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
             item.evaluation = evaluation
     for item in pending:
         if item.evaluation is not None:
-            item.row.update(evaluation_fields(item.evaluation))
+            item.row.update(evaluation_fields(item.evaluation, item.kind))
         if item.action.analysis is not None and item.action.analysis.undecided:
             item.row["action"] = None  # a position export: no decision was made
     return [item.row for item in pending]

@@ -506,6 +506,7 @@ class _Job:
             options=len(item.plays),
             forced=False,
             luck=luck,
+            spread=best_equity - min(equities.values()),
         )
 
     def _cube(self, d: DecisionInput, state: State, values: CubeValues | None, reached: str = "1ply") -> Evaluation:
