@@ -55,6 +55,8 @@ __all__ = [
     "STAT_COLUMNS",
     "decision_row",
     "actual_result",
+    "checker_rating_factor",
+    "cube_rating_factor",
     "decisions_frame",
     "player_stats",
     "rating_word",
@@ -104,6 +106,27 @@ double/take or double/pass by more than this."""
 
 FIBS_RATING_OFFSET = 2050.0
 """gnubg's ``rRatingOffset``: the error-based FIBS rating of a player who makes no error."""
+
+
+def checker_rating_factor(length: int) -> float:
+    """gnubg's rating points lost per unit of checker error per unforced play in a ``length``-point match
+    (``absoluteFibsRatingChequer``, from Kees van den Doel's fit: 8798 + 25526 / N).
+
+    >>> round(checker_rating_factor(5), 1)
+    13903.2
+    """
+    return 8798.0 + 25526.0 / length
+
+
+def cube_rating_factor(length: int) -> float:
+    """gnubg's rating points lost per unit of cube error per close cube decision (``absoluteFibsRatingCube``:
+    863 - 519 / N).
+
+    >>> round(cube_rating_factor(5), 1)
+    759.2
+    """
+    return 863.0 - 519.0 / length
+
 
 STAT_COLUMNS: tuple[Column, ...] = table("analysis.stats")
 """The statistics per player (with ``match`` first when grouped by match)."""
@@ -493,9 +516,9 @@ def skill_rows(
             group["match_unforced"] += unforced
             group["match_close_cube"] += close
             if unforced:
-                group["checker_loss"].add(error * (8798.0 + 25526.0 / length))
+                group["checker_loss"].add(error * checker_rating_factor(length))
             else:
-                group["cube_loss"].add(error * (863.0 - 519.0 / length))
+                group["cube_loss"].add(error * cube_rating_factor(length))
     results = _results(rows, by_match, by_game)
     out = []
     for key, group in groups.items():
