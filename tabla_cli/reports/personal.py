@@ -76,10 +76,21 @@ LABELS: dict[str, str] = {
     "gammons_won_taken_cube": "gammons won after a take",
     "error_rate": "error rate (mEMG)",
     "pr": "PR",
+    "xg_decisions": "decisions (XG's count)",
+    "snowie_error_rate": "Snowie error rate (mEMG)",
+    "checker_error_mwc": "checker error (MWC %)",
+    "cube_error_mwc": "cube error (MWC %)",
+    "error_total_mwc": "error total (MWC %)",
+    "error_rate_mwc": "error rate (MWC % per decision)",
+    "fibs_rating": "FIBS rating from errors (gnubg)",
     "rolls_tested": "rolls tested",
     "chi2_p_value": "p-value (chi-squared)",
 }
 """Column names in words, where replacing ``_`` by a blank is not enough."""
+
+
+_NOT_FRACTIONS = ("error_rate", "luck_rate", "snowie_error_rate", "error_rate_mwc")
+"""Rates that are not fractions of 1 (mEMG, MWC %): shown as they are."""
 
 
 def readable(df: pd.DataFrame, keep: Sequence[str] = ()) -> pd.DataFrame:
@@ -97,7 +108,7 @@ def readable(df: pd.DataFrame, keep: Sequence[str] = ()) -> pd.DataFrame:
         numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
         if numeric and column not in keep and len(values) and values.fillna(0).eq(0).all():
             out = out.drop(columns=column)
-        elif numeric and "_rate" in column and column not in ("error_rate", "luck_rate"):
+        elif numeric and "_rate" in column and column not in _NOT_FRACTIONS:
             out[column] = values.astype("Float64").map(lambda v: "" if pd.isna(v) else f"{100 * v:.1f}%")
     return out.rename(columns=lambda c: LABELS.get(c, c.replace("_", " ")))
 
@@ -191,6 +202,7 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
             _card(
                 "PR",
                 f"{row['pr']:.2f}",
+                f"over {_plural(int(row['xg_decisions']), 'decision')} as eXtreme Gammon counts them; gnubg's "
                 f"error rate {row['error_rate']:.1f} mEMG over {_plural(int(row['decisions']), 'decision')}"
                 f"; {analysed[0]} of {_plural(analysed[1], 'match')} analysed",
             )
@@ -364,8 +376,9 @@ def player_page(
     decisions = decisions_of(frames)
     mine = None if decisions is None else decisions[decisions["player"].isin(list(names))]
     if mine is not None and len(mine):
-        table = table.drop(columns=[c for c in ("decisions", "error_rate", "pr") if c in table.columns])
-        table = table.merge(player_skill(mine)[["player", "decisions", "error_rate", "pr"]], on="player", how="left")
+        skill = ["decisions", "error_rate", "xg_decisions", "pr"]
+        table = table.drop(columns=[c for c in skill if c in table.columns])
+        table = table.merge(player_skill(mine)[["player", *skill]], on="player", how="left")
     analysed = None
     if mine is not None:
         ours = frames.matches[frames.matches["player0"].isin(list(names)) | frames.matches["player1"].isin(list(names))]
