@@ -376,9 +376,9 @@ def player_page(
     decisions = decisions_of(frames)
     mine = None if decisions is None else decisions[decisions["player"].isin(list(names))]
     if mine is not None and len(mine):
-        skill = ["decisions", "error_rate", "xg_decisions", "pr"]
-        table = table.drop(columns=[c for c in skill if c in table.columns])
-        table = table.merge(player_skill(mine)[["player", *skill]], on="player", how="left")
+        figures = ["decisions", "error_rate", "xg_decisions", "pr"]
+        table = table.drop(columns=[c for c in figures if c in table.columns])
+        table = table.merge(player_skill(mine)[["player", *figures]], on="player", how="left")
     analysed = None
     if mine is not None:
         ours = frames.matches[frames.matches["player0"].isin(list(names)) | frames.matches["player1"].isin(list(names))]
