@@ -487,3 +487,13 @@ def test_a_game_result_in_match_play() -> None:
     assert match_equity(2, 1, crawford=True) == pytest.approx(1 - match_equity(1, 2, crawford=True))
     assert match_equity(2, 1, crawford=True) < 0.4 < match_equity(2, 1, crawford=False)
     assert actual_result(0, (0, 0), False, None, None) is None
+
+
+def test_every_match_play_error_has_its_mwc() -> None:
+    """Decision rows carry the error in MWC beside EMG in match play, also where the source gives EMG only."""
+    path = DATA / "bglab-lasse-4-ply-Magic_-_Lasse_5pt_Backgammon_Studio_2024_04_22_19_06_30.txt"
+    rows = analyse_text(path.read_text(), str(path), RECORDED).rows
+    analysed = [r for r in rows if r["error"] is not None]
+    assert analysed and all(r["error_mwc"] is not None for r in analysed)
+    scales = {round(r["error_mwc"] / r["error"], 9) for r in analysed if r["error"] > 0 and r["kind"] == "checker"}
+    assert len(scales) >= 1 and all(0 < s < 1 for s in scales)

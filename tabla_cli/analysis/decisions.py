@@ -20,7 +20,7 @@ from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
+from tabla_cli.analysis.stats import actual_result, decision_row, error_in_mwc, evaluation_fields
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
@@ -292,7 +292,8 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
 
 
 def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str, Any]]:
-    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch."""
+    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch; in match
+    play every error also in MWC (:func:`~tabla_cli.analysis.stats.error_in_mwc` where the source has none)."""
     wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
     if wanted:
         results = analyse_cached(
@@ -307,6 +308,8 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
     for item in pending:
         if item.evaluation is not None:
             item.row.update(evaluation_fields(item.evaluation, item.kind))
+            if item.row["error_mwc"] is None:  # a source that gives the error in EMG only
+                item.row["error_mwc"] = error_in_mwc(item.row["error"], item.row["match_id"])
         if item.action.analysis is not None and item.action.analysis.undecided:
             item.row["action"] = None  # a position export: no decision was made
     return [item.row for item in pending]

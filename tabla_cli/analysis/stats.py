@@ -58,6 +58,7 @@ __all__ = [
     "checker_rating_factor",
     "cube_rating_factor",
     "decisions_frame",
+    "error_in_mwc",
     "player_stats",
     "rating_word",
     "xg_decision",
@@ -658,6 +659,21 @@ def _results(
         actual_sum.add(result)
         adjusted_sum.add(adjusted)
     return {key: (actual.value(min_count=1), adjusted.value(min_count=1)) for key, (actual, adjusted) in totals.items()}
+
+
+def error_in_mwc(error: object, match_id: object) -> float | None:
+    """A decision's error in match-winning chances: ``error`` (EMG) times (W - L) / 2 at the score and cube of
+    its Match ID, as gnubg converts it (``eq2mwc(error) - eq2mwc(0)``); None in money play or without an ID.
+
+    >>> error_in_mwc(0.1, "cAkAAAAAAAAA") is None  # money play
+    True
+    >>> round(error_in_mwc(0.1, "cIjuAAAAAAAE"), 5)  # 7-point match at 0-0, cube 1
+    0.00626
+    """
+    length, scale = _match_facts(match_id)
+    if not length or not _known(error) or math.isnan(scale):
+        return None
+    return float(error) * scale  # type: ignore[arg-type]
 
 
 def _match_facts(match_id: object) -> tuple[int, float]:
