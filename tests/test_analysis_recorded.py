@@ -7,6 +7,7 @@ gnubg printed at the end of the same file.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -448,6 +449,12 @@ def test_luck_adjusted_result_is_gnubgs(path: Path) -> None:
         assert stats.loc[name, "actual_result"] == pytest.approx(actual, abs=1e-6)
         assert stats.loc[name, "luck_adjusted_result"] == pytest.approx(actual - own + theirs, abs=5e-5)
         assert stats.loc[name, "luck_total"] == pytest.approx(sum(luck[2 * side] for luck in stored), abs=1e-3)
+        # gnubg's "Luck based FIBS rating diff." (relativeFibsRating) on gnubg's own luck, to its 0.01 printing
+        chance = 0.5 + actual - own + theirs
+        expected = -2000 / math.sqrt(match.length) * math.log10(1 / chance - 1)
+        by_match = player_stats(frame, by_match=True).set_index("player")
+        assert by_match.loc[name, "luck_fibs_rating_diff"] == pytest.approx(expected, abs=0.1), name
+        assert math.isnan(stats.loc[name, "luck_fibs_rating_diff"])  # no one length over a player's matches
 
 
 def test_the_statistics_need_nothing_beyond_the_frames_written(tmp_path: Path) -> None:

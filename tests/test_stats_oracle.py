@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -140,6 +141,7 @@ def pandas_stats(frame: pd.DataFrame, by_match: bool) -> pd.DataFrame:
         out = out.merge(pandas_results(frame, checker, keys), on=keys, how="left")
     else:
         out = out.assign(actual_result=[], luck_adjusted_result=[])
+    out["luck_fibs_rating_diff"] = luck_rating_diff(frame, keys, out) if by_match else float("nan")
     return Table.of(stat_columns(by_match), records(out)).frame()
 
 
@@ -185,6 +187,18 @@ def snowie_moves(frame: pd.DataFrame, keys: list[str], out: pd.DataFrame) -> pd.
     pairs = pairs.assign(moves=pairs["match"].map(per_match).astype("int64"))
     moves = pairs.groupby(keys, sort=False)["moves"].sum().reset_index()
     return out[keys].merge(moves, on=keys, how="left")["moves"]
+
+
+def luck_rating_diff(frame: pd.DataFrame, keys: list[str], out: pd.DataFrame) -> pd.Series:
+    """gnubg's luck-based FIBS rating difference per group, at the length of the group's first row."""
+    lengths = pd.Series([_match_facts(m)[0] for m in frame["match_id"]], index=frame.index, dtype="float64")
+    named = frame[keys].astype("string").assign(length=lengths)
+    first = named.groupby(keys, sort=False)["length"].first().reset_index()
+    length = out[keys].merge(first, on=keys, how="left")["length"]
+    chance = 0.5 + out["luck_adjusted_result"].astype("float64")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diff = (-2000.0 / np.sqrt(length) * np.log10(1.0 / chance - 1.0)).clip(lower=-2100.0)
+    return diff.where((chance > 0) & (chance < 1) & (length > 0))
 
 
 def match_play_stats(out: pd.DataFrame) -> pd.DataFrame:

@@ -59,6 +59,7 @@ __all__ = [
     "cube_rating_factor",
     "decisions_frame",
     "error_in_mwc",
+    "luck_fibs_rating_diff",
     "player_stats",
     "rating_word",
     "xg_decision",
@@ -510,6 +511,7 @@ def skill_rows(
         units.setdefault(key, set()).add(unit)
         moves[unit] = moves.get(unit, 0) + checker
         length, scale = _match_facts(row["match_id"])
+        group.setdefault("length", length or None)
         if length and (unforced or cube_row):
             mwc = float(row["error_mwc"]) if _known(row["error_mwc"]) else error * scale
             group["checker_mwc" if unforced else "cube_mwc"].add(mwc)
@@ -552,11 +554,32 @@ def skill_rows(
             "luck_rating": None if math.isnan(luck_rate) else _luck_word(luck_rate),
             "actual_result": actual,
             "luck_adjusted_result": adjusted,
+            "luck_fibs_rating_diff": _luck_rating_diff(adjusted, group["length"]) if by_match else math.nan,
             "snowie_error_rate": _rate(error_total, both_moves, 1000),
             **_match_play(group),
         }
         out.append(stats)
     return out
+
+
+def luck_fibs_rating_diff(luck_adjusted_result: float, length: int) -> float:
+    """gnubg's "Luck based FIBS rating diff." of one match (or game): the FIBS rating difference at which the
+    luck-adjusted result would be the expected one (``relativeFibsRating``), NaN when it is not a chance.
+
+    ``0.5 + luck_adjusted_result`` (MWC) is taken as the chance to win a ``length``-point match, and FIBS's
+    formula, P = 1 / (1 + 10^(-D sqrt(N) / 2000)), solved for D (at least -2100, as gnubg has it).
+
+    >>> round(luck_fibs_rating_diff(0.1, 7), 1), abs(luck_fibs_rating_diff(0.0, 7)), luck_fibs_rating_diff(0.6, 7)
+    (133.1, 0.0, nan)
+    """
+    chance = 0.5 + luck_adjusted_result
+    if not 0.0 < chance < 1.0 or not length:
+        return math.nan
+    return max(-2100.0, -2000.0 / math.sqrt(length) * math.log10(1.0 / chance - 1.0))
+
+
+def _luck_rating_diff(adjusted: float, length: int | None) -> float:
+    return math.nan if length is None or math.isnan(adjusted) else luck_fibs_rating_diff(adjusted, length)
 
 
 def _unit(row: Mapping[str, Any], by_game: bool) -> tuple[str, ...]:
