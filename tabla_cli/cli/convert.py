@@ -212,7 +212,14 @@ def _convert_one(
     """
     from tabla_cli.convert import convert_source
     from tabla_cli.findings import Severity
-    from tabla_cli.output import OutputExistsError, OutputIsInputError, make_folder, remove_created, write_atomic
+    from tabla_cli.output import (
+        OutputExistsError,
+        OutputIsInputError,
+        make_folder,
+        remove_created,
+        replaces,
+        write_atomic,
+    )
     from tabla_cli.source import Source
 
     name = "<stdin>" if job.source == STDIO else job.source
@@ -225,7 +232,7 @@ def _convert_one(
         if _resolved(path) in written:
             _say(f"{target}: error: already written from {written[_resolved(path)]} in this run; not replacing it")
             return None
-        if path.exists() and not force:
+        if not force and replaces(path):
             _say(f"{target}: error: exists; use --force to replace it")
             return None
     source: Source = stdin_source(options.max_size) if job.source == STDIO else Source(job.source, found=job.found)
