@@ -89,11 +89,14 @@ class FileAnalysis:
         document: with :attr:`AnalysisOptions.document`, the file's matches as
             a ``tabla-match/1`` document whose actions carry their decisions'
             evaluations (None when no match could be read).
+        notices: problems met with the evaluation cache (for stderr; the
+            analysis itself is whole).
     """
 
     report: FileReport
     rows: list[dict[str, Any]] = field(default_factory=list)
     document: str | None = None
+    notices: list[str] = field(default_factory=list)
 
     @property
     def decisions(self) -> int:
@@ -291,8 +294,13 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
             item.row["game_result"] = None if result is None else result[item.row["side"]]
 
 
-def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str, Any]]:
-    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch."""
+def evaluate(
+    pending: list[_Pending], options: AnalysisOptions, notices: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch.
+
+    Problems met with the evaluation cache are added to ``notices``.
+    """
     wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
     if wanted:
         results = analyse_cached(
@@ -301,6 +309,7 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
             options.threads,
             luck=options.luck,
             use_cache=options.cache,
+            notices=notices,
         )
         for item, evaluation in zip(wanted, results):
             item.evaluation = evaluation
@@ -327,9 +336,10 @@ def analyse_source(
     visitor = DecisionsVisitor(path, options)
     report = FileReport(path)
     run(source, FileTee(CheckVisitor(report), Fingerprint(report.keys), visitor), read, text=text)
-    rows = evaluate(visitor.pending, options)
+    notices: list[str] = []
+    rows = evaluate(visitor.pending, options, notices)
     document = analysed_document(visitor.matches, visitor.pending) if options.document and visitor.matches else None
-    return FileAnalysis(report, rows, document)
+    return FileAnalysis(report, rows, document, notices)
 
 
 def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis:

@@ -218,6 +218,7 @@ def analyze(
     rows: list[dict[str, Any]] = []
     errors = 0
     codes: set[str] = set()
+    notices: set[str] = set()
     with analysis_progress(len(names), quiet) as advance:
         work = functools.partial(_work, options, read_options(encoding, max_size))
         for index, result in enumerate(
@@ -226,6 +227,10 @@ def analyze(
             )
         ):
             rows += result.rows
+            for notice in result.notices:
+                if notice not in notices:
+                    notices.add(notice)
+                    click.echo(f"analyze: warning: {notice}", err=True)
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
                 write_output(targets[index], result.document, force, inputs)
