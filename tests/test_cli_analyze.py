@@ -349,7 +349,7 @@ def test_a_missing_rating_is_spelt_one_way() -> None:
 
 def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tabla_cli.analysis.cache import analyse_cached
-    from tabla_cli.cli.analyze import _cores
+    from tabla_cli.analysis.threads import cores as _cores
 
     threads: list[int] = []
 

@@ -87,8 +87,10 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     "--threads",
     type=click.IntRange(min=0),
     default=None,
-    help="Engine threads per process (0 = every core). Default: every core when one process "
-    "analyses (one file, or --jobs 1), else 1 (the files' processes share the cores).",
+    help="Engine threads per process (0 = every core; at most the cores this process may use). Default: "
+    "every core when one process analyses (one file, or --jobs 1), else 1 (the files' processes share "
+    "the cores). Every core means as many as the address-space limit (ulimit -v) has room for; a number "
+    "it has no room for is an error.",
 )
 @click.option(
     "--out-dir",
@@ -259,27 +261,37 @@ def analyze(
 
 
 def engine_threads(threads: int | None, jobs: int | None, files: int, scheduler: str | None) -> int:
-    """The engine's threads per process: ``threads`` when given; else every core when one process
-    analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
+    """The engine's threads per process: ``threads`` when given (0 = every core); else every core when
+    one process analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
 
-    >>> engine_threads(3, 4, 10, None)
-    3
+    Run here (no ``scheduler``), ``threads`` may not pass the cores this process may use (a usage
+    error), and every core means as many as the address-space limit leaves room for
+    (:func:`tabla_cli.analysis.threads.engine_threads`); on a cluster the workers' cores are theirs.
+
+    Raises:
+        click.UsageError: ``threads`` is more than this process's cores.
+        EngineThreadsError: the threads do not fit in the address-space limit (``ulimit -v``).
+
+    >>> engine_threads(1, 4, 10, None)
+    1
     >>> engine_threads(None, 4, 10, None), engine_threads(None, 1, 10, "local")
     (1, 1)
-    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == _cores()
+    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == engine_threads(0, 1, 1, None)
     True
     """
-    if threads is not None:
+    from tabla_cli.analysis.threads import cores
+    from tabla_cli.analysis.threads import engine_threads as fitting
+
+    if threads is None:
+        one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
+        threads = 0 if one_process else 1
+    if scheduler is not None:
         return threads
-    one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
-    return _cores() if one_process else 1
-
-
-def _cores() -> int:
-    """The cores this process may run on (its CPU affinity, where the system tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    if threads > cores():
+        raise click.UsageError(
+            f"--threads {threads}: this process may use {cores()} cores; give 0 (every core) to {cores()}"
+        )
+    return fitting(threads)
 
 
 def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
