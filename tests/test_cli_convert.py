@@ -194,7 +194,7 @@ def test_out_dir_mirrors_directories_and_skips_bad_inputs(tmp_path: Path) -> Non
     assert match_differences(mat.read_match(SPEC), back) == []
 
 
-def test_same_name_twice_in_one_run(tmp_path: Path) -> None:
+def test_same_name_twice_in_one_run_gets_two_names(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     for folder, source in ((first, SPEC), (second, MONEY)):
         folder.mkdir()
@@ -210,7 +210,8 @@ def test_same_name_twice_in_one_run(tmp_path: Path) -> None:
         "--force",
         "-q",
     )
-    assert code == 1 and f"already written from {first / 'm.mat'} in this run" in err
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["m.mat-2.sgf", "m.mat.sgf"]
 
 
 def test_syntax_error_is_reported_like_check(tmp_path: Path) -> None:

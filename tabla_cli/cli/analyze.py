@@ -183,6 +183,8 @@ def analyze(
     names = collect_sources(paths, outputs=[out_dir] if out_dir is not None else [])
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
+    if output and any(os.path.realpath(output) == os.path.realpath(target) for target in targets):
+        raise click.UsageError(f"-o {output} is also where --out-dir writes an input's analysis")
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
     # The report's filter machinery (and pandas with it) loads only when an option chooses files.
     if players or opponents or since or until or site or length is not None:
@@ -320,32 +322,11 @@ def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
 
 
 def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
-    """Where ``--out-dir`` writes each input, in the order of ``collect_paths(paths)``.
+    """Where ``--out-dir`` writes each input, in the order of ``collect_paths(paths)``: ``<stem>.json``,
+    a file found under a directory given keeping its folders; unique over the run (:mod:`tabla_cli.mirror`)."""
+    from tabla_cli.mirror import mirror
 
-    A file given by name becomes ``<stem>.json``; a file found under a
-    directory given keeps its folders below that directory. Inputs that would
-    share a name keep their suffix (``x.mat.json``, ``x.sgf.json``); any that
-    still do get ``-2``, ``-3``, ... in input order.
-    """
-    from tabla_cli.source import collect_paths
-
-    relative: list[Path] = []
-    for name in paths:
-        if Path(name).is_dir():
-            relative += [Path(found).relative_to(name) for found in collect_paths([name], outputs=[out_dir])]
-        else:
-            relative.append(Path(Path(name).name))
-    targets = [path.with_suffix(".json") for path in relative]
-    counts = Counter(targets)
-    targets = [
-        path.with_name(path.name + ".json") if counts[target] > 1 else target for path, target in zip(relative, targets)
-    ]
-    seen: Counter[Path] = Counter()
-    unique = []
-    for target in targets:
-        seen[target] += 1
-        unique.append(target if seen[target] == 1 else target.with_name(f"{target.stem}-{seen[target]}.json"))
-    return [out_dir / target for target in unique]
+    return [item.target for item in mirror(paths, out_dir, ".json")]
 
 
 def _emit(rows: list[dict[str, Any]], by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
