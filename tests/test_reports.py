@@ -3,7 +3,7 @@
 The small matches in tests/data/report/matches were written for these tests;
 the expected tables beside them (``*.expected.csv``) were computed by hand
 from the transcripts (points, gammons, cube actions, pip counts). Rewrite them
-only with ``pytest --update-golden`` (when the suite's conftest offers it)
+only with ``pytest --update-golden``
 and review the diff.
 """
 
@@ -83,7 +83,7 @@ def read_golden(path: Path, columns: tuple[Column, ...]) -> pd.DataFrame:
 
 def check_golden(request: pytest.FixtureRequest, actual: pd.DataFrame, name: str, columns: tuple[Column, ...]) -> None:
     path = DATA / name
-    if request.config.getoption("--update-golden", default=False):
+    if request.config.getoption("--update-golden"):
         path.write_text(render_csv(Grid.of(actual)), encoding="utf-8")
     expected = read_golden(path, columns)
     assert_frame_equal(actual.reset_index(drop=True), expected, check_exact=False, rtol=1e-5)

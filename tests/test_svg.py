@@ -1,7 +1,7 @@
 """Board diagrams (tabla_cli.svg) and ``tabla show --format svg``.
 
-The golden file ``tests/data/svg/start.svg`` is rewritten only with
-``pytest --update-golden`` (when the suite's conftest offers it); review the
+The golden file ``tests/data/svg/start.expected.svg`` is rewritten only with
+``pytest --update-golden``; review the
 diff and the drawing before committing it.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -221,12 +222,8 @@ def test_title_viewbox_and_size() -> None:
     assert not [e for e in root.iter() if e.get("id")]
 
 
-def test_start_matches_golden(request: pytest.FixtureRequest) -> None:
-    svg = board_svg(Position.start())
-    golden = DATA / "start.svg"
-    if request.config.getoption("--update-golden", default=False):
-        golden.write_text(svg, encoding="utf-8")
-    assert svg == golden.read_text(encoding="utf-8")
+def test_start_matches_golden(golden: Callable[[Path, str], None]) -> None:
+    golden(DATA / "start.expected.svg", board_svg(Position.start()))
 
 
 def test_variant_boards_are_refused() -> None:

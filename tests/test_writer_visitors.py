@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +51,12 @@ def _read(case: str) -> Match:
     return next(mat.parse_matches(CASES[case].read_text(encoding="utf-8"), path=f"{case}.mat"))
 
 
+def _golden_path(case: str, name: str) -> Path:
+    return GOLDEN / f"{case}.expected{get(name).suffix}"
+
+
 def _golden(case: str, name: str) -> str:
-    return (GOLDEN / f"{case}{get(name).suffix}.golden").read_text(encoding="utf-8")
+    return _golden_path(case, name).read_text(encoding="utf-8")
 
 
 class _Blind(BaseVisitor[str]):
@@ -102,12 +107,12 @@ class _Blind(BaseVisitor[str]):
 
 @pytest.mark.parametrize("name", [w.name for w in WRITERS])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_writer_as_visitor_writes_the_golden_text(case: str, name: str) -> None:
+def test_writer_as_visitor_writes_the_golden_text(case: str, name: str, golden: Callable[[Path, str], None]) -> None:
     """Replayed beside another visitor (as ``tabla convert`` does), each writer writes what it wrote before."""
     match = _read(case)
     writer = _writer(name)
     replay(match, Tee(PositionsVisitor(), writer))
-    assert writer.result() == _golden(case, name)
+    golden(_golden_path(case, name), writer.result())
 
 
 @pytest.mark.parametrize("name", [w.name for w in WRITERS])
