@@ -63,8 +63,8 @@ def run(*args: str, input: str | None = None, env: dict[str, str] | None = None)
     return result.exit_code, result.stdout, result.stderr
 
 
-def command(name: str) -> Callable[..., tuple[int, str, str]]:
-    """A :func:`run` of one command: ``command("analyze")("m.mat")`` runs ``tabla analyze m.mat``."""
+def tabla_command(name: str) -> Callable[..., tuple[int, str, str]]:
+    """A :func:`run` of one command: ``tabla_command("analyze")("m.mat")`` runs ``tabla analyze m.mat``."""
 
     def run_command(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> tuple[int, str, str]:
         return run(name, *args, input=input, env=env)

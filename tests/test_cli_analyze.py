@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from tabla_cli.cli import main
 
-from helpers import CORPUS, EXAMPLES
+from helpers import CORPUS, EXAMPLES, tabla_command
 
 THREE_POINT = str(EXAMPLES / "three-point-match.mat")
 EXPORT = CORPUS / "txt" / "bglab-lasse-0-ply-match1788245.txt"
@@ -27,9 +27,7 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["analyze", *args])
-    return result.exit_code, result.stdout, result.stderr
+run = tabla_command("analyze")
 
 
 def test_one_row_per_match_and_player() -> None:

@@ -13,17 +13,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tabla_cli.board import BAR, OFF, Player, Position
-from tabla_cli.cli import main
 from tabla_cli.errors import UnsupportedFormatError
 from tabla_cli.ids import MatchState, parse_ids
 from tabla_cli.render import board_lines
 from tabla_cli.svg import board_svg
 from tabla_cli.variant import Plakoto
 
-DATA = Path(__file__).parent / "data" / "svg"
+import helpers
+from helpers import run
+
+DATA = helpers.DATA / "svg"
 NS = "{http://www.w3.org/2000/svg}"
 MARK = {Player.ZERO: "o", Player.ONE: "x"}
 
@@ -36,11 +37,6 @@ CASES = {
     "stack-6": "27Y5AADgc/ADQA",
     "stack-14": "4HN8ABj/PwAEAA",
 }
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def parse(svg: str) -> ET.Element:

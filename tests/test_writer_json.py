@@ -31,6 +31,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.reader import detect_format, read_path_matches, read_text_matches
 from tabla_cli.writers.json import SCHEMA, format_json, match_data, write_json
 
+import helpers
 from helpers import DATA, corpus_files
 from match_compare import match_differences
 
@@ -368,7 +369,7 @@ def test_arbitrary_documents_raise_only_tabla_errors(body: object) -> None:
 
 def test_schema_document_example_is_what_the_writer_writes(tmp_path: Path) -> None:
     """docs/json-schema.md: its example reads back and is written again byte for byte."""
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "json-schema.md").read_text(encoding="utf-8")
+    doc = (helpers.ROOT / "docs" / "json-schema.md").read_text(encoding="utf-8")
     example = doc.split("```json\n", 1)[1].split("```", 1)[0]
     (match,) = json_format.parse_matches(example, path="club.json")
     assert format_json([(match, None)], generator=json.loads(example)["generator"]) == example

@@ -25,7 +25,9 @@ from tabla_cli.visitor import BaseVisitor, DecisionState, Skip, Tee, Wants
 from tabla_cli.writers import WRITERS, get
 from tabla_cli.writers.positions import PositionsVisitor
 
-DATA = Path(__file__).parent / "data"
+import helpers
+
+DATA = helpers.DATA
 GOLDEN = DATA / "writers"
 CASES = {
     "events": GOLDEN / "events.mat",
