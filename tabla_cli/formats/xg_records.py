@@ -96,6 +96,8 @@ class MatchHeader:
     cube_limit: int
     auto_double_max: int
     money_score: tuple[int, int]
+    comments: tuple[int, int] = (-1, -1)
+    """The indexes in ``temp.xgc`` of the match's header and footer comments (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,8 @@ class GameHeader:
     start: Board
     number: int
     auto_doubles: int
+    comments: tuple[int, int] = (-1, -1)
+    """The indexes in ``temp.xgc`` of the game's header and footer comments (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,10 @@ class CubeRecord:
     analysed: int
     """The analysis level (-1: none)."""
     edited: bool
+    flagged: bool = False
+    """A user flagged the decision (to study it)."""
+    comment: int = -1
+    """The index of its comment in ``temp.xgc`` (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +169,15 @@ class MoveRecord:
     """The analysis level of the play (-1: none)."""
     luck_analysed: int
     edited: bool
+    flagged: bool = False
+    """A user flagged the play (to study it)."""
+    comment: int = -1
+    """The index of its comment in ``temp.xgc`` (-1: none)."""
+
+    @property
+    def unplayed(self) -> bool:
+        """No play is recorded: every from and to is 0 (XG's record of a roll it did not see played)."""
+        return not any(self.steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +198,8 @@ class MatchFooter:
 
 @dataclass(frozen=True, slots=True)
 class Comment:
-    """A comment record: its text lives in ``temp.xgc``, which is not read; the reader skips it."""
+    """A comment record (declared by the layout, never seen written): the reader skips it; comments are
+    ``temp.xgc``'s lines, named by the ``comment`` index of the record they belong to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +284,7 @@ def _match_header(r: bytes) -> MatchHeader:
         cube_limit=_int(r, 612) if version >= 8 else 0,
         auto_double_max=_int(r, 616) if version >= 8 else 0,
         money_score=(_int(r, 564), _int(r, 568)),
+        comments=(_int(r, 576), _int(r, 580)),
     )
 
 
@@ -276,6 +295,7 @@ def _game_header(r: bytes, version: int) -> GameHeader:
         start=_board(r, 21),
         number=_int(r, 48),
         auto_doubles=_int(r, 64) if version >= 26 else 0,
+        comments=(_int(r, 56), _int(r, 60)),
     )
 
 
@@ -297,6 +317,8 @@ def _cube(r: bytes, version: int) -> CubeRecord:
         error_take=_double(r, 216),
         analysed=_int(r, 232),
         edited=version >= 24 and bool(r[296]),
+        flagged=bool(r[288]),
+        comment=_int(r, 292),
     )
 
 
@@ -327,6 +349,8 @@ def _move(r: bytes, version: int) -> MoveRecord:
         analysed=_int(r, 2472),
         luck_analysed=_int(r, 2476),
         edited=version >= 24 and bool(r[2528]),
+        flagged=bool(r[2520]),
+        comment=_int(r, 2524),
     )
 
 
