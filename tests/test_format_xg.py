@@ -449,10 +449,20 @@ def test_records_past_the_limit_are_refused_naming_the_option() -> None:
     limit = max_records(1 << 22)
     many = temp[: 2 * RECORD_SIZE] + temp[2 * RECORD_SIZE : 3 * RECORD_SIZE] * (limit + 10)
     [(code, text)] = findings(archive(many), max_size=1 << 22)
-    assert code == Code.FILE_TOO_LARGE and f"more than the limit of {limit} records" in text and "--max-size" in text
+    assert code == Code.FILE_TOO_LARGE and f"more than the limit of {limit} " in text and "--max-size raises it" in text
     [(code, text)] = findings(archive(many)[:-36], max_size=1 << 22)  # found without the directory too
     assert code == Code.FILE_TOO_LARGE and "--max-size" in text
     assert not findings(archive(temp), max_size=1 << 22)
+
+
+def test_records_that_compress_far_better_than_xgs_are_a_bomb() -> None:
+    temp = temp_of(SMALL)
+    many = temp[: 2 * RECORD_SIZE] + temp[2 * RECORD_SIZE : 3 * RECORD_SIZE] * 3000
+    data = archive(many)
+    limit = max_records(256 << 20, len(data))
+    assert limit == 2048 < max_records(256 << 20)
+    [(code, text)] = findings(data)
+    assert code == Code.FILE_TOO_LARGE and f"more than the limit of {limit} " in text and "compression bomb" in text
 
 
 @pytest.mark.parametrize("path", LIVE_FILES, ids=lambda p: p.stem)

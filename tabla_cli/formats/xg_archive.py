@@ -74,6 +74,10 @@ BYTES_PER_RECORD = 10 * 1024
 """``--max-size`` allows one record of ``temp.xg`` per this many bytes (26,214 records by default: a long
 money session holds a few thousand). A record becomes a decision with its analysis, far larger than its
 2,560 bytes: this bounds what a small file of repeated records costs."""
+FILE_BYTES_PER_RECORD = 48
+"""A file may hold one record per this many of its own bytes (XG's files hold one per 250 to 450), and
+:data:`MIN_RECORDS` whatever its size: what a record costs to read is then in proportion to the file."""
+MIN_RECORDS = 2048
 _MATCH_HEADER_TYPE = 0
 _CHUNK = 4096
 _MATCH_MAGIC = b"DMLI"  # 0x494C4D44, little-endian
@@ -148,28 +152,37 @@ def read_archive(data: bytes, *, path: str, max_size: int) -> Archive:
         name = entry[1 : 1 + entry[0]].decode("latin-1")
         if name in (GAME_FILE, COMMENTS_FILE, ROLLOUTS_FILE) and name not in members:
             if name == GAME_FILE:
-                _check_records(_ENTRY_NUMBERS.unpack_from(entry, _ENTRY_NUMBERS_AT)[0], max_size, where)
+                _check_records(_ENTRY_NUMBERS.unpack_from(entry, _ENTRY_NUMBERS_AT)[0], max_size, len(data), where)
             members[name] = _member(archive, entry, name, where, max_size)
     if GAME_FILE not in members:
         raise InputError(f"the archive holds no {GAME_FILE} (the match records)", where)
     return Archive(members[GAME_FILE], members.get(COMMENTS_FILE, b""), members.get(ROLLOUTS_FILE, b""))
 
 
-def max_records(max_size: int) -> int:
-    """The most records ``temp.xg`` may hold under ``--max-size`` ``max_size``."""
-    return max(max_size // BYTES_PER_RECORD, 1)
+def max_records(max_size: int, file_size: int | None = None) -> int:
+    """The most records ``temp.xg`` may hold under ``--max-size`` ``max_size`` in a file of ``file_size`` bytes."""
+    limit = max(max_size // BYTES_PER_RECORD, 1)
+    if file_size is not None:
+        limit = min(limit, max(MIN_RECORDS, file_size // FILE_BYTES_PER_RECORD))
+    return limit
 
 
-def _check_records(size: int, max_size: int, where: Location) -> None:
-    """Refuse a ``temp.xg`` of ``size`` bytes that holds more records than ``--max-size`` allows."""
-    limit = max_records(max_size)
-    if size > limit * _RECORD_SIZE:
-        raise InflatesTooLargeError(
-            f"{GAME_FILE} holds {size // _RECORD_SIZE} records, more than the limit of {limit} records "
-            f"(one per {BYTES_PER_RECORD // 1024} KiB of --max-size, {max_size} bytes): not read; "
-            "a larger --max-size raises it",
-            where,
+def _check_records(size: int, max_size: int, file_size: int, where: Location) -> None:
+    """Refuse a ``temp.xg`` of ``size`` bytes that holds more records than the limits allow."""
+    by_option, limit = max_records(max_size), max_records(max_size, file_size)
+    if size <= limit * _RECORD_SIZE:
+        return
+    count = size // _RECORD_SIZE
+    if limit == by_option:
+        why = f"one per {BYTES_PER_RECORD // 1024} KiB of --max-size, {max_size} bytes; a larger --max-size raises it"
+    else:
+        why = (
+            f"one per {FILE_BYTES_PER_RECORD} bytes of the file, at least {MIN_RECORDS}: records that compress "
+            "far better than XG's own, a compression bomb"
         )
+    raise InflatesTooLargeError(
+        f"{GAME_FILE} holds {count} records, more than the limit of {limit} ({why}): not read", where
+    )
 
 
 def _member(archive: bytes, entry: bytes, name: str, where: Location, max_size: int) -> bytes:
@@ -209,7 +222,7 @@ def _recovered(data: bytes, where: Location, max_size: int, why: str) -> Archive
             continue
         inflater = zlib.decompressobj()
         content = bytearray()
-        cap = min(max_size, max_records(max_size) * _RECORD_SIZE)
+        cap = min(max_size, max_records(max_size, len(data)) * _RECORD_SIZE)
         for piece in range(at, len(data), _CHUNK):  # a piece at a time: what inflates before damage is kept
             try:
                 content += inflater.decompress(view[piece : piece + _CHUNK], cap + 1 - len(content))
@@ -223,12 +236,12 @@ def _recovered(data: bytes, where: Location, max_size: int, why: str) -> Archive
             at += 1
             continue
         if len(content) > cap:
-            _check_records(len(content), max_size, where)
+            _check_records(len(content), max_size, len(data), where)
             raise InflatesTooLargeError(
                 f"{GAME_FILE} inflates past the size limit of {max_size} bytes (--max-size); not read", where
             )
         whole = len(content) - len(content) % _RECORD_SIZE
-        _check_records(whole, max_size, where)
+        _check_records(whole, max_size, len(data), where)
         records = bytes(content[:whole])
         for later in range(_RECORD_SIZE, whole, _RECORD_SIZE):
             if records[later + 8] == _MATCH_HEADER_TYPE:
