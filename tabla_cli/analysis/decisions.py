@@ -196,6 +196,8 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         row["file"] = self.match.path
         row["opponent"] = self.match.players[actor.other]
         row["dice"] = dice
+        row["comment"] = action.comment
+        row["flagged"] = action.flagged
         return row
 
     def _input(self, state: DecisionState, kind: DecisionKind, **extra: Any) -> DecisionInput:
