@@ -525,3 +525,27 @@ def test_comments_and_flags_are_kept_on_their_decision() -> None:
     [match] = read_xg(archive(flagged), path="x.xg", max_size=BIG)
     rolls = [a for a in match.games[0].actions if a.kind is ActionKind.ROLL]
     assert rolls[0].flagged and not any(a.flagged for a in rolls[2:])
+
+
+@pytest.mark.parametrize("target", ["sgf", "json"])
+def test_comments_are_written_by_convert_and_read_back(target: str, tmp_path: Path) -> None:
+    out = tmp_path / f"c.{target}"
+    result = CliRunner().invoke(
+        main, ["convert", str(DATA / "xg" / "gbf-match_with_comment.xg"), "--to", target, "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "comment" not in result.stdout
+    [match] = read_path_matches(out)
+    assert [a.comment for g in match.games for a in g.actions if a.comment] == [
+        "coup assez difficile",
+        "les double 66 sont toujpurs difficiles à trouver",
+    ]
+
+
+def test_plain_text_of_rtf() -> None:
+    from tabla_cli.formats._rtf import plain_text
+
+    assert plain_text(rb"{\rtf1\ansi{\fonttbl{\f0 Arial;}}{\*\generator X;}\pard a\par b\line c\tab d}") == "a\nb\nc\td"
+    assert plain_text(rb"{\rtf1\uc1 caf\u233?!}") == "café!"
+    assert plain_text(rb"{\rtf1\ansi\ansicpg1251 \'e4\'e0}") == "да"
+    assert plain_text(b"just text ") == "just text"
