@@ -20,7 +20,10 @@ position a user edited (``game 2 move 5``), ``XG Money`` (the stakes of a
 match played for money), ``XG AutoDouble`` (the rule), ``XG Auto Doubles``
 (automatic doubles of a game), ``XG Missing Game`` (a game the file does not
 hold, only its winner and points; the replay checks each game's score
-against the games the file holds). Comment records are skipped (comments live in ``temp.xgc``, not read).
+against the games the file holds). Comments (``temp.xgc``, RTF) are kept as plain text on the
+decision whose record names them, and XG's flag on a decision as ``flagged``; a move record with no play
+(every from and to 0) is a roll without a move, the game's trailing roll when nothing but the game's end
+follows it (docs/formats.md says what each kind of record becomes).
 
 A binary file has no lines: findings say ``game 3 move 12``, numbered as a
 ``.mat`` numbers its lines (a new number at each action of player 0, or at
