@@ -549,3 +549,17 @@ def test_plain_text_of_rtf() -> None:
     assert plain_text(rb"{\rtf1\uc1 caf\u233?!}") == "café!"
     assert plain_text(rb"{\rtf1\ansi\ansicpg1251 \'e4\'e0}") == "да"
     assert plain_text(b"just text ") == "just text"
+
+
+def test_comments_become_mat_comment_lines_after_their_move_line(tmp_path: Path) -> None:
+    out = tmp_path / "c.mat"
+    result = CliRunner().invoke(
+        main, ["convert", str(DATA / "xg" / "gbf-match_with_comment.xg"), "--to", "mat", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = out.read_text(encoding="utf-8").splitlines()
+    at = lines.index("; Comment: coup assez difficile")
+    assert lines[at - 1].startswith("  2) 54: 18/14* 13/8")
+    assert lines[at + 2] == "; Comment: les double 66 sont toujpurs difficiles à trouver"
+    [match] = read_path_matches(out)
+    assert "Comment: coup assez difficile" in match.comments
