@@ -563,3 +563,44 @@ def test_comments_become_mat_comment_lines_after_their_move_line(tmp_path: Path)
     assert lines[at + 2] == "; Comment: les double 66 sont toujpurs difficiles à trouver"
     [match] = read_path_matches(out)
     assert "Comment: coup assez difficile" in match.comments
+
+
+def position_file() -> tuple[bytes, tuple[str, str, str, str, str, str]]:
+    """An .xgp built from the documented layout (no real one was found): SMALL's match header, its first game
+    header set up at the position of the game's 7th roll, that roll's cube and move records; and the .xg's
+    decision at that roll."""
+    temp = temp_of(SMALL)
+    moves = [i for i in range(len(temp) // RECORD_SIZE) if temp[i * RECORD_SIZE + 8] == 3]
+    at = moves[6]
+    header = bytearray(temp[RECORD_SIZE : 2 * RECORD_SIZE])
+    move = parse_record(temp[at * RECORD_SIZE : (at + 1) * RECORD_SIZE], 30)
+    assert isinstance(move, MoveRecord)
+    struct.pack_into("<26b", header, 21, *move.position)
+    body = temp[:RECORD_SIZE] + bytes(header) + temp[(at - 1) * RECORD_SIZE : (at + 1) * RECORD_SIZE]
+    return pack(body, thumbnail=False), decisions(read(SMALL))[6]
+
+
+def test_a_position_file_is_read_by_show_plays_and_cube(tmp_path: Path) -> None:
+    data, decision = position_file()
+    path = tmp_path / "p.xgp"
+    path.write_bytes(data)
+    runner = CliRunner()
+    shown = runner.invoke(main, ["show", str(path), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    assert '"position_id": "im8HAyDg88gTAA"' in shown.stdout and decision[4] == "im8HAyDg88gTAA"
+    assert f'"match_id": "{decision[5]}"' in shown.stdout
+    plays = runner.invoke(main, ["plays", str(path), "32"])
+    assert plays.exit_code == 0 and "13/11 13/10" in plays.stdout.splitlines()
+    cube = runner.invoke(main, ["cube", str(path)])
+    assert cube.exit_code == 0 and "Proper cube action" in cube.stdout
+    missing = runner.invoke(main, ["show", str(tmp_path / "none.xgp")])
+    assert missing.exit_code == 1 and "cannot be read" in missing.stderr and not missing.stdout
+
+
+def test_a_position_file_converts_to_positions(tmp_path: Path) -> None:
+    data, decision = position_file()
+    path = tmp_path / "p.xgp"
+    path.write_bytes(data)
+    [match] = read_path_matches(path)
+    rows = decisions(match)
+    assert [(r[1], r[3], r[4]) for r in rows] == [(decision[1], decision[3], decision[4])]

@@ -519,5 +519,5 @@ class _Reader:
         self.ended = True
 
 
-FORMAT = Format("xg", (".xg",), never, read_matches, magic=(MAGIC,))
+FORMAT = Format("xg", (".xg", ".xgp"), never, read_matches, magic=(MAGIC,))
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""
