@@ -604,3 +604,16 @@ def test_a_position_file_converts_to_positions(tmp_path: Path) -> None:
     [match] = read_path_matches(path)
     rows = decisions(match)
     assert [(r[1], r[3], r[4]) for r in rows] == [(decision[1], decision[3], decision[4])]
+
+
+def test_xgs_rollouts_name_the_level_of_the_plays_it_rolled_out() -> None:
+    match = read(SMALL)
+    levels = [
+        [c.level for c in a.analysis.candidates]
+        for g in match.games
+        for a in g.actions
+        if a.analysis is not None and a.analysis.candidates and a.analysis.candidates[0].level.startswith("rollout")
+    ]
+    assert len(levels) == 1
+    assert levels[0][:2] == ["rollout, 500 games, 95% CI +-0.014", "rollout, 500 games, 95% CI +-0.013"]
+    assert all(not level.startswith("rollout") for level in levels[0][2:])

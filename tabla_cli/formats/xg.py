@@ -63,7 +63,9 @@ from tabla_cli.formats.xg_records import (
     MissingGame,
     MoveRecord,
     RecordType,
+    Rollout,
     parse_record,
+    parse_rollouts,
 )
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
@@ -103,7 +105,7 @@ def read_matches(
         TranscriptSyntaxError: (without ``on_error``) see ``on_error``.
     """
     archive = read_archive(data, path=path, max_size=max_size)
-    reader = _Reader(path, on_error, comments(archive.comments))
+    reader = _Reader(path, on_error, comments(archive.comments), parse_rollouts(archive.rollouts))
     match = reader.read(archive.records)
     if archive.damaged is not None:
         match.findings.insert(0, Finding(Code.DAMAGED_CONTAINER, archive.damaged, Location(path)))
@@ -228,6 +230,7 @@ class _Reader:
     path: str
     on_error: ErrorHandler | None
     comments: list[str] = field(default_factory=list)
+    rollouts: list[Rollout] = field(default_factory=list)
     match: Match = field(init=False)
     game: Game | None = None
     turns: _Turns = field(default_factory=_Turns)
@@ -429,7 +432,7 @@ class _Reader:
                 where,
                 number,
                 value=value,
-                analysis=cube_analysis(record),
+                analysis=cube_analysis(record, self.rollouts),
                 comment=note,
                 flagged=flagged,
             )
@@ -447,7 +450,7 @@ class _Reader:
                 taker,
                 where,
                 number,
-                analysis=answer_analysis(record, _MADE[answer]),
+                analysis=answer_analysis(record, _MADE[answer], self.rollouts),
                 comment=note,
                 flagged=flagged,
             )
@@ -478,7 +481,8 @@ class _Reader:
         cube = self.no_double if self.no_double is not None and self.no_double.actor == record.actor else None
         self.no_double = None
         analysis = with_cube(
-            checker_analysis(record, lambda steps: _play(steps, where)), None if cube is None else cube_analysis(cube)
+            checker_analysis(record, lambda steps: _play(steps, where), self.rollouts),
+            None if cube is None else cube_analysis(cube, self.rollouts),
         )
         # A comment or flag on the no-double decision before the roll belongs to this roll's decision too.
         note = self.comment(record.comment) or (None if cube is None else self.comment(cube.comment))

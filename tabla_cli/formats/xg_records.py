@@ -37,8 +37,11 @@ __all__ = [
     "MatchHeader",
     "MissingGame",
     "MoveRecord",
+    "ROLLOUT_SIZE",
     "RecordType",
+    "Rollout",
     "parse_record",
+    "parse_rollouts",
 ]
 
 RECORD_SIZE = 2560
@@ -138,6 +141,8 @@ class CubeRecord:
     """A user flagged the decision (to study it)."""
     comment: int = -1
     """The index of its comment in ``temp.xgc`` (-1: none)."""
+    rollout: int = -1
+    """The index of its rollout in ``temp.xgr`` (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +178,8 @@ class MoveRecord:
     """A user flagged the play (to study it)."""
     comment: int = -1
     """The index of its comment in ``temp.xgc`` (-1: none)."""
+    rollouts: tuple[int, ...] = ()
+    """For each candidate, the index of its rollout in ``temp.xgr`` (-1: none)."""
 
     @property
     def unplayed(self) -> bool:
@@ -319,6 +326,7 @@ def _cube(r: bytes, version: int) -> CubeRecord:
         edited=version >= 24 and bool(r[296]),
         flagged=bool(r[288]),
         comment=_int(r, 292),
+        rollout=_int(r, 224),
     )
 
 
@@ -351,11 +359,43 @@ def _move(r: bytes, version: int) -> MoveRecord:
         edited=version >= 24 and bool(r[2528]),
         flagged=bool(r[2520]),
         comment=_int(r, 2524),
+        rollouts=struct.unpack_from("<32i", r, 2344),
     )
 
 
 def _game_footer(r: bytes) -> GameFooter:
     return GameFooter(score=(_int(r, 12), _int(r, 16)), winner=_int(r, 24), points=_int(r, 28), termination=_int(r, 32))
+
+
+ROLLOUT_SIZE = 2184
+"""The size of a record of ``temp.xgr`` (``TRolloutContext``)."""
+_ROLLED_AT = struct.calcsize("<BBxxllxxxxdllllBBBxllLlllBxxxflBBBx")
+_ERRORS_AT = struct.calcsize("<BBxxllxxxxdllllBBBxllLlllBxxxflBBBxlBxxxxxxx37d37d37d37d37d37d37l")
+_ROLLED2_AT = struct.calcsize("<BBxxllxxxxdllllBBBxllLlllBxxxflBBBxlBxxxxxxx37d37d37d37d37d37d37lff7f7fffl7fllll")
+
+
+@dataclass(frozen=True, slots=True)
+class Rollout:
+    """What tabla reads of a rollout of ``temp.xgr``: the games rolled and the 95% confidence interval of the
+    equity (no double, or the play; and of double/take for a cube rollout)."""
+
+    games: int
+    ci: float
+    games_double: int
+    ci_double: float
+
+
+def parse_rollouts(data: bytes) -> list[Rollout]:
+    """The rollouts of ``temp.xgr``, in order (a record names one by its index)."""
+    return [
+        Rollout(
+            games=_int(data, at + _ROLLED_AT),
+            ci=struct.unpack_from("<f", data, at + _ERRORS_AT)[0],
+            games_double=_int(data, at + _ROLLED2_AT),
+            ci_double=struct.unpack_from("<f", data, at + _ERRORS_AT + 4)[0],
+        )
+        for at in range(0, len(data) - ROLLOUT_SIZE + 1, ROLLOUT_SIZE)
+    ]
 
 
 def parse_record(record: bytes, version: int) -> Record | None:
