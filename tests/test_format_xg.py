@@ -617,3 +617,18 @@ def test_xgs_rollouts_name_the_level_of_the_plays_it_rolled_out() -> None:
     assert len(levels) == 1
     assert levels[0][:2] == ["rollout, 500 games, 95% CI +-0.014", "rollout, 500 games, 95% CI +-0.013"]
     assert all(not level.startswith("rollout") for level in levels[0][2:])
+
+
+def test_analyze_by_decision_shows_comments_and_flags() -> None:
+    result = CliRunner().invoke(
+        main, ["analyze", "--by", "decision", "--format", "csv", str(DATA / "xg" / "gbf-match_with_comment.xg")]
+    )
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert "comment" not in result.stderr
+    commented = [(r["game"], r["move"], r["kind"], r["comment"]) for r in rows if r["comment"]]
+    assert commented == [
+        ("1", "2", "checker", "coup assez difficile"),
+        ("1", "3", "checker", "les double 66 sont toujpurs difficiles à trouver"),
+    ]
+    assert {r["flagged"] for r in rows} == {"False"}
