@@ -632,3 +632,17 @@ def test_analyze_by_decision_shows_comments_and_flags() -> None:
         ("1", "3", "checker", "les double 66 sont toujpurs difficiles à trouver"),
     ]
     assert {r["flagged"] for r in rows} == {"False"}
+
+
+def test_the_players_page_lists_the_commented_and_flagged_decisions() -> None:
+    from tabla_cli.analysis.stats import decision_row
+    from tabla_cli.evaluation.types import DecisionKind
+    from tabla_cli.reports.personal import noted_decisions
+
+    rows = [decision_row("m", 1, n, "Ann", 0, DecisionKind.CHECKER, error=0.0) for n in (1, 2, 3)]
+    rows[1]["comment"] = "a hard one"
+    rows[2]["flagged"] = True
+    noted = noted_decisions(decisions_frame(rows))
+    assert list(noted["move"]) == [2, 3]
+    assert list(noted["comment"].fillna("")) == ["a hard one", ""]
+    assert list(noted.columns)[-2:] == ["flagged", "comment"]
