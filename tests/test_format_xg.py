@@ -646,3 +646,10 @@ def test_the_players_page_lists_the_commented_and_flagged_decisions() -> None:
     assert list(noted["move"]) == [2, 3]
     assert list(noted["comment"].fillna("")) == ["a hard one", ""]
     assert list(noted.columns)[-2:] == ["flagged", "comment"]
+
+
+def test_plain_text_of_rtf_joins_surrogate_pairs_and_replaces_lone_ones() -> None:
+    from tabla_cli.formats._rtf import plain_text
+
+    assert plain_text(rb"{\rtf1\uc1 a\u-10179?\u-8694?b}") == "a\U0001f60ab"
+    assert plain_text(rb"{\rtf1\uc1 a\u-10179?b}") == "a\ufffdb"

@@ -38,7 +38,6 @@ def plain_text(rtf: bytes | str) -> str:
     skipping = False
     fallback = 1
     to_skip = 0
-    star = False
 
     def flush() -> None:
         if pending:
@@ -49,11 +48,9 @@ def plain_text(rtf: bytes | str) -> str:
         word, number, hexa, symbol, brace, text = found.groups()
         if brace == b"{":
             stack.append((skipping, fallback))
-            star = False
             continue
         if brace == b"}":
             flush()
-            star = False
             skipping, fallback = stack.pop() if stack else (skipping, fallback)
             continue
         if to_skip and (text is not None or hexa is not None):
@@ -63,16 +60,14 @@ def plain_text(rtf: bytes | str) -> str:
             else:
                 to_skip -= 1 if hexa is not None else len(text or b"")
                 continue
-        if symbol == b"*":
-            star = True
+        if symbol == b"*":  # an optional destination: skipped to the end of its group
             skipping = True
             continue
         if skipping:
             continue
         if word is not None:
-            if word in _SKIPPED or star:
+            if word in _SKIPPED:
                 skipping = True
-                star = False
             elif word == b"ansicpg" and number is not None:
                 flush()
                 codec = _codec(int(number), codec)
@@ -93,7 +88,9 @@ def plain_text(rtf: bytes | str) -> str:
         elif text is not None:
             pending.extend(text)
     flush()
-    return "\n".join(line.rstrip() for line in "".join(out).split("\n")).strip()
+    # \uN writes UTF-16 units: a pair of surrogates is one character, a lone one is replaced
+    text = "".join(out).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
 
 
 def _codec(page: int, default: str) -> str:
