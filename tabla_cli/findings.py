@@ -73,6 +73,7 @@ class Code(StrEnum):
     UNNAMED_PLAYER = "unnamed-player"
     DUPLICATE_MATCH = "duplicate-match"
     POSITION_MISMATCH = "position-mismatch"
+    DAMAGED_CONTAINER = "damaged-container"
 
 
 READ_FAILURES: tuple[str, ...] = tuple(
@@ -162,6 +163,11 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
         E,
         "a binary file (eXtreme Gammon) records a position before a decision that is not the "
         "one the file's previous play left, and does not mark it edited",
+    ),
+    Code.DAMAGED_CONTAINER: (
+        W,
+        "a binary file (eXtreme Gammon) whose archive trailer or directory is missing or damaged: "
+        "the records found in its data are read",
     ),
 }
 

@@ -58,6 +58,9 @@ class Action:
         resigned: a ROLL written ``????``: the roller resigned without moving.
         analysis: the analysis the file records for this action (analysed
             gnubg text exports and SGF), None when it records none.
+        comment: a comment the file keeps on this decision (XG's comments,
+            SGF ``C[]``, tabla JSON), as plain text; None when none.
+        flagged: a user marked this decision to study it (XG's flag).
     """
 
     kind: ActionKind
@@ -70,6 +73,8 @@ class Action:
     match_won: bool = False
     resigned: bool = False
     analysis: RecordedAnalysis | None = field(default=None, compare=False)
+    comment: str | None = field(default=None, compare=False)
+    flagged: bool = field(default=False, compare=False)
 
 
 @dataclass(slots=True)

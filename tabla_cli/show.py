@@ -155,6 +155,8 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
             of the variant can reach (the message quotes the text).
     """
     game = variant or Backgammon
+    if text.strip().casefold().endswith(POSITION_FILE_SUFFIX) and game.has_gnubg_ids:
+        return _position_file(text.strip(), game)
     if text.strip().casefold() == "start":
         return GivenPosition(game, game.start_position(), MatchState() if game.has_gnubg_ids else None)
     state: MatchState | None
@@ -173,6 +175,32 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
     if problem:
         raise InvalidIdError(f"{text.strip()!r} is not a position any game of {game.name} can reach: {problem}")
     return GivenPosition(game, position, state)
+
+
+POSITION_FILE_SUFFIX = ".xgp"
+"""A POSITION ending so names an eXtreme Gammon position file."""
+
+
+def _position_file(path: str, game: Variant) -> GivenPosition:
+    """The position an eXtreme Gammon position file (``.xgp``) was saved at."""
+    from tabla_cli.files import MAX_SIZE
+    from tabla_cli.formats.xg_position import read_position_file
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SIZE + 1)
+    except OSError as exc:
+        raise InvalidIdError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    if len(data) > MAX_SIZE:
+        raise InvalidIdError(f"{path}: larger than {MAX_SIZE} bytes, the size limit")
+    try:
+        found = read_position_file(data, path=path, max_size=MAX_SIZE)
+    except TablaError as exc:
+        raise InvalidIdError(f"{path}: {exc}") from exc
+    problem = game.position_problem(found.position)
+    if problem:
+        raise InvalidIdError(f"{path}: not a position any game of {game.name} can reach: {problem}")
+    return GivenPosition(game, found.position, found.state)
 
 
 def describe(given: GivenPosition) -> Shown:

@@ -199,6 +199,10 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         row["file"] = self.match.path
         row["opponent"] = self.match.players[actor.other]
         row["dice"] = dice
+        if not (action.kind is ActionKind.ROLL and kind is DecisionKind.DOUBLE):
+            # A roll's comment and flag go on its play's row, not on the no-double decision before it.
+            row["comment"] = action.comment
+            row["flagged"] = action.flagged
         return row
 
     def _input(self, state: DecisionState, kind: DecisionKind, **extra: Any) -> DecisionInput:

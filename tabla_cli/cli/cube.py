@@ -74,8 +74,8 @@ LEVEL_NAMES = {"1ply": "gnubg's 0-ply", "2ply": "gnubg's 1-ply", "3ply": "gnubg'
 def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
     """Judge the cube decision of the side on roll, before it rolls, in each POSITION.
 
-    POSITION is a 'POSITION:MATCH' ID, a Position ID (money, cube centred) or
-    an XGID, as 'tabla show' reads them. Prints the no double, double/take and
+    POSITION is a 'POSITION:MATCH' ID, a Position ID (money, cube centred), an
+    XGID or an eXtreme Gammon position file (FILE.xgp), as 'tabla show' reads them. Prints the no double, double/take and
     double/pass equities (cubeful, normalised to the cube, from the side that
     may double), the proper action in GNU Backgammon's words ("Redouble,
     pass", "Too good to double, take", "No double, take (28.9%)", ...) and

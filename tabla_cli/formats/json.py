@@ -272,6 +272,8 @@ class _Reader:
         location = self.location(data, where)
         move = self.field(data, "move", int, where, None)
         analysis = self.analysis(data, where, kind)
+        comment = self.field(data, "comment", str, where, None) or None
+        flagged = self.field(data, "flagged", bool, where, False)
         if kind is ActionKind.ROLL:
             dice = self.pair(data, "dice", where, int)
             if not all(1 <= d <= 6 for d in dice):
@@ -288,10 +290,22 @@ class _Reader:
                 play,
                 resigned=self.field(data, "resigned", bool, where, False),
                 analysis=analysis,
+                comment=comment,
+                flagged=flagged,
             )
         value = self.field(data, "value", int, where, None)
         won = self.field(data, "match_won", bool, where, False)
-        return Action(kind, Player(player), location, move, value=value, match_won=won, analysis=analysis)
+        return Action(
+            kind,
+            Player(player),
+            location,
+            move,
+            value=value,
+            match_won=won,
+            analysis=analysis,
+            comment=comment,
+            flagged=flagged,
+        )
 
     def analysis(self, data: dict[str, Any], where: str, kind: ActionKind) -> RecordedAnalysis | None:
         """The action's stored ``analysis`` (``checker`` on rolls, ``cube``), None when it has none."""

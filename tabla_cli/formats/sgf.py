@@ -566,6 +566,9 @@ class _GameReader:
                 if action is not None:
                     if self.r.analysis:
                         action = self.analysed(action, props, after_double)
+                    comment = next((p.text().strip() for p in props if p.ident == "C"), "")
+                    if comment:
+                        action = dataclasses.replace(action, comment=comment)
                     actions.append(action)
         if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
             result = self.info.result

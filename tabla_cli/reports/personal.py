@@ -349,6 +349,17 @@ def _one_per_row(table: pd.DataFrame, wanted: Sequence[str]) -> pd.DataFrame:
     return out.reset_index().astype("string")
 
 
+NOTED_COLUMNS = ("match", "game", "move", "player", "kind", "dice", "action", "best", "error", "flagged", "comment")
+
+
+def noted_decisions(decisions: pd.DataFrame) -> pd.DataFrame:
+    """The decisions a file comments on or a user flagged (XG, SGF ``C[]``, tabla JSON), in order."""
+    if "comment" not in decisions.columns or "flagged" not in decisions.columns:
+        return decisions.iloc[0:0]
+    noted = decisions[decisions["comment"].notna() | decisions["flagged"].astype(bool)]
+    return noted[[c for c in NOTED_COLUMNS if c in noted.columns]].reset_index(drop=True)
+
+
 def player_page(
     frames: Frames,
     players: Sequence[str],
@@ -418,6 +429,9 @@ def player_page(
         skill = skill_sections(mine)
         plots["error_rates"] = skill[0].plots["error_rates"]
         sections += [Section("Skill", readable(player_skill(mine))), skill[1]]
+        noted = noted_decisions(mine)
+        if len(noted):
+            sections.append(Section("Comments and flags", readable(noted), "decisions the files comment on or flag"))
     for heading, df in extra:
         rows, note = limit_rows(df, top)
         sections.append(Section(heading, rows, note))

@@ -289,6 +289,10 @@ def _action(action: Action, steps: Play | None) -> dict[str, Any]:
         analysis = _analysis(action.analysis, kind)
         if analysis:
             data["analysis"] = analysis
+    if action.comment:
+        data["comment"] = action.comment
+    if action.flagged:
+        data["flagged"] = True
     return data
 
 
