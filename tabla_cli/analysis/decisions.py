@@ -30,7 +30,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
 from tabla_cli.source import Source
-from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
 _DECIDED = frozenset(
@@ -233,15 +233,15 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         else:
             self.pending.append(_Pending(row, action, self.place, kind, decision=decision))
 
-    def _cube_recorded(self, action: Action, kind: DecisionKind) -> Evaluation | None:
-        recorded = action.analysis
+    def _cube_recorded(self, state: DecisionState, action: Action, kind: DecisionKind) -> Evaluation | None:
+        recorded = recorded_at(state, action)
         return None if recorded is None else evaluation_from_recorded(recorded, kind)
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         self._step()
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
             return
-        cube = self._cube_recorded(action, DecisionKind.DOUBLE)
+        cube = self._cube_recorded(state, action, DecisionKind.DOUBLE)
         if cube is not None if self.use_recorded else _no_double(state):
             row = self._row(
                 state,
@@ -282,7 +282,7 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         row = self._row(
             state, action, kind, made.value, None, match_id=state.match_id_or_none() if state.has_ids else None
         )
-        self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
+        self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(state, action, kind))
 
     def result(self) -> list[_Pending]:
         return self.pending

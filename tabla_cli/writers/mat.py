@@ -50,7 +50,7 @@ from typing import TextIO
 
 from tabla_cli.board import BAR, OFF, Play, Player, Position, Step
 from tabla_cli.cube import offer
-from tabla_cli.errors import TablaError
+from tabla_cli.errors import TablaError, UnsupportedFormatError
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
@@ -100,7 +100,7 @@ class MatWriter(BaseVisitor[str]):
         newline: the line end, ``"\\n"`` (default) or ``"\\r\\n"``.
     """
 
-    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED | Wants.SETUP
 
     def __init__(self, newline: str = "\n") -> None:
         self.newline = newline
@@ -111,6 +111,7 @@ class MatWriter(BaseVisitor[str]):
         self.cube = 1  # the cube the replay last reported (for an action it does not follow)
         self.trailing: Action | None = None
         self.first_game = True
+        self.set_up: Action | None = None  # a set-up inside a game: a .mat has no place for it
 
     def begin_match(self, match: Match) -> None:
         self.match = match
@@ -197,7 +198,14 @@ class MatWriter(BaseVisitor[str]):
         self.texts.append(self.newline.join(self.lines) + self.newline)
         self.lines = []
 
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        self.set_up = self.set_up or action
+
     def result(self) -> str:
+        if self.set_up is not None:
+            raise UnsupportedFormatError(
+                f"{self.set_up.location}: a .mat file has no place for a position set inside a game"
+            )
         return "".join(self.texts)
 
 
