@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.cli.options import (
-    LEVELS,
     input_options,
     iso_date,
+    level_option,
     read_options,
     reports_errors,
     table_format,
@@ -56,16 +56,9 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 
 @click.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
-@click.option(
-    "--level",
-    type=click.Choice(LEVELS),
-    default="auto",
-    show_default=True,
-    help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
-    "auto looks deeper only where the play or cube action made is not the best at 1ply: closest to "
-    "eXtreme Gammon's analysis. CPU time per match measured here (whole process, one core, 8 real "
-    "matches): about 0.9-1.1 s at 1ply, 1.6-2.0 s at 2ply, 9 s at 3ply, 2.0-2.4 s at auto; GNU "
-    "Backgammon 1-ply 1.1-1.4 s (see docs/analysis-accuracy.md).",
+@level_option(
+    help="Engine depth; auto looks deeper (3ply) only where the play or cube action made is not the best at "
+    "1ply, which comes closest to eXtreme Gammon's analysis (costs by level: docs/analysis-accuracy.md)."
 )
 @click.option(
     "--by",
@@ -168,8 +161,8 @@ def analyze(
     --length choose the files first, as 'tabla report' chooses matches (a
     quick read of every file, no engine): only the files holding a chosen
     match are analysed. Progress (files, matches/s, time left) goes to
-    stderr, a line every few seconds when it is not a terminal. Time per
-    match, one core, by level: see docs/analysis.md. Exit 0 when done, 1
+    stderr, a line now and then when it is not a terminal. The cost of each
+    level: docs/analysis-accuracy.md. Exit 0 when done, 1
     when a file has errors or could not be read, 2 on usage errors.
     """
     from tabla_cli.analysis.decisions import AnalysisOptions

@@ -26,13 +26,14 @@ if TYPE_CHECKING:
     from tabla_cli.source import Source
 
 __all__ = [
-    "DEPTHS",
     "LEVELS",
+    "LEVEL_NAMES",
     "TRACEBACK",
     "encoding_option",
     "format_option",
     "input_options",
     "iso_date",
+    "level_option",
     "max_size_option",
     "option_callback",
     "parse_size",
@@ -54,8 +55,24 @@ LEVELS = ("1ply", "2ply", "3ply", "auto")
 """The engine levels of ``--level`` and ``report --analyze``: :data:`tabla_cli.analysis.engine.LEVELS`, named
 here because that module loads the engine."""
 
-DEPTHS = LEVELS[:3]
-"""The levels that are one depth for every decision: ``plays --level`` ranks at one of them."""
+LEVEL_NAMES = (
+    "Levels count plies as eXtreme Gammon does: 1ply is the raw net (gnubg's 0-ply), 2ply looks one roll "
+    "ahead (gnubg's 1-ply), 3ply two rolls (gnubg's 2-ply), and auto looks deeper only where it matters."
+)
+"""The one sentence that explains the level names, in every ``--help`` that takes a level."""
+
+
+def level_option(*names: str, help: str, default: str | None = "auto", **more: Any) -> Callable[[F], F]:
+    """An engine level option (``--level`` unless ``names``): :data:`LEVELS`, ``help`` then :data:`LEVEL_NAMES`."""
+    return click.option(
+        *(names or ("--level",)),
+        type=click.Choice(LEVELS),
+        default=default,
+        show_default=default is not None,
+        help=f"{help} {LEVEL_NAMES}",
+        **more,
+    )
+
 
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)(?:i?B)?", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli.options import (
-    LEVELS,
     input_options,
     iso_date,
+    level_option,
     progress,
     read_options,
     reports_errors,
@@ -106,15 +106,15 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     metavar="DIR",
     help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as DIR/<name>.parquet.",
 )
-@click.option(
+@level_option(
     "--analyze",
     "level",
-    type=click.Choice(LEVELS),
-    default=None,
     help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
-    "does) for the skill columns; --player, --since etc. choose the matches first. About 1 s CPU a match "
-    "at 1ply, 1.8 s at 2ply, 9 s at 3ply, 2.2 s at auto (each decision only as deep as it needs; the "
-    "closest to eXtreme Gammon's analysis) here (see docs/analysis-accuracy.md).",
+    "does) for the skill columns; --analyze alone means auto, tabla analyze's default; --player, --since "
+    "etc. choose the matches first (costs by level: docs/analysis-accuracy.md).",
+    default=None,
+    is_flag=False,
+    flag_value="auto",
 )
 @click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
 @click.option(

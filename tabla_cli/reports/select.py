@@ -1,7 +1,6 @@
 """Choose the files to analyse before the engine sees them: only those holding a match the report keeps.
 
-Analysing costs seconds a match; reading a match's headers costs
-milliseconds. :func:`files_to_analyse` reads every file once without the
+Analysing a match costs far more than reading its headers. :func:`files_to_analyse` reads every file once without the
 engine, lets :func:`~tabla_cli.reports.build.build_report` choose the matches
 exactly as the report will (aliases, case of names, dates, site, length),
 and returns the files that hold one, so that a question about 33 matches of
