@@ -12,6 +12,7 @@ things to compare.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Sequence
 
@@ -76,20 +77,48 @@ LABELS: dict[str, str] = {
     "gammons_won_taken_cube": "gammons won after a take",
     "error_rate": "error rate (mEMG)",
     "pr": "PR",
+    "opponent_pr": "opponent PR",
     "rolls_tested": "rolls tested",
     "chi2_p_value": "p-value (chi-squared)",
 }
 """Column names in words, where replacing ``_`` by a blank is not enough."""
 
 
+@functools.cache
+def units() -> dict[str, str]:
+    """The unit of each measure the page shows, by column name, as ``columns.toml`` gives it."""
+    from tabla_cli.analysis.stats import STAT_COLUMNS
+    from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
+    from tabla_cli.reports.summaries import SUMMARY_COLUMNS
+
+    tables = [*SUMMARY_COLUMNS.values(), STAT_COLUMNS, SKILL_COLUMNS, OPPONENT_SKILL_COLUMNS]
+    return {c.name: c.unit for columns in tables for c in columns if c.unit}
+
+
+def label(column: str) -> str:
+    """The column's name in words, with its unit where a number alone would not say it.
+
+    >>> label("take_rate"), label("checker_error_rate"), label("pr")
+    ('takes %', 'checker error rate (mEMG)', 'PR')
+    """
+    words = LABELS.get(column, column.replace("_", " "))
+    unit = units().get(column, "")
+    if unit == "share" and not words.endswith("%"):
+        return f"{words} %"
+    if unit == "mEMG" and unit not in words:
+        return f"{words} ({unit})"
+    return words
+
+
 def readable(df: pd.DataFrame, keep: Sequence[str] = ()) -> pd.DataFrame:
-    """``df`` for a person: rates (``*_rate*``) as percentages, columns in words, all-zero numeric columns out.
+    """``df`` for a person: shares as percentages, columns in words with their units, all-zero numeric columns out.
 
-    A column of ``keep`` stays even when it is all zero.
+    A column's unit is its ``columns.toml`` unit (:func:`units`); a column of
+    ``keep`` stays even when it is all zero.
 
-    >>> readable(pd.DataFrame({"player": ["a"], "take_rate": [0.5], "beavers": [0]}))
-      player takes %
-    0      a   50.0%
+    >>> readable(pd.DataFrame({"player": ["a"], "take_rate": [0.5], "cube_error_rate": [18.5], "beavers": [0]}))
+      player takes %  cube error rate (mEMG)
+    0      a   50.0%                    18.5
     """
     out = df.copy()
     for column in df.columns:
@@ -97,9 +126,9 @@ def readable(df: pd.DataFrame, keep: Sequence[str] = ()) -> pd.DataFrame:
         numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
         if numeric and column not in keep and len(values) and values.fillna(0).eq(0).all():
             out = out.drop(columns=column)
-        elif numeric and "_rate" in column and column not in ("error_rate", "luck_rate"):
+        elif numeric and units().get(column) == "share":
             out[column] = values.astype("Float64").map(lambda v: "" if pd.isna(v) else f"{100 * v:.1f}%")
-    return out.rename(columns=lambda c: LABELS.get(c, c.replace("_", " ")))
+    return out.rename(columns=label)
 
 
 def _percent(part: float, whole: float) -> str:
@@ -266,6 +295,7 @@ PERIOD_COLUMNS = (
     "player",
     "period",
     "matches",
+    "matches_completed",
     "match_wins",
     "match_win_rate",
     "games",
