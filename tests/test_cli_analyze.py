@@ -276,20 +276,60 @@ def _count_engine(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return batches
 
 
-def test_filters_choose_the_files_before_the_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_filters_choose_the_matches_and_the_players_rows_before_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = _two_matches(tmp_path)
     batches = _count_engine(monkeypatch)
     code, out, err = run(str(folder), "--player", "Ivan", "--level", "1ply", "--format", "json", "-j", "1")
     assert code == 0, err
-    assert "analyze: player Ivan: 1 of 2 files" in err
-    assert {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    assert "analyze: player Ivan: 1 of 2 matches; 1 file of 2 to analyse" in err
+    assert {row["player"] for row in json.loads(out)} == {"Ivan"}
     assert len(batches) == 1
-    code, _, err = run(str(folder), "--player", "Nobody", "--level", "1ply", "-j", "1")
-    assert code == 0 and "0 of 2 files" in err and len(batches) == 1
     code, out, err = run(str(folder), "--player", "ivan", "--level", "1ply", "--format", "json", "-j", "1")
-    assert "1 of 2 files" in err and {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
-    _, _, err = run(str(folder), "--player", "Ivna", "--level", "1ply", "-j", "1")
-    assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in err and len(batches) == 2
+    assert "1 file of 2" in err and {row["player"] for row in json.loads(out)} == {"Ivan"}
+    code, out, err = run(str(folder), "--opponent", "Ivan", "--level", "1ply", "--format", "json", "-j", "1")
+    assert code == 0 and {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    for name, hint in (("Ivna", "; did you mean 'Ivan'?"), ("Nobody", "")):
+        code, out, err = run(str(folder), "--player", name, "--level", "1ply", "-j", "1")
+        assert (code, out) == (1, "")
+        assert f"analyze: no match has a player named {name!r}{hint}" in err
+    assert len(batches) == 3
+
+
+def test_a_date_filter_counts_the_undated_matches_it_leaves_out(tmp_path: Path) -> None:
+    folder = _two_matches(tmp_path)  # both played on 2025-03-14; b.mat's date taken out
+    undated = folder / "b.mat"
+    undated.write_text(undated.read_text(encoding="utf-8").replace('; [EventDate "2025.03.14"]\n', ""), "utf-8")
+    code, out, err = run(str(folder), "--since", "2025-01-01", "--level", "1ply", "--format", "json", "-j", "1")
+    assert code == 0 and {row["player"] for row in json.loads(out)} == {"Petar", "Maria"}
+    assert "since 2025-01-01: 1 of 2 matches; 1 undated match left out (--keep-undated keeps them)" in err
+    code, out, err = run(
+        str(folder), "--since", "2025-01-01", "--keep-undated", "--level", "1ply", "--format", "json", "-j", "1"
+    )
+    assert (
+        code == 0
+        and "(1 undated, kept)" in err
+        and {row["player"] for row in json.loads(out)}
+        == {
+            "Petar",
+            "Ivan",
+            "Maria",
+        }
+    )
+
+
+def test_player_means_the_same_in_analyze_and_report(tmp_path: Path) -> None:
+    folder = _two_matches(tmp_path)
+    code, out, _ = run(str(folder), "--player", "Ivan", "--level", "1ply", "--by", "player", "--format", "json")
+    report = CliRunner().invoke(
+        main, ["report", str(folder), "--analyze", "--player", "Ivan", "--format", "json", "-j", "1"]
+    )
+    assert code == report.exit_code == 0, report.stderr
+    assert [row["player"] for row in json.loads(out)] == [row["player"] for row in json.loads(report.stdout)]
+    for command in (["analyze"], ["report", "--analyze", "1ply"], ["report"]):
+        result = CliRunner().invoke(main, [*command, str(folder), "--player", "Ivna", "-j", "1"])
+        assert result.exit_code == 1 and "did you mean 'Ivan'?" in result.stderr, command
 
 
 def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,6 @@ A thin layer like the rest of the CLI: it parses options, calls
 
 from __future__ import annotations
 
-import datetime
 import os
 import shutil
 import sys
@@ -19,8 +18,9 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli.options import (
+    Filters,
+    filter_options,
     input_options,
-    iso_date,
     level_option,
     progress,
     read_options,
@@ -134,44 +134,11 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     help="CSV with a header 'alias,player': count each alias as that player.",
 )
 @click.option(
-    "--player",
-    "players",
-    multiple=True,
-    metavar="NAME",
-    help="Only matches of this player (repeatable); the tables and the HTML page are about them.",
-)
-@click.option(
-    "--exact-case",
-    is_flag=True,
-    help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
-    "and the spellings count as one player).",
-)
-@click.option(
     "--ignore-case",
     is_flag=True,
     help="Count every two names that differ only in case as one player, also without --player.",
 )
-@click.option(
-    "--opponent", "opponents", multiple=True, metavar="NAME", help="Only matches against this opponent (repeatable)."
-)
-@click.option(
-    "--since",
-    type=click.DateTime(["%Y-%m-%d"]),
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Only matches on or after this date (undated matches are left out and counted).",
-)
-@click.option(
-    "--until",
-    type=click.DateTime(["%Y-%m-%d"]),
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Only matches on or before this date (undated matches are left out and counted).",
-)
-@click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date.")
-@click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
-@click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
-@click.option("--money", is_flag=True, help="Only money sessions.")
+@filter_options
 @click.option(
     "--every", type=click.Choice(PERIODS), default="month", show_default=True, help="The period of --by period."
 )
@@ -201,16 +168,8 @@ def report(
     no_cache: bool,
     plots_dir: str | None,
     alias_file: str | None,
-    players: tuple[str, ...],
-    exact_case: bool,
     ignore_case: bool,
-    opponents: tuple[str, ...],
-    since: datetime.datetime | None,
-    until: datetime.datetime | None,
-    keep_undated: bool,
-    site: str | None,
-    length: int | None,
-    money: bool,
+    filters: Filters,
     every: str,
     top: int,
     force: bool,
@@ -238,7 +197,6 @@ def report(
     """
     from tabla_cli.columns import records
     from tabla_cli.reports.build import ReportOptions, build_report, read_failures
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.summaries import read_aliases
     from tabla_cli.source import LeftOut, collect_sources
@@ -255,22 +213,10 @@ def report(
         from tabla_cli.analysis.decisions import AnalysisOptions
 
         analyse = AnalysisOptions(level=level, cache=not no_cache)
+    players = filters.players
     if by in PLAYER_TABLES and not players:
         raise click.UsageError(f"--by {by} needs --player NAME")
-    if length is not None and money:
-        raise click.UsageError("--length and --money exclude each other")
-    if keep_undated and since is None and until is None:
-        raise click.UsageError("--keep-undated needs --since or --until")
-    flt = ReportFilter(
-        players=players,
-        opponents=opponents,
-        since=iso_date(since),
-        until=iso_date(until),
-        site=site,
-        length=length,
-        money=money,
-        keep_undated=keep_undated,
-    )
+    flt = filters.report_filter()
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -282,7 +228,7 @@ def report(
     options = ReportOptions(
         filter=flt,
         ignore_case=ignore_case,
-        exact_case=exact_case,
+        exact_case=filters.exact_case,
         aliases=aliases,
         keep_duplicates=keep_duplicates,
         plays=by == "dice" or personal,

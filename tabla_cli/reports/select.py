@@ -10,13 +10,14 @@ read is kept, so that its errors are still reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from tabla_cli.reports.build import Report, ReportOptions, build_report
 from tabla_cli.source import Source
 
-__all__ = ["files_to_analyse"]
+__all__ = ["files_to_analyse", "match_keys", "row_filter"]
 
 
 def files_to_analyse(
@@ -37,3 +38,21 @@ def files_to_analyse(
     readable = set(quick.everything.matches["file"])
     chosen = set(quick.frames.matches["file"])
     return [source for source in sources if source.path in chosen or source.path not in readable], quick
+
+
+def match_keys(report: Report) -> set[str]:
+    """The analysis' key of each match ``report`` chose: its file, with ``#n`` for a file's n-th match (n > 1)."""
+    matches = report.frames.matches
+    return {file if index == 1 else f"{file}#{index}" for file, index in zip(matches["file"], matches["index"])}
+
+
+def row_filter(report: Report, *, exact_case: bool = False) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether an analysis row (a decision) belongs to ``report``'s choice: one of its matches and,
+    when the filter names players, one of theirs (names compared without case unless ``exact_case``)."""
+    keys = match_keys(report)
+
+    def fold(name: str) -> str:
+        return name if exact_case else name.casefold()
+
+    players = {fold(name) for name in report.filter.players}
+    return lambda row: row["match"] in keys and (not players or fold(str(row["player"])) in players)
