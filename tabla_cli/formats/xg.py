@@ -240,6 +240,7 @@ class _Reader:
             path=self.path,
             format="xg",
             location=Location(self.path),
+            marks_hits=True,
         )
         for index, start in enumerate(range(RECORD_SIZE, whole, RECORD_SIZE), 2):
             try:
