@@ -436,8 +436,8 @@ class _GameReplay:
         self.over = ("forfeit", action.player.other)
         self.finding(
             "forfeit",
-            f"{names[action.player]} gives the game up ('Losses {action.value or 0}') "
-            f"before it is over; {names[action.player.other]} gets what the result line says",
+            f"{names[action.player]} resigns ('Losses {action.value or 0}', Backgammon Galaxy's line for a "
+            f"resignation) before the game is over; {names[action.player.other]} gets what the result line says",
             action,
         )
 

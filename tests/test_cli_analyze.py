@@ -41,7 +41,7 @@ def test_one_row_per_match_and_player() -> None:
         assert row["file"] == THREE_POINT and row["match"] == 1
         assert row["decisions"] > 0 and row["error_rate"] >= 0
         assert row["pr"] == pytest.approx(row["error_rate"] / 2)
-    assert re.search(r"analyzed 1 files, 1 matches, \d+ decisions at 1ply", err)
+    assert re.search(r"analyzed 1 file, 1 match, \d+ decisions at 1ply", err)
 
 
 def test_decisions_are_consistent() -> None:
@@ -341,7 +341,7 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
     assert result.exit_code == 0, result.stderr
     assert len(batches) == 1
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
-    assert re.search(r"analysing: 1/1 files, 1 matches, [\d.]+ matches/s", result.stderr)
+    assert re.search(r"analysing: 1/1 file, 1 match, [\d.]+ matches/s", result.stderr)
     assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
     result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivna", "-j", "1"])
     assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in result.stderr
@@ -351,9 +351,7 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
 def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1")
     assert code == 0
-    assert re.search(
-        r"^analysing: 1/1 files, 1 matches, [\d.]+ matches/s, \d+ decisions/s, about 0:00:00 left$", err, re.M
-    )
+    assert re.search(r"^analysing: 1/1 file, 1 match, [\d.]+ matches/s, \d+ decisions/s$", err, re.M)
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1", "--quiet")
     assert "analysing" not in err
 
@@ -374,7 +372,7 @@ def test_forced_plays_are_not_close() -> None:
 
 def test_summary_names_where_the_numbers_come_from() -> None:
     _, _, err = run(str(EXPORT), "--level", "2ply")
-    assert re.search(r"analyzed 1 files, 1 matches, \d+ decisions from recorded analysis in", err)
+    assert re.search(r"analyzed 1 file, 1 match, \d+ decisions from recorded analysis in", err)
     assert "2ply" not in err
 
 

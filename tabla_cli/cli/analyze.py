@@ -209,7 +209,7 @@ def analyze(
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
         click.echo(
-            f"analyzed {len(names)} files, {len({row['match'] for row in rows})} matches, "
+            f"analyzed {plural(len(names), 'file')}, {plural(len({row['match'] for row in rows}), 'match')}, "
             f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}",
             err=True,
         )
@@ -262,10 +262,10 @@ def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
         reached = Counter(source.removeprefix("bgsage ") for source in sources if source.startswith("bgsage"))
         level = f"auto ({', '.join(f'{n} at {name}' for name, n in sorted(reached.items()))})"
     if engine and recorded:
-        return f"{len(rows)} decisions ({engine} at {level}, {recorded} from recorded analysis)"
+        return f"{plural(len(rows), 'decision')} ({engine:,} at {level}, {recorded:,} from recorded analysis)"
     if recorded:
-        return f"{len(rows)} decisions from recorded analysis"
-    return f"{len(rows)} decisions at {level}"
+        return f"{plural(len(rows), 'decision')} from recorded analysis"
+    return f"{plural(len(rows), 'decision')} at {level}"
 
 
 def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:

@@ -40,6 +40,7 @@ from tabla_cli.reports.options import (
     PLAYER_TABLES,
     TABLE_NAMES,
 )
+from tabla_cli.words import plural
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
@@ -251,7 +252,8 @@ def report(
                 names, quick = files_to_analyse(names, options)
                 if not quiet and not quick.unknown:
                     click.echo(
-                        f"report: {flt.describe()}: {len(names)} of {quick.everything.files} files hold a chosen match; "
+                        f"report: {flt.describe()}: {len(names):,} of {plural(quick.everything.files, 'file')} "
+                        f"{'holds' if len(names) == 1 else 'hold'} a chosen match; "
                         "analysing those",
                         err=True,
                     )
@@ -297,21 +299,28 @@ def report(
     if not quiet:
         seconds = time.perf_counter() - start
         click.echo(
-            f"report: {frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-            f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
-            + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
-            + f" in {seconds:.2f} s"
-            + (
-                f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of matches read before"
-                if built.duplicates
-                else ""
-            ),
+            f"report: {_counts(frames, 'decision')} in {seconds:.2f} s"
+            + (f"; left out {plural(built.duplicates, 'copy')} of matches read before" if built.duplicates else ""),
             err=True,
         )
         if flt.selects:
             click.echo(f"report: {built.describe()}", err=True)
     if failed or left_out.unreadable or built.unknown:
         sys.exit(1)
+
+
+def _counts(frames: Frames, decision: str) -> str:
+    """What ``frames`` hold, in words: files, matches, games, cube actions, findings (and decisions)."""
+    counted = [
+        (frames.files, "file"),
+        (len(frames.matches), "match"),
+        (len(frames.games), "game"),
+        (len(frames.cube), "cube action"),
+        (len(frames.findings), "finding"),
+    ]
+    if len(frames.decisions):
+        counted.append((len(frames.decisions), decision))
+    return ", ".join(plural(n, word) for n, word in counted)
 
 
 def _emit(
@@ -337,12 +346,7 @@ def _emit(
 
     table = summarize(frames, by, players=players, every=every)
     plots: dict[str, bytes] = {}
-    summary = (
-        f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-        f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
-        + (f", {len(frames.decisions)} analysed decisions" if len(frames.decisions) else "")
-        + (f"; {selection}" if selection else "")
-    )
+    summary = _counts(frames, "analysed decision") + (f"; {selection}" if selection else "")
     page = ""
     if players and (fmt == "html" or plots_dir is not None):
         extra = [] if by in ("player", "opponent", "period", "dice", "findings") else [(TITLES[by], table)]

@@ -37,6 +37,7 @@ from tabla_cli.reports.summaries import (
     player_summary,
     session_kinds,
 )
+from tabla_cli.words import plural
 
 __all__ = ["player_page", "readable"]
 
@@ -69,6 +70,8 @@ LABELS: dict[str, str] = {
     "gammons_outside_lost": "4-point gammons lost",
     "gammons_bar_won": "8-point gammons won",
     "gammons_bar_lost": "8-point gammons lost",
+    "forfeits_won": "resignations won ('Losses' lines)",
+    "forfeits_lost": "resignations lost ('Losses' lines)",
     "take_rate": "takes %",
     "drop_rate": "drops %",
     "doubles_received": "doubles received",
@@ -143,17 +146,6 @@ def _card(label: str, big: str, small: str = "") -> str:
     )
 
 
-def _plural(count: int, word: str) -> str:
-    """``count`` and ``word``, plural when it is not 1.
-
-    >>> _plural(1, "completed match"), _plural(3, "completed match"), _plural(2, "decision")
-    ('1 completed match', '3 completed matches', '2 decisions')
-    """
-    if count == 1:
-        return f"{count:,} {word}"
-    return f"{count:,} {word}{'es' if word.endswith(('ch', 's')) else 's'}"
-
-
 def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> str:
     """The large numbers of one player (a row of :func:`~tabla_cli.reports.summaries.player_summary`).
 
@@ -165,12 +157,12 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
         (int(row["one_game_sessions"]), "one-game session"),
         (int(row["money_sessions"]), "money session"),
     ]
-    besides = ", ".join(_plural(n, word) for n, word in others if n)
+    besides = ", ".join(plural(n, word) for n, word in others if n)
     cards = [
         _card(
             "Matches won–lost",
             f"{won}–{done - won}",
-            f"{_percent(won, done)} of {_plural(done, 'completed match')}"
+            f"{_percent(won, done)} of {plural(done, 'completed match')}"
             + (f"; besides: {besides}" if besides else ""),
         )
     ]
@@ -191,18 +183,18 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
     gammon_won = row["gammon_rate_won"]
     gammon_lost = row["gammon_rate_lost"]
     big = " / ".join("–" if pd.isna(v) else f"{100 * v:.1f}%" for v in (gammon_won, gammon_lost))
+    resigned_won = int(row["forfeits_won"]) + int(row["resignations_won"])
+    resigned_lost = int(row["forfeits_lost"]) + int(row["resignations_lost"])
     ended = [
-        (int(row["forfeits_won"]), "forfeit won"),
-        (int(row["forfeits_lost"]), "forfeit lost"),
-        (int(row["resignations_won"]), "resignation won"),
-        (int(row["resignations_lost"]), "resignation lost"),
+        (resigned_won, plural(resigned_won, "game") + " won by the opponent's resignation"),
+        (resigned_lost, plural(resigned_lost, "game") + " resigned"),
     ]
     cards.append(
         _card(
             "Gammons won / lost",
             big,
-            f"over the {_plural(played_won, 'game')} won and {played_lost} lost that were played to an end"
-            + "".join(f"; {_plural(n, word)}" for n, word in ended if n),
+            f"over the {plural(played_won, 'game')} won and {played_lost} lost that were played to an end"
+            + "".join(f"; {words}" for n, words in ended if n),
         )
     )
     received = int(row["doubles_received"])
@@ -210,7 +202,7 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
         _card(
             "Takes / drops",
             f"{_percent(int(row['takes']), received)} / {_percent(int(row['drops']), received)}",
-            f"of {_plural(received, 'double')} received; you doubled {_plural(int(row['doubles']), 'time')}"
+            f"of {plural(received, 'double')} received; you doubled {plural(int(row['doubles']), 'time')}"
             f" and redoubled {int(row['redoubles'])}, {int(row['doubles_dropped'])} dropped; highest cube "
             f"{'–' if pd.isna(row['max_cube']) else int(row['max_cube'])}",
         )
@@ -220,8 +212,8 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
             _card(
                 "PR",
                 f"{row['pr']:.2f}",
-                f"error rate {row['error_rate']:.1f} mEMG over {_plural(int(row['decisions']), 'decision')}"
-                f"; {analysed[0]} of {_plural(analysed[1], 'match')} analysed",
+                f"error rate {row['error_rate']:.1f} mEMG over {plural(int(row['decisions']), 'decision')}"
+                f"; {analysed[0]} of {plural(analysed[1], 'match')} analysed",
             )
         )
     return '<div class="cards">' + "".join(cards) + "</div>"
@@ -440,7 +432,8 @@ def player_page(
         Section(
             "Gammons and cube",
             _one_per_row(table, GAMMON_CUBE),
-            "gammon rates over the games played to an end (forfeits have no final position)",
+            "gammon rates over the games played to an end (a resignation written as a 'Losses' line "
+            "has no final position)",
             {k: plots[k] for k in ("endings", "cube_values", "take_drop_by_score") if k in plots},
         ),
     ]
