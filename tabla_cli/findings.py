@@ -129,7 +129,10 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.DOUBLES_PROGRESSION: (E, "gulbara: a double (or owed dice) not played as far as the progression allows"),
     Code.MISSING_HIT_MARKER: (W, "a hit not marked with '*' in a transcript that marks hits"),
     Code.EXTRA_HIT_MARKER: (W, "a '*' where no checker is hit"),
-    Code.AMBIGUOUS_PLAY: (W, "a play written so that it could mean several positions"),
+    Code.AMBIGUOUS_PLAY: (
+        W,
+        "a move over several dice that could mean several positions, in a transcript that marks no hits (gnubg's and XG's files mark them all); the reading that hits nothing is chosen",
+    ),
     Code.MOVE_NUMBER: (W, "a move number out of sequence"),
     Code.GAME_NUMBER: (W, "a game number out of sequence"),
     Code.GLUED_LINE: (

@@ -117,6 +117,11 @@ class RankedPlayRow(TypedDict):
     equity: float
     loss: float
     level: str
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
     position_id: str
     pips: list[int]
     dice_used: int
@@ -418,6 +423,11 @@ def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[Ranke
             "equity": round(r.equity, 6),
             "loss": round(best - r.equity, 6),
             "level": r.level,
+            "win": round(r.chances[0], 6),
+            "win_gammon": round(r.chances[1], 6),
+            "win_backgammon": round(r.chances[2], 6),
+            "lose_gammon": round(r.chances[3], 6),
+            "lose_backgammon": round(r.chances[4], 6),
             "position_id": r.position.position_id(),
             "pips": list(r.position.pips()),
             "dice_used": len(r.play),

@@ -222,7 +222,7 @@ def test_check_and_report_read_json(tmp_path: Path) -> None:
     target.write_text(format_json([(mat.read_match(source), None)]), encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(target), "--jobs", "1"])
     assert result.exit_code == 0 and result.stdout == ""
-    assert "checked 1 files, 1 matches, 4 games" in result.stderr
+    assert "checked 1 file, 1 match, 4 games" in result.stderr
     result = CliRunner().invoke(main, ["report", str(target), "--by", "match", "--format", "csv", "--quiet"])
     assert result.exit_code == 0 and "Petar,Maria,3,match,standard,2025-03-14,Kafene Sofia,Petar" in result.stdout
 

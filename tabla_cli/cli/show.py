@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli.options import DEPTHS, format_option, option_callback, reports_errors
+from tabla_cli.cli.options import format_option, level_option, option_callback, reports_errors
 from tabla_cli.errors import TablaError
 
 if TYPE_CHECKING:
@@ -106,11 +106,12 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
 @click.argument("dice", nargs=-1, required=True)
 @variant_option
 @format_option("text", "json", default="text")
-@click.option(
-    "--level",
-    type=click.Choice(DEPTHS),
+@level_option(
+    help="Rank the plays with the bgsage engine at this depth (--level alone: auto, which ranks at 3ply, "
+    "as tabla cube judges).",
     default=None,
-    help="Rank the plays with the bgsage engine at this depth (1ply = gnubg's 0-ply).",
+    is_flag=False,
+    flag_value="auto",
 )
 @reports_errors
 def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt: str, level: str | None) -> None:
@@ -124,8 +125,12 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt:
     the position text) after each play (seen from the side that moved) and
     the pip counts. With --level the plays are ranked by cubeful equity
     (normalised, from the side that moves), best first, with each play's
-    loss against the best, as GNU Backgammon's hint shows them.
+    loss against the best and, under it, the cubeless chances of the side
+    that played, after the play (win, gammon, backgammon for it, then for
+    the other side; in JSON win, win_gammon, win_backgammon, lose_gammon,
+    lose_backgammon), as GNU Backgammon's hint shows them.
     """
+    from tabla_cli.cli.cube import chances_line
     from tabla_cli.errors import InvalidDiceError
     from tabla_cli.notation import parse_dice
     from tabla_cli.show import RANKED_VARIANTS, check_playable, legal_play_rows, ranked_play_rows, read_position
@@ -150,6 +155,7 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt:
                 f"{row['rank']:>4}. {row['level']:<4}  {row['play'] or '(no legal play)':<{width}}  "
                 f"Eq.: {row['equity']:+.3f}{loss}"
             )
+            click.echo(f"{'':>6}{chances_line(row)}")
         return
     legal = legal_play_rows(given, roll)
     if fmt == "json":

@@ -267,6 +267,7 @@ class _Reader:
             path=self.path,
             format="xg",
             location=Location(self.path),
+            marks_hits=True,
         )
         self.match.comments += [f"XG: {text}" for text in map(self.comment, header.comments) if text]
         for index, start in enumerate(range(RECORD_SIZE, whole, RECORD_SIZE), 2):
