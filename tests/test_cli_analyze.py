@@ -399,3 +399,24 @@ def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, mon
         code, _, err = run(*args, "--level", "1ply", "--no-luck", "--format", "json")
         assert code == 0, err
     assert threads == [_cores(), _cores(), _cores(), 1]
+
+
+def test_one_row_per_game_and_player() -> None:
+    """``--by game``: each game's decisions, errors and luck per player; they add up to the match's."""
+    sgf = CORPUS / "sgf" / "gnubg-bglab-lasse-match8640511.sgf"
+    code, out, err = run(str(sgf), "--by", "game", "--format", "json", "-j", "1")
+    assert code == 0, err
+    assert "analyzed 1 files" in err and out.startswith("[")
+    games = json.loads(out)
+    code, out, err = run(str(sgf), "--by", "match", "--format", "json", "-j", "1")
+    assert code == 0, err
+    matches = {row["player"]: row for row in json.loads(out)}
+    assert len(games) == 2 * max(row["game"] for row in games)
+    assert [(row["match"], row["game"]) for row in games[:2]] == [(1, 1), (1, 1)]
+    assert list(games[0])[:4] == ["file", "match", "game", "player"]
+    for player, whole in matches.items():
+        mine = [row for row in games if row["player"] == player]
+        for column in ("decisions", "unforced", "close_cube", "xg_decisions", "blunders"):
+            assert sum(row[column] for row in mine) == whole[column], column
+        for column in ("error_total", "luck_total", "error_total_mwc", "actual_result", "luck_adjusted_result"):
+            assert sum(row[column] for row in mine) == pytest.approx(whole[column], abs=1e-9), column

@@ -20,7 +20,7 @@ from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
+from tabla_cli.analysis.stats import actual_result, decision_row, error_in_mwc, evaluation_fields
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
@@ -303,7 +303,8 @@ def evaluate(
 ) -> list[dict[str, Any]]:
     """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch.
 
-    Problems met with the evaluation cache are added to ``notices``.
+    In match play every error is also given in MWC (:func:`~tabla_cli.analysis.stats.error_in_mwc` where the
+    source has none). Problems met with the evaluation cache are added to ``notices``.
     """
     wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
     if wanted:
@@ -319,7 +320,9 @@ def evaluate(
             item.evaluation = evaluation
     for item in pending:
         if item.evaluation is not None:
-            item.row.update(evaluation_fields(item.evaluation))
+            item.row.update(evaluation_fields(item.evaluation, item.kind))
+            if item.row["error_mwc"] is None:  # a source that gives the error in EMG only
+                item.row["error_mwc"] = error_in_mwc(item.row["error"], item.row["match_id"])
         if item.action.analysis is not None and item.action.analysis.undecided:
             item.row["action"] = None  # a position export: no decision was made
     return [item.row for item in pending]

@@ -66,7 +66,7 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     type=click.Choice(ANALYSIS_TABLES),
     default="match",
     show_default=True,
-    help="One row per match and player, per player, or per decision.",
+    help="One row per match and player, per game and player, per player, or per decision.",
 )
 @table_options(FORMATS)
 @click.option(

@@ -360,6 +360,7 @@ class _Reader:
             close=self.field(data, "close", bool, where, True),
             skill=self.field(data, "skill", str, where, None),
             cube_equities=equities,
+            spread=self.number(data, "spread", where, None),
         )
 
     def number(self, obj: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:

@@ -104,6 +104,7 @@ _EVALUATION_DEFAULTS: dict[str, Any] = {
     "luck": None,
     "skill": None,
     "cube_equities": None,
+    "spread": None,
 }
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
@@ -348,6 +349,7 @@ def evaluation_data(evaluation: Evaluation) -> dict[str, Any]:
         "luck": evaluation.luck,
         "skill": evaluation.skill,
         "cube_equities": None if evaluation.cube_equities is None else list(evaluation.cube_equities),
+        "spread": evaluation.spread,
     }
     data.update((key, value) for key, value in optional.items() if value != _EVALUATION_DEFAULTS[key])
     return data
