@@ -73,6 +73,8 @@ class Code(StrEnum):
     UNNAMED_PLAYER = "unnamed-player"
     DUPLICATE_MATCH = "duplicate-match"
     POSITION_MISMATCH = "position-mismatch"
+    BAD_SIGNATURE = "bad-signature"
+    UNSIGNED_MATCH = "unsigned-match"
 
 
 READ_FAILURES: tuple[str, ...] = tuple(
@@ -163,6 +165,12 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
         "a binary file (eXtreme Gammon) records a position before a decision that is not the "
         "one the file's previous play left, and does not mark it edited",
     ),
+    Code.BAD_SIGNATURE: (
+        E,
+        "`check --verify`: an OGXM signature that does not verify over the match as it is, "
+        "or one by a key not given with `--trusted-key`",
+    ),
+    Code.UNSIGNED_MATCH: (N, "`check --verify`: an OGXM match that carries no signature"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}

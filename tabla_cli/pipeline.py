@@ -54,12 +54,17 @@ class ReadOptions:
             on with the next game; False: it ends the reading of the file.
         scoring: a scoring rule set (``standard``, ``1-2-4-8``) that wins over
             the transcripts' headers (``--scoring``); None: as they say.
+        verify: ``check --verify``: check the signatures of OGXM files too
+            (:mod:`tabla_cli.signatures`).
+        trusted_keys: the Ed25519 public keys a signature must be by (``--trusted-key``); None: any.
     """
 
     encoding: str | None = None
     max_size: int = MAX_SIZE
     lenient: bool = True
     scoring: str | None = None
+    verify: bool = False
+    trusted_keys: tuple[bytes, ...] | None = None
 
 
 class FileVisitor(BaseVisitor[T]):

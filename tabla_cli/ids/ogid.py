@@ -73,9 +73,7 @@ def _sides(pos: Position, owner: Player) -> tuple[tuple[int, ...], tuple[int, ..
     return (pos.mover, pos.opponent) if owner is Player.ZERO else (pos.opponent, pos.mover)
 
 
-def format_ogid(
-    pos: Position, state: MatchState, *, rolls: int = 0, opening: bool = False, taken: bool = False
-) -> str:
+def format_ogid(pos: Position, state: MatchState, *, rolls: int = 0, opening: bool = False, taken: bool = False) -> str:
     """``pos`` (seen from ``state.dice_owner``) and ``state`` as an OGID.
 
     Args:
@@ -113,7 +111,9 @@ def _board(field: str, white: bool) -> tuple[int, ...]:
         point = _DIGITS.index(char)
         own = 25 - point if white else point
         if own == 0:
-            raise InvalidIdError(f"OGID: {'white' if white else 'black'} has a checker on the other side's bar ({char!r})")
+            raise InvalidIdError(
+                f"OGID: {'white' if white else 'black'} has a checker on the other side's bar ({char!r})"
+            )
         side[own] += 1
     if len(field) > CHECKERS:
         raise InvalidIdError(f"OGID: {len(field)} checkers on the board, more than {CHECKERS}")
