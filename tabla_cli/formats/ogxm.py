@@ -16,9 +16,10 @@ is 1 for white, 0 for black. A ply's
 ``action_id`` says what it is: 0 to 20 a roll (``d1``, ``d2``, and the
 checkers moved as ``{"from", "pips"}`` in black's numbering: black moves
 from 24 down, 25 its bar; white from 1 up, 0 its bar), 21 a
-double, 22 a take, 23 a pass, 24 and 26 the end of the game, 27 and 28 a
-resignation (``resign_value``: single, gammon, backgammon) that the
-colour of the ply accepts. A game's score is the starting score plus the
+double, 22 a take, 23 a pass, 24 and 26 the end of the game (26 after a
+pass or the bear-off that wins the match, in GammonView's files),
+27 and 28 a resignation by the colour of the ply (``resign_value``:
+single, gammon, backgammon; 28 when it ends the match). A game's score is the starting score plus the
 points of the games before it.
 
 The analysis a ply carries (bgsage's, in GammonView's files) is kept as
@@ -427,7 +428,7 @@ def match_from_bytes(data: bytes, path: str, on_error: ErrorHandler | None, wher
 class _Bounded(io.RawIOBase):
     """A binary stream read in bounded pieces, refusing to give more than ``limit`` bytes in all."""
 
-    def __init__(self, inner: BinaryIO, limit: int, location: Location) -> None:
+    def __init__(self, inner: BinaryIO | _Chain, limit: int, location: Location) -> None:
         self.inner = inner
         self.limit = limit
         self.given = 0
@@ -451,7 +452,8 @@ class _Bounded(io.RawIOBase):
 def documents(
     handle: BinaryIO, *, path: str, max_size: int = MAX_SIZE, on_skip: Callable[[InputError], None] | None = None
 ) -> Iterator[tuple[bytes, int]]:
-    """The bytes of each OGXM file of ``handle`` (one file, or a stream, compressed or not), with its number.
+    """The bytes of each OGXM file of ``handle`` (one file, or a stream, compressed or not), with its number
+    in the stream (0 for a v1 file, which is never a stream member).
 
     A damaged stream member goes to ``on_skip`` (raised without it) and the
     next member that verifies is read.
@@ -479,7 +481,7 @@ def documents(
     bounded = _Bounded(_Chain(head, rest), max_size, where)
     if head[4:6] == b"\x01\x00":  # a v1 file: one match, never a stream member
         data = _read_all(bounded)
-        yield data, 1
+        yield data, 0
         return
     members = 0
 
@@ -575,7 +577,7 @@ def read_stream(
         try:
             yield match_from_bytes(data, path, on_error, Location(path))
         except InputError as exc:
-            if on_error is None:
+            if on_error is None or number == 0:
                 raise
             report(InputError(f"match {number}: {exc.message}", exc.location))
 

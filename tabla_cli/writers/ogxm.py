@@ -11,10 +11,13 @@ What is written is what :mod:`tabla_cli.formats.ogxm` reads: the players
 (the first is white), the match length, rules, event and site, each game's
 plies (a roll's checkers as ``{"from", "pips"}`` in black's numbering, the
 cube actions, a resignation and its value) with its winner and points, and
-the analysis tabla keeps (the ranked plays with their equities and
-probabilities, the cube equities); the fields of GammonView's analysis that
-tabla has no place for (its classification of a play, its cubeless
-equities) are not. OGXM has no beaver or raccoon: a match with one is
+the end of each game as GammonView marks it (26 after a pass or the bear-off
+that wins the match, 24 after any other bear-off; a resignation
+28 when it wins the match, else 27), and the analysis tabla keeps (the ranked plays with their equities and
+probabilities, the cube equities, a play listed twice written once); the
+fields of GammonView's analysis that tabla has no place for (its
+classification of a play, its cubeless equities) are not, nor the site or
+round (OGXM v2 holds neither). OGXM has no beaver or raccoon: a match with one is
 refused (:class:`~tabla_cli.errors.InvalidPlayError`), as is an illegal
 play (``--no-check``), whose checkers cannot be written.
 """
@@ -26,7 +29,16 @@ from typing import Any
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.errors import InvalidPlayError
 from tabla_cli.evaluation.recorded import Candidate, CubeAnalysis, RecordedAnalysis
-from tabla_cli.formats.ogxm import DOUBLE, END_GAME, END_PASS, PASS, RESIGN_ACCEPTED, TAKE, roll_action_id
+from tabla_cli.formats.ogxm import (
+    DOUBLE,
+    END_GAME,
+    END_PASS,
+    PASS,
+    RESIGN_ACCEPTED,
+    RESIGN_WON,
+    TAKE,
+    roll_action_id,
+)
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
 from tabla_cli.results import GameResult, MatchResult
@@ -125,10 +137,18 @@ def _roll_analysis(
         return None
     out: dict[str, Any] = {}
     alternatives = []
+    seen: dict[tuple[tuple[int, int], ...], int] = {}
     for index, candidate in enumerate(recorded.candidates):
         alternative = _alternative(candidate, index == recorded.played, dice, player, start)
-        if alternative is not None:
-            alternatives.append(alternative)
+        if alternative is None:
+            continue
+        key = tuple(sorted((m["from"], m["pips"]) for m in alternative["move"]))
+        if key in seen:  # OGXM lists a play once (GammonView's lists may repeat one): the played one stays
+            if alternative["is_played"]:
+                alternatives[seen[key]]["is_played"] = True
+            continue
+        seen[key] = len(alternatives)
+        alternatives.append(alternative)
     if alternatives:
         out["alternatives"] = alternatives
     level = _level(recorded.level)
@@ -218,9 +238,12 @@ class OgxmWriter(BaseVisitor[bytes]):
 
     def end_game(self, game_result: GameResult) -> None:
         plies = self.plies
-        if game_result.ended_by == "drop":
+        if game_result.ended_by == "drop" or (game_result.ended_by == "bearoff" and game_result.match_won):
             plies.append({"action_id": END_PASS})
-        elif game_result.ended_by != "resign" and game_result.winner is not None:
+        elif game_result.ended_by == "resign" and plies and plies[-1]["action_id"] == RESIGN_ACCEPTED:
+            if game_result.match_won:
+                plies[-1]["action_id"] = RESIGN_WON
+        elif game_result.winner is not None:
             plies.append({"action_id": END_GAME})
         game: dict[str, Any] = {
             "game_index": len(self.games),
@@ -296,6 +319,7 @@ def write_document(doc: dict[str, Any]) -> bytes:
     import ogxm
 
     try:
-        return ogxm.json_to_binary(doc)
+        data: bytes = ogxm.json_to_binary(doc)
+        return data
     except ogxm.OgxmError as exc:
         raise InvalidPlayError(f"not written as OGXM: the codec refuses the match ({exc})") from None
