@@ -43,7 +43,6 @@ from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import replay
 from tabla_cli.show import describe, read_position
 from tabla_cli.signatures import parse_key, signature_findings
-from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 from tabla_cli.writers.ogxm import OgxmWriter, document_of
 from tabla_cli.writers.positions import position_rows
 

@@ -136,7 +136,7 @@ def _roll_analysis(
     if recorded is None:
         return None
     out: dict[str, Any] = {}
-    alternatives = []
+    alternatives: list[dict[str, Any]] = []
     seen: dict[tuple[tuple[int, int], ...], int] = {}
     for index, candidate in enumerate(recorded.candidates):
         alternative = _alternative(candidate, index == recorded.played, dice, player, start)
