@@ -76,6 +76,8 @@ class Code(StrEnum):
     DUPLICATE_MATCH = "duplicate-match"
     POSITION_MISMATCH = "position-mismatch"
     DAMAGED_CONTAINER = "damaged-container"
+    BAD_SIGNATURE = "bad-signature"
+    UNSIGNED_MATCH = "unsigned-match"
 
 
 READ_FAILURES: tuple[str, ...] = tuple(
@@ -179,6 +181,12 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
         "a binary file (eXtreme Gammon) whose archive trailer or directory is missing or damaged: "
         "the records found in its data are read",
     ),
+    Code.BAD_SIGNATURE: (
+        E,
+        "`check --verify`: an OGXM signature that does not verify over the match as it is, "
+        "or one by a key not given with `--trusted-key`",
+    ),
+    Code.UNSIGNED_MATCH: (N, "`check --verify`: an OGXM match that carries no signature"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}
