@@ -283,7 +283,7 @@ def rollout(
     data = [as_data(result) for result in results]
     if fmt == "json" and data:
         click.echo(json.dumps(data if listed else data[0], indent=2))
-    elif fmt == "text":
+    elif fmt == "text" and data:
         click.echo("\n\n".join("\n".join(_text(one)) for one in data))
     if any(one["partial"] for one in data):
         click.echo("tabla: rollout stopped: the figures are of the trials done (partial)", err=True)
