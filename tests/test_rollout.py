@@ -21,11 +21,11 @@ from tabla_cli.analysis.rollout import (
     as_data,
     batch_seed,
     pool,
-    prepare,
     rollout,
     run_batch,
 )
 from tabla_cli.cli import main
+from tabla_cli.show import rollout_question as prepare
 
 QUICK = ["--trials", "72", "--truncate", "1", "--candidates", "2", "--no-cache", "-q"]
 CUBE = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
@@ -68,9 +68,11 @@ def test_text_reads_as_a_rollout_table() -> None:
     assert (found.exit_code, found.stderr) == (0, "")
     lines = found.stdout.splitlines()
     assert lines[0] == "Position ID: 4HPwATDgc/ABMA   Match ID: MAEAAAAAAAAE"
-    assert lines[1].startswith("Rollout of 3-1: 72 trials, 2 batches of 36, truncated after 1 half-moves, plays at 1ply")
-    assert lines[3].startswith("  1. 8/5 6/5 ") and "Win " in lines[4] and lines[5].lstrip().startswith("SE ")
-    assert lines[6].startswith("  2. ")
+    assert lines[1].startswith(
+        "Rollout of 3-1: 72 trials, 2 batches of 36, truncated after 1 half-moves, plays at 1ply"
+    )
+    assert lines[3].startswith("  1. 8/5 6/5 ") and lines[4].lstrip().startswith("Win ") and " L(bg) " in lines[4]
+    assert lines[5].startswith("  2. ")
     assert lines[-1].startswith("* apart from the best")
 
 
@@ -80,7 +82,9 @@ def test_the_cube_decision_in_gnubgs_words() -> None:
     data = json.loads(found.stdout)
     assert data["kind"] == "cube" and data["trials"] == 72
     for name in ("no_double", "double_take", "double_pass", "cubeless_equity"):
-        assert isinstance(data[name], float) and isinstance(data[f"{name}_se" if name != "cubeless_equity" else "cubeless_se"], float)
+        assert isinstance(data[name], float) and isinstance(
+            data[f"{name}_se" if name != "cubeless_equity" else "cubeless_se"], float
+        )
     assert data["double_pass"] == 1.0
     assert data["proper_action"].startswith("No double, take")
     assert data["double"] is False and data["take"] is True

@@ -14,10 +14,11 @@ is run again with the same result.
 all trials is the mean of the batch means, taken in batch order (the same
 sum whatever the order the batches finished in). The standard error is that
 of the batch means (their spread divided by the square root of their
-number), not bgsage's own per-trial figure: within a stratified batch the
+number; from :data:`SPREAD_BATCHES` batches on, see :func:`pool`), not
+bgsage's own per-trial figure: within a stratified batch the
 first roll's luck sums to zero, but bgsage's per-trial standard error still
-counts it, and over ten seeds it came out 1.5 to 2 times the actual spread
-(docs/rollout.md). The batches are independent, so their spread is an honest
+counts it, and so overstates the error (docs/rollout.md compares the two
+with the spread over many seeds). The batches are independent, so their spread is an honest
 measure whatever the stratification and variance reduction do inside a
 batch. Every candidate play of a position is rolled out on the same batch
 seeds (the same dice), so the error of a difference between two plays is
@@ -52,7 +53,6 @@ from tabla_cli.analysis.bgsage_batch import CubeValues, State, _bearoff_db
 from tabla_cli.analysis.cache import cache_path
 from tabla_cli.analysis.cube import CubeNotAvailableError, not_available, verdict
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, engine_version, rank_plays, to_board
-from tabla_cli.board import Dice
 from tabla_cli.errors import TablaError
 from tabla_cli.evaluation.types import DecisionInput, DecisionKind
 
@@ -69,7 +69,8 @@ CANDIDATE_LEVEL = "2ply"
 """The level that ranks a roll's plays before the best of them are rolled out."""
 
 CANDIDATE_WINDOW = 0.32
-"""A play is a candidate only if its equity at :data:`CANDIDATE_LEVEL` is this close to the best."""
+"""A play is a candidate only if its equity at :data:`CANDIDATE_LEVEL` is this close to the best (the
+first two are candidates whatever their distance, so that a rollout always compares)."""
 
 SPREAD_BATCHES = 8
 """From this many batches on, a standard error is measured by the spread of the batch means (see :func:`pool`)."""
@@ -192,35 +193,28 @@ class Job:
     match_id: str
 
 
-def prepare(text: str, dice: Dice | None = None, *, cubeless: bool = False, candidates: int = 5) -> Job:
-    """The rollout question for the position ``text`` (anything ``tabla show`` reads).
+def prepare(text: str, decision: DecisionInput, match_id: str, *, cubeless: bool = False, candidates: int = 5) -> Job:
+    """The rollout question of ``decision`` (the position ``text`` as read, with its Match ID).
 
-    With ``dice`` (or dice in the ID itself) the checker play: the best
-    ``candidates`` plays at :data:`CANDIDATE_LEVEL` within
-    :data:`CANDIDATE_WINDOW` of the best; without, the cube decision before
-    the roll, or with ``cubeless`` the cubeless equity before the roll.
+    A checker decision (dice set): the best ``candidates`` plays at
+    :data:`CANDIDATE_LEVEL` within :data:`CANDIDATE_WINDOW` of the best (and
+    the second best whatever). A cube decision: the decision before the roll,
+    or with ``cubeless`` the cubeless equity before the roll (then any
+    decision's position will do).
 
     Raises:
-        TablaError: the position cannot be read, its game is over, it is not
-            backgammon or nackgammon, or (a cube rollout) the side on roll may
-            not double (:class:`CubeNotAvailableError`).
+        TablaError: not backgammon or nackgammon, or (a cube rollout) the side
+            on roll may not double (:class:`CubeNotAvailableError`).
     """
-    from tabla_cli.ids import encode_match_id
-    from tabla_cli.show import check_playable, decision_input, read_position
-
     if candidates < 1:
         raise RolloutError("--candidates must be 1 or more")
-    given = read_position(text)
-    check_playable(given, text)
-    if given.state is None or given.variant.name not in ANALYSABLE_VARIANTS:
-        raise RolloutError(f"the engine rolls out backgammon and nackgammon, not {given.variant.name}")
-    position, match = given.position, given.state
-    ids = (position.position_id(), encode_match_id(match))
-    if dice is None and match.dice is not None and not cubeless:
-        dice = (max(match.dice), min(match.dice))
+    if decision.variant not in ANALYSABLE_VARIANTS:
+        raise RolloutError(f"the engine rolls out backgammon and nackgammon, not {decision.variant}")
+    position = decision.position
+    ids = (position.position_id(), match_id)
     board = tuple(to_board(position))
-    if dice is not None and not cubeless:
-        decision = decision_input(DecisionKind.CHECKER, position, match, dice=dice, variant=given.variant.name)
+    state = State.of(decision)
+    if decision.kind is DecisionKind.CHECKER and decision.dice is not None and not cubeless:
         ranked = rank_plays(decision, CANDIDATE_LEVEL)
         best = ranked[0].equity
         kept = [r for i, r in enumerate(ranked) if i < 2 or best - r.equity <= CANDIDATE_WINDOW][:candidates]
@@ -228,9 +222,7 @@ def prepare(text: str, dice: Dice | None = None, *, cubeless: bool = False, cand
             Line(r.text or "(no legal play)", tuple(to_board(r.position)), board, r.position.position_id())
             for r in kept
         )
-        return Job(text, "play", decision, State.of(decision), lines, *ids)
-    decision = decision_input(DecisionKind.DOUBLE, position, match, variant=given.variant.name)
-    state = State.of(decision)
+        return Job(text, "play", decision, state, lines, *ids)
     if not cubeless:
         reason = not_available(state)
         if reason is not None:
@@ -768,36 +760,6 @@ def as_data(result: RolloutResult) -> dict[str, Any]:
     return data
 
 
-def rollout_positions(
-    questions: Sequence[tuple[str, Dice | None]],
-    settings: Settings,
-    *,
-    cubeless: bool = False,
-    candidates: int = 5,
-    threads: int = 1,
-    scheduler: str | None = None,
-    use_cache: bool = True,
-    progress: Progress | None = None,
-    on_error: Callable[[str, TablaError], None] | None = None,
-) -> list[RolloutResult]:
-    """Read each question (position text, dice), roll out those that read, in order.
-
-    A position that cannot be rolled out goes to ``on_error`` (or raises,
-    without it) and the others still run. See :func:`prepare` and :func:`rollout`.
-    """
-    jobs = []
-    for text, dice in questions:
-        try:
-            jobs.append(prepare(text, dice, cubeless=cubeless, candidates=candidates))
-        except TablaError as exc:
-            if on_error is None:
-                raise
-            on_error(text, exc)
-    if not jobs:
-        return []
-    return rollout(jobs, settings, threads=threads, scheduler=scheduler, use_cache=use_cache, progress=progress)
-
-
 __all__ = [
     "BATCH",
     "LEVELS",
@@ -815,6 +777,5 @@ __all__ = [
     "pool",
     "prepare",
     "rollout",
-    "rollout_positions",
     "run_batch",
 ]

@@ -1,8 +1,9 @@
 """``tabla rollout``: settle a checker play or a cube decision by rollout, here or on a Dask cluster.
 
-A thin command over :func:`tabla_cli.analysis.rollout.rollout_positions`;
-this module reads the options, shows the progress on stderr and renders the
-results as text (as a player reads gnubg's rollouts) or JSON.
+A thin command over :func:`tabla_cli.analysis.rollout.rollout`: this module
+reads the options and the positions (:func:`tabla_cli.show.rollout_question`),
+shows the progress on stderr and renders the results as text (as a player
+reads gnubg's rollouts) or JSON.
 """
 
 from __future__ import annotations
@@ -107,14 +108,14 @@ def _header(data: dict[str, Any]) -> list[str]:
     ]
 
 
-def _chances(row: dict[str, Any]) -> tuple[str, str]:
+def _chances(row: dict[str, Any]) -> str:
+    """Both sides' chances in percent, each with its standard error."""
     names = [*_CHANCES, *_LOSSES]
-    values = "  ".join(f"{label} {100 * row[name]:5.1f}%" for name, label in names)
-    errors = "  ".join(
-        f"{label} {100 * row[name + '_se']:5.2f} " if row[name + "_se"] is not None else f"{label}   n/a "
-        for name, label in names
-    )
-    return values, errors
+    return "  ".join(f"{label} {100 * row[name]:.1f}% ±{_se(_percent(row[name + '_se']), 2)}" for name, label in names)
+
+
+def _percent(value: float | None) -> float | None:
+    return None if value is None else 100 * value
 
 
 def _text(data: dict[str, Any]) -> list[str]:
@@ -132,15 +133,11 @@ def _text(data: dict[str, Any]) -> list[str]:
                 f"{c['rank']:>3}. {c['play']:<{width}}  {c['equity']:+.3f} ({_se(c['equity_se'])})    "
                 f"{c['cubeless_equity']:+.3f} ({_se(c['cubeless_se'])})    {diff}".rstrip()
             )
-            values, errors = _chances(c)
-            lines.append(f"     {values}")
-            lines.append(f"     SE  {errors}")
+            lines.append(f"     {_chances(c)}")
         lines.append(f"* apart from the best: the difference exceeds {APART:g} standard errors of it.")
         return lines
-    values, errors = _chances(data)
     lines.append(f"Cubeless equity before the roll: {data['cubeless_equity']:+.3f} ({_se(data['cubeless_se'])})")
-    lines.append(f"  {values}")
-    lines.append(f"  SE  {errors}")
+    lines.append(f"  {_chances(data)}")
     if data["kind"] == "cube":
         verb = "Redouble" if data["proper_action"].split(",")[0].lower().endswith("redouble") else "Double"
         rows = [
@@ -254,29 +251,26 @@ def rollout(
     what was done, marked partial (exit 1). With --scheduler the batches
     run on a Dask cluster; the numbers are the same as here.
     """
-    from tabla_cli.analysis.rollout import Settings, as_data, rollout_positions
+    from tabla_cli.analysis.rollout import Job, Settings, as_data
+    from tabla_cli.analysis.rollout import rollout as roll_out
+    from tabla_cli.show import rollout_question
 
     questions, listed = _questions(position, dice)
     settings = Settings(trials, truncate, level, seed, target_se, bearoff_db)
     failed = False
-
-    def on_error(text: str, exc: TablaError) -> None:
-        nonlocal failed
-        failed = True
-        click.echo(f"tabla: {text}: {exc}", err=True)
-
+    jobs: list[Job] = []
+    for text, roll in questions:
+        try:
+            jobs.append(rollout_question(text, roll, cubeless=cubeless, candidates=candidates))
+        except TablaError as exc:
+            failed = True
+            click.echo(f"tabla: {text}: {exc}", err=True)
     shown = _Progress(quiet)
     try:
-        results = rollout_positions(
-            questions,
-            settings,
-            cubeless=cubeless,
-            candidates=candidates,
-            threads=threads,
-            scheduler=scheduler,
-            use_cache=not no_cache,
-            progress=shown,
-            on_error=on_error,
+        results = (
+            roll_out(jobs, settings, threads=threads, scheduler=scheduler, use_cache=not no_cache, progress=shown)
+            if jobs
+            else []
         )
     finally:
         shown.close()
