@@ -28,6 +28,7 @@ from tabla_cli.variants.common import NO_IDS, VariantPosition
 from tabla_cli.variants.position_text import board_lines
 
 if TYPE_CHECKING:
+    from tabla_cli.analysis.rollout import Job as RolloutJob
     from tabla_cli.evaluation.types import DecisionInput, DecisionKind
 
 __all__ = [
@@ -447,3 +448,31 @@ def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[Ranke
         }
         for rank, r in enumerate(ranked, 1)
     ]
+
+
+def rollout_question(text: str, dice: Dice | None = None, *, cubeless: bool = False, candidates: int = 5) -> RolloutJob:
+    """The rollout question (:func:`tabla_cli.analysis.rollout.prepare`) of the position ``text``.
+
+    With ``dice`` (or, without them, dice in the ID) the checker play; else
+    the cube decision before the roll, or with ``cubeless`` the cubeless
+    equity before the roll.
+
+    Raises:
+        TablaError: the text cannot be read, the game is over, or
+            :func:`~tabla_cli.analysis.rollout.prepare` refuses it.
+    """
+    from tabla_cli.analysis.rollout import prepare
+    from tabla_cli.evaluation.types import DecisionKind
+
+    given = read_position(text)
+    check_playable(given, text)
+    position, state = given.position, given.state
+    if state is None:
+        raise InvalidIdError(f"the engine rolls out backgammon and nackgammon, not {given.variant.name}")
+    if dice is None and state.dice is not None and not cubeless:
+        dice = (max(state.dice), min(state.dice))
+    if dice is not None and not cubeless:
+        decision = decision_input(DecisionKind.CHECKER, position, state, dice=dice, variant=given.variant.name)
+    else:
+        decision = decision_input(DecisionKind.DOUBLE, position, state, variant=given.variant.name)
+    return prepare(text, decision, encode_match_id(state), cubeless=cubeless, candidates=candidates)
