@@ -1,0 +1,319 @@
+"""``tabla index``: read an archive once into the index, and again only where a file changed.
+
+Each file is read and replayed once (:func:`index_source`, in worker
+processes with ``jobs``): the same replay feeds the report's rows
+(:class:`~tabla_cli.reports.rows.RowsVisitor`, kept for ``report --db``) and
+the index's decisions (:class:`~tabla_cli.study.visitor.StudyVisitor`). A
+file whose content hash the index already holds is not read again; a
+changed one has its rows replaced in one transaction; ``prune`` forgets the
+indexed files that are gone. ``tabla analyze --db`` writes its results
+through :func:`store_analysis`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis, evaluate
+from tabla_cli.check import FileReport
+from tabla_cli.files import MAX_SIZE
+from tabla_cli.findings import Finding
+from tabla_cli.pipeline import FileTee, ReadOptions, as_source, internal_error, run
+from tabla_cli.source import Source, collect_sources, map_in_order
+from tabla_cli.study.store import Store, StoredFile, open_store
+from tabla_cli.study.visitor import StudyVisitor
+
+__all__ = [
+    "IndexOptions",
+    "IndexSummary",
+    "IndexedFile",
+    "content_hash",
+    "index_paths",
+    "index_source",
+    "store_analysis",
+]
+
+_ROLLED_OUT = "rollout"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexOptions:
+    """How to index (picklable: it travels to worker processes).
+
+    Attributes:
+        level: evaluate with the bgsage engine at this level the decisions
+            no recorded analysis judges; None: only recorded analysis.
+        threads: engine threads per process.
+        cache: use the engine's persistent cache.
+        read: how to read the files.
+    """
+
+    level: str | None = None
+    threads: int = 1
+    cache: bool = True
+    read: ReadOptions = ReadOptions()
+
+    def analysis(self) -> AnalysisOptions:
+        """The analysis options of the index's visitor."""
+        return AnalysisOptions(level=self.level or "auto", recorded=True, cache=self.cache, threads=self.threads)
+
+
+@dataclass(slots=True)
+class IndexedFile:
+    """What :func:`index_source` made of one file: its rows for the index, and the check's findings."""
+
+    stored: StoredFile
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class IndexSummary:
+    """What one :func:`index_paths` run did.
+
+    Attributes:
+        files: the files found under the paths.
+        indexed: files read and written into the index.
+        skipped: files whose content hash the index already held.
+        pruned: indexed files forgotten because they are gone (``prune``).
+        decisions: decisions written.
+        findings: the errors of the files read (unreadable files among them).
+    """
+
+    files: int = 0
+    indexed: int = 0
+    skipped: int = 0
+    pruned: int = 0
+    decisions: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+
+def content_hash(data: bytes) -> str:
+    """The content hash the index keeps for a file (SHA-256, hex).
+
+    >>> content_hash(b"")[:12]
+    'e3b0c44298fc'
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_hash(path: str, max_size: int = MAX_SIZE) -> tuple[str, int] | None:
+    """The content hash and size of the file at ``path``; None when it cannot be read (the read says why)."""
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                size += len(chunk)
+                if size > max_size:
+                    return None
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest(), size
+
+
+def _match_rows(path: str, frame: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    from tabla_cli.reports.rows import arrow_schema
+
+    names = arrow_schema("matches").names
+    out = []
+    for cells in frame:
+        row = dict(zip(names, cells))
+        out.append(
+            {
+                "path": path,
+                "match_no": int(row["index"]),
+                "player0": row["player0"],
+                "player1": row["player1"],
+                "length": row["length"],
+                "variant": row["variant"],
+                "date": row["date"],
+                "site": row["site"],
+                "winner": row["winner"],
+                "score0": row["score0"],
+                "score1": row["score1"],
+                "games": row["games"],
+                "findings": row["findings"],
+            }
+        )
+    return out
+
+
+def _finding_rows(path: str, findings: Iterable[Finding]) -> list[dict[str, Any]]:
+    return [
+        {
+            "path": path,
+            "line": finding.location.line or None,
+            "severity": finding.severity.value,
+            "code": finding.code,
+            "message": finding.message,
+        }
+        for finding in findings
+    ]
+
+
+def decision_rows(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The analysis' rows of a file as rows of the index's ``decisions`` (numbered in file order)."""
+    out = []
+    for seq, row in enumerate(rows):
+        item = dict(row)
+        item["path"] = path
+        item["seq"] = seq
+        source = row.get("source")
+        item["rolled_out"] = None if source is None else _ROLLED_OUT in str(source)
+        out.append(item)
+    return out
+
+
+def index_source(source: Source | str, options: IndexOptions = IndexOptions()) -> IndexedFile:
+    """Read and replay one file into its rows for the index; never raises for bad input."""
+    from tabla_cli.digest import Fingerprint
+    from tabla_cli.reports.rows import FileRows, RowsVisitor
+    from tabla_cli.study.frames import pack_rows
+
+    src = as_source(source)
+    path = src.path
+    read = options.read
+    analysis = options.analysis()
+    hashed = _file_hash(path, read.max_size) if src.data is None else (content_hash(src.data), len(src.data))
+    file_rows = FileRows(path)
+    report = FileReport(path)
+    study = StudyVisitor(path, analysis)
+    try:
+        from tabla_cli.check import CheckVisitor
+
+        run(src, FileTee(RowsVisitor(file_rows), Fingerprint(file_rows.keys), CheckVisitor(report), study), read)
+        if options.level is None:
+            for item in study.pending:
+                item.decision = None  # no engine: only what the files record
+        rows = evaluate(study.pending, analysis)
+    except Exception as exc:  # one file's bug must not stop the rest
+        report.findings.append(internal_error(exc, path))
+        rows = []
+    digest, size = hashed if hashed is not None else ("", 0)
+    stored = StoredFile(
+        path=path,
+        hash=digest,
+        size=size,
+        matches=_match_rows(path, file_rows.rows["matches"]),
+        decisions=decision_rows(path, rows),
+        findings=_finding_rows(path, report.findings),
+        frames=pack_rows(file_rows),
+    )
+    return IndexedFile(stored, list(report.findings))
+
+
+def _failed(source: Source, message: str) -> IndexedFile:
+    finding = internal_error(message, source.path)
+    return IndexedFile(StoredFile(source.path, "", 0, [], [], _finding_rows(source.path, [finding])), [finding])
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def index_paths(
+    paths: Iterable[str],
+    target: str,
+    options: IndexOptions = IndexOptions(),
+    *,
+    prune: bool = False,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[IndexedFile | None], None] | None = None,
+) -> IndexSummary:
+    """Index every transcript under ``paths`` into the index at ``target`` (a file or a PostgreSQL URL).
+
+    A file the index holds with the same content hash is skipped; any other
+    is read and its rows replace the old ones in one transaction, as its
+    result arrives. A file that cannot be read is indexed with its findings
+    (and no hash, so it is read again next time).
+
+    Args:
+        paths: files and directories.
+        target: the index.
+        options: how to read and evaluate.
+        prune: forget the indexed files that no longer exist.
+        jobs: worker processes.
+        scheduler: a Dask scheduler to read the files on instead.
+        progress: called once per file: its result, or None when skipped.
+
+    Raises:
+        StoreError: the index cannot be opened or written.
+    """
+    sources = collect_sources(paths)
+    summary = IndexSummary(files=len(sources))
+    with open_store(target) as store:
+        known = store.hashes()
+        todo = []
+        for source in sources:
+            hashed = _file_hash(source.path, options.read.max_size)
+            if hashed is not None and known.get(source.path) == hashed[0]:
+                summary.skipped += 1
+                if progress is not None:
+                    progress(None)
+            else:
+                todo.append(source)
+        work = functools.partial(index_source, options=options)
+        for result in map_in_order(
+            work, todo, jobs, per_job=2, max_chunk=4, scheduler=scheduler, on_error=_failed
+        ):
+            if store.replace_file(result.stored, _now(), unless_hash=bool(result.stored.hash)):
+                summary.indexed += 1
+                summary.decisions += len(result.stored.decisions)
+            else:
+                summary.skipped += 1
+            summary.findings += [f for f in result.findings if f.severity.value == "error" or f.code == "internal-error"]
+            if progress is not None:
+                progress(result)
+        if prune:
+            summary.pruned = store.forget(path for path in known if not Path(path).is_file())
+    return summary
+
+
+def analyse_tagged(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
+    """``tabla analyze``'s analysis of one file with the index's columns on each row (``analyze --db``)."""
+    from tabla_cli.analysis.decisions import analyse_source
+
+    return analyse_source(source, options, read, visitor_class=StudyVisitor)
+
+
+def store_analysis(store: Store, source: Source, analysis: FileAnalysis) -> None:
+    """Write ``tabla analyze``'s results for one file into the index: its decisions replaced by the analysis'.
+
+    The file's hash is kept as the index had it (or taken now when it was
+    not indexed), so that ``tabla index`` does not read it again; its
+    matches and report rows come from a fresh index of the file when the
+    index did not hold it.
+    """
+    known = store.hashes()
+    hashed = _file_hash(source.path)
+    if hashed is None:
+        return
+    if known.get(source.path) != hashed[0]:
+        fresh = index_source(source)
+        stored = fresh.stored
+    else:
+        current = store.query_dicts('SELECT * FROM matches WHERE path = ? ORDER BY "match_no"', (source.path,))
+        frames = store.query("SELECT frames FROM files WHERE path = ?", (source.path,))
+        blob = frames[0][0] if frames else None
+        findings = _finding_rows(source.path, analysis.report.findings)
+        stored = StoredFile(source.path, hashed[0], hashed[1], current, [], findings, None if blob is None else bytes(blob))
+    tagged = decision_rows(source.path, analysis.rows)
+    store.replace_file(
+        StoredFile(stored.path, stored.hash, stored.size, stored.matches, tagged, stored.findings, stored.frames),
+        _now(),
+        unless_hash=False,
+    )
+
+
+def default_jobs() -> int:
+    """Worker processes when none are given: every core."""
+    return os.cpu_count() or 1
