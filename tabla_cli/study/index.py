@@ -248,33 +248,48 @@ def index_paths(
     Raises:
         StoreError: the index cannot be opened or written.
     """
-    sources = collect_sources(paths)
-    summary = IndexSummary(files=len(sources))
     with open_store(target) as store:
-        known = store.hashes()
-        todo = []
-        for source in sources:
-            hashed = _file_hash(source.path, options.read.max_size)
-            if hashed is not None and known.get(source.path) == hashed[0]:
-                summary.skipped += 1
-                if progress is not None:
-                    progress(None)
-            else:
-                todo.append(source)
-        work = functools.partial(index_source, options=options)
-        for result in map_in_order(
-            work, todo, jobs, per_job=2, max_chunk=4, scheduler=scheduler, on_error=_failed
-        ):
-            if store.replace_file(result.stored, _now(), unless_hash=bool(result.stored.hash)):
-                summary.indexed += 1
-                summary.decisions += len(result.stored.decisions)
-            else:
-                summary.skipped += 1
-            summary.findings += [f for f in result.findings if f.severity.value == "error" or f.code == "internal-error"]
+        return index_into(store, paths, options, prune=prune, jobs=jobs, scheduler=scheduler, progress=progress)
+
+
+def index_into(
+    store: Store,
+    paths: Iterable[str],
+    options: IndexOptions = IndexOptions(),
+    *,
+    prune: bool = False,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[IndexedFile | None], None] | None = None,
+) -> IndexSummary:
+    """:func:`index_paths` into an open index (its own files are never read as inputs)."""
+    own = [] if store.postgres else [store.target + suffix for suffix in ("", "-wal", "-shm", "-journal")]
+    sources = collect_sources(paths, outputs=own)
+    summary = IndexSummary(files=len(sources))
+    known = store.hashes()
+    todo = []
+    for source in sources:
+        hashed = _file_hash(source.path, options.read.max_size)
+        if hashed is not None and known.get(source.path) == hashed[0]:
+            summary.skipped += 1
             if progress is not None:
-                progress(result)
-        if prune:
-            summary.pruned = store.forget(path for path in known if not Path(path).is_file())
+                progress(None)
+        else:
+            todo.append(source)
+    work = functools.partial(index_source, options=options)
+    for result in map_in_order(
+        work, todo, jobs, per_job=2, max_chunk=4, scheduler=scheduler, on_error=_failed
+    ):
+        if store.replace_file(result.stored, _now(), unless_hash=bool(result.stored.hash)):
+            summary.indexed += 1
+            summary.decisions += len(result.stored.decisions)
+        else:
+            summary.skipped += 1
+        summary.findings += [f for f in result.findings if f.severity.value == "error" or f.code == "internal-error"]
+        if progress is not None:
+            progress(result)
+    if prune:
+        summary.pruned = store.forget(path for path in known if not Path(path).is_file())
     return summary
 
 
