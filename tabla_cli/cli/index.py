@@ -57,9 +57,7 @@ def index(
 
     start = time.perf_counter()
     options = IndexOptions(level=level, read=read_options(encoding, max_size), threads=1)
-    summary = index_paths(
-        paths, target, options, prune=prune, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler
-    )
+    summary = index_paths(paths, target, options, prune=prune, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler)
     for finding in summary.findings:
         click.echo(finding.render(), err=True)
     if not quiet:

@@ -27,9 +27,19 @@ _DATE = click.DateTime(["%Y-%m-%d"])
 @click.option("--db", "target", default=None, metavar="FILE|URL", help=DB_HELP + " Without it: PATHS are read.")
 @click.option("--player", "players", multiple=True, metavar="NAME", help="Decisions of this player (repeatable).")
 @click.option("--opponent", "opponents", multiple=True, metavar="NAME", help="Against this opponent (repeatable).")
-@click.option("--since", type=_DATE, default=None, metavar="YYYY-MM-DD", help="Matches on or after this date.")
-@click.option("--until", type=_DATE, default=None, metavar="YYYY-MM-DD", help="Matches on or before this date.")
-@click.option("--tag", "tags", multiple=True, metavar="WORD", help="Decisions with this tag (repeatable; docs/study.md).")
+@click.option(
+    "--since",
+    type=_DATE,
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Matches on or after this date (undated matches are left out).",
+)
+@click.option(
+    "--until", type=_DATE, default=None, metavar="YYYY-MM-DD", help="Matches on or before this date (undated left out)."
+)
+@click.option(
+    "--tag", "tags", multiple=True, metavar="WORD", help="Decisions with this tag (repeatable; docs/study.md)."
+)
 @click.option("--not-tag", "without", multiple=True, metavar="WORD", help="Decisions without this tag (repeatable).")
 @click.option(
     "--kind",

@@ -127,7 +127,9 @@ def render_xgids(rows: Sequence[dict[str, Any]]) -> str:
 
 def render_ids(rows: Sequence[dict[str, Any]]) -> str:
     """One ``POSITION:MATCH`` ID a line, as ``tabla show`` reads them (``xargs tabla show < FILE``)."""
-    return "".join(f"{row['position_id']}:{row['match_id']}\n" for row in rows if row.get("position_id") and row.get("match_id"))
+    return "".join(
+        f"{row['position_id']}:{row['match_id']}\n" for row in rows if row.get("position_id") and row.get("match_id")
+    )
 
 
 def board_of(row: dict[str, Any]) -> str:
@@ -154,8 +156,7 @@ def _answer(row: dict[str, Any]) -> str:
         f"<div><b>Played:</b> {html.escape(str(row['action'] or '?'))}</div>",
         f"<div><b>Error:</b> {_number(row['error'])} "
         f"(equity {_number(row['equity'])} against {_number(row['best_equity'])})</div>",
-        f"<div class='source'>{html.escape(str(row['source'] or 'not analysed'))}; "
-        f"{html.escape(_where(row))}</div>",
+        f"<div class='source'>{html.escape(str(row['source'] or 'not analysed'))}; {html.escape(_where(row))}</div>",
     ]
     return "".join(parts)
 

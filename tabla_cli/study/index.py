@@ -277,9 +277,7 @@ def index_into(
         else:
             todo.append(source)
     work = functools.partial(index_source, options=options)
-    for result in map_in_order(
-        work, todo, jobs, per_job=2, max_chunk=4, scheduler=scheduler, on_error=_failed
-    ):
+    for result in map_in_order(work, todo, jobs, per_job=2, max_chunk=4, scheduler=scheduler, on_error=_failed):
         if store.replace_file(result.stored, _now(), unless_hash=bool(result.stored.hash)):
             summary.indexed += 1
             summary.decisions += len(result.stored.decisions)
@@ -320,7 +318,9 @@ def store_analysis(store: Store, source: Source, analysis: FileAnalysis) -> None
         frames = store.query("SELECT frames FROM files WHERE path = ?", (source.path,))
         blob = frames[0][0] if frames else None
         findings = _finding_rows(source.path, analysis.report.findings)
-        stored = StoredFile(source.path, hashed[0], hashed[1], current, [], findings, None if blob is None else bytes(blob))
+        stored = StoredFile(
+            source.path, hashed[0], hashed[1], current, [], findings, None if blob is None else bytes(blob)
+        )
     tagged = decision_rows(source.path, analysis.rows)
     store.replace_file(
         StoredFile(stored.path, stored.hash, stored.size, stored.matches, tagged, stored.findings, stored.frames),

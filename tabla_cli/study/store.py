@@ -289,7 +289,9 @@ class Store:
         for table in ("decisions", "matches", "findings", "files"):
             cursor.execute(self.sql(f"DELETE FROM {table} WHERE path = ?"), (path,))
 
-    def _insert(self, cursor: Any, table: str, fields: Sequence[tuple[str, str]], rows: Iterable[dict[str, Any]]) -> None:
+    def _insert(
+        self, cursor: Any, table: str, fields: Sequence[tuple[str, str]], rows: Iterable[dict[str, Any]]
+    ) -> None:
         names = [name for name, _ in fields]
         columns = ", ".join(f'"{name}"' for name in names)
         marks = ", ".join("?" for _ in names)
@@ -310,9 +312,10 @@ class Store:
 
     def frames(self) -> list[tuple[str, bytes | None]]:
         """Each indexed file's path and stored report rows, in path order."""
-        return [(path, None if blob is None else bytes(blob)) for path, blob in self.query(
-            "SELECT path, frames FROM files ORDER BY path"
-        )]
+        return [
+            (path, None if blob is None else bytes(blob))
+            for path, blob in self.query("SELECT path, frames FROM files ORDER BY path")
+        ]
 
 
 def open_store(target: str, *, create: bool = True) -> Store:
@@ -331,14 +334,12 @@ def open_store(target: str, *, create: bool = True) -> Store:
         try:
             import psycopg
         except ImportError as exc:
-            raise StoreError(
-                "a PostgreSQL index needs the psycopg driver: pip install 'tabla-cli[postgres]'"
-            ) from exc
+            raise StoreError("a PostgreSQL index needs the psycopg driver: pip install 'tabla-cli[postgres]'") from exc
         try:
-            connection = psycopg.connect(target, connect_timeout=10)
+            server = psycopg.connect(target, connect_timeout=10)
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to the index: {str(exc).strip()}") from exc
-        store = Store(target, connection, postgres=True)
+        store = Store(target, server, postgres=True)
     else:
         if not create and not Path(target).is_file():
             raise StoreError(f"{target}: no such index (make one with 'tabla index PATH... --db {target}')")

@@ -47,7 +47,9 @@ class StudyVisitor(DecisionsVisitor):
         super().begin_game(game, state)
         self.rolls = 0
 
-    def _tag(self, start: int, state: DecisionState, extra: dict[str, Any] | None, dice: tuple[int, int] | None) -> None:
+    def _tag(
+        self, start: int, state: DecisionState, extra: dict[str, Any] | None, dice: tuple[int, int] | None
+    ) -> None:
         """Add the index's columns to the rows the analysis added since ``start``."""
         new = self.pending[start:]
         if not new:
