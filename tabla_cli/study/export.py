@@ -176,7 +176,7 @@ def render_anki(rows: Sequence[dict[str, Any]], title: str = "tabla positions") 
         TablaError: genanki is not installed (``pip install 'tabla-cli[anki]'``).
     """
     try:
-        import genanki  # type: ignore[import-untyped]
+        import genanki
     except ImportError as exc:
         raise TablaError("an Anki deck needs genanki: pip install 'tabla-cli[anki]'") from exc
     model = genanki.Model(
