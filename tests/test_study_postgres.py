@@ -48,7 +48,9 @@ def archive(tmp_path: Path) -> Path:
 
 def table_counts(url: str) -> dict[str, int]:
     with open_store(url, create=False) as store:
-        return {t: store.query(f"SELECT COUNT(*) FROM {t}")[0][0] for t in ("files", "matches", "decisions", "findings")}
+        return {
+            t: store.query(f"SELECT COUNT(*) FROM {t}")[0][0] for t in ("files", "matches", "decisions", "findings")
+        }
 
 
 def test_postgres_index_answers_as_the_sqlite_index(archive: Path, database: str, tmp_path: Path) -> None:
