@@ -378,3 +378,41 @@ def test_analyze_db_writes_the_engine_results_into_the_index(tmp_path: Path) -> 
     assert total == judged == tagged > 0 and sources == "bgsage 1ply" and matches == 1
     again = index_paths([str(source)], db)
     assert again.skipped == 1  # the analysis kept the file's hash: index does not read it again
+
+
+# --- report --db -------------------------------------------------------------------
+
+
+def same_reports(indexed: Path, tables: tuple[str, ...]) -> None:
+    """``report --db`` prints what ``report PATH`` prints, table by table (as CSV)."""
+    from tabla_cli.reports.options import PLAYER_TABLES
+
+    folder = str(indexed.parent)
+    with sqlite3.connect(indexed) as connection:
+        player = connection.execute("SELECT player0 FROM matches ORDER BY path LIMIT 1").fetchone()[0]
+    for table in tables:
+        extra = ("--player", player) if table in PLAYER_TABLES else ()
+        args = ("--by", table, "--format", "csv", "-q", *extra)
+        code, from_files, err = tabla("report", folder, *args)
+        assert code == 0, err
+        code, from_index, err = tabla("report", "--db", str(indexed), *args)
+        assert code == 0, err
+        assert from_files.count("\n") > 1, table
+        assert from_index == from_files, table
+
+
+def test_report_from_the_index_equals_the_report_from_the_files(indexed: Path) -> None:
+    same_reports(indexed, ("player", "match", "decisions"))
+
+
+@pytest.mark.slow
+def test_report_from_the_index_equals_the_report_from_the_files_on_every_table(indexed: Path) -> None:
+    from tabla_cli.reports.options import TABLE_NAMES
+
+    same_reports(indexed, TABLE_NAMES)
+
+
+def test_report_db_usage(indexed: Path) -> None:
+    assert tabla("report")[0] == 2
+    assert tabla("report", "--db", str(indexed), "x.mat")[0] == 2
+    assert tabla("report", "--db", str(indexed), "--analyze", "1ply")[0] == 2

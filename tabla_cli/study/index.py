@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis, evaluate
 from tabla_cli.check import FileReport
@@ -29,6 +29,9 @@ from tabla_cli.pipeline import FileTee, ReadOptions, as_source, internal_error, 
 from tabla_cli.source import Source, collect_sources, map_in_order
 from tabla_cli.study.store import Store, StoredFile, open_store
 from tabla_cli.study.visitor import StudyVisitor
+
+if TYPE_CHECKING:
+    from tabla_cli.reports.rows import FileRows
 
 __all__ = [
     "IndexOptions",
@@ -332,3 +335,22 @@ def store_analysis(store: Store, source: Source, analysis: FileAnalysis) -> None
 def default_jobs() -> int:
     """Worker processes when none are given: every core."""
     return os.cpu_count() or 1
+
+
+def _walk_key(path: str) -> list[tuple[int, str]]:
+    """Sorts paths as a walk of their folders finds them: a folder's files (by name), then its folders.
+
+    >>> sorted(["a/b/x.mat", "a/z.mat", "a/c.mat"], key=_walk_key)
+    ['a/c.mat', 'a/z.mat', 'a/b/x.mat']
+    """
+    parts = Path(path).parts
+    return [(1, part) for part in parts[:-1]] + [(0, parts[-1] if parts else "")]
+
+
+def stored_rows(store: Store) -> list[FileRows]:
+    """The report's rows of every indexed file, in the order a walk of their folders reads them
+    (the order ``tabla report`` reads the files in, so that matches get the same keys)."""
+    from tabla_cli.study.frames import unpack_rows
+
+    found = [(path, blob) for path, blob in store.frames() if blob is not None]
+    return [unpack_rows(blob) for _, blob in sorted(found, key=lambda item: _walk_key(item[0]))]
