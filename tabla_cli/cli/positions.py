@@ -165,6 +165,6 @@ def positions(
     elif isinstance(data, str):
         click.echo(data, nl=False)
     if not quiet:
-        click.echo(f"positions: {len(rows)} decisions", err=True)
+        click.echo(f"positions: {len(rows)} decision{'' if len(rows) == 1 else 's'}", err=True)
     if failed:
         sys.exit(1)

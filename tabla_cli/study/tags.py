@@ -159,7 +159,8 @@ def play_tags(
         return {"hit": None, "missed_hit": None, "closed_out": None, "anchored": None, "shots": None}
     bar = position.opponent[BAR]
     hit = after.opponent[BAR] > bar
-    missed = not hit and any(result.opponent[BAR] > bar for result in legal_plays(position, dice))
+    blots = any(position.opponent[point] == 1 for point in range(1, 25))
+    missed = not hit and blots and any(result.opponent[BAR] > bar for result in legal_plays(position, dice))
     closed = after.opponent[BAR] > 0 and _home_points(after.mover) == 6
     return {
         "hit": hit,
