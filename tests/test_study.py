@@ -92,6 +92,11 @@ def test_index_holds_every_decision_of_the_analysis(indexed: Path) -> None:
     assert tagged == total and judged > total // 3
     assert by_file == per_file
     assert sources and all(s.startswith("recorded") for s in sources)
+    with sqlite3.connect(indexed) as connection:
+        games = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        written = connection.execute("SELECT SUM(games) FROM matches").fetchone()[0]
+        players = connection.execute("SELECT SUM(decisions) FROM players").fetchone()[0]
+    assert games == written >= len(FILES) and players == total
 
 
 def test_cli_index_again_skips_unchanged_then_rereads_a_changed_file_alone(archive: Path, tmp_path: Path) -> None:

@@ -12,10 +12,10 @@ through :func:`store_analysis`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import hashlib
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,31 +122,34 @@ def _file_hash(path: str, max_size: int = MAX_SIZE) -> tuple[str, int] | None:
     return digest.hexdigest(), size
 
 
-def _match_rows(path: str, frame: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+def _frame(rows: FileRows, name: str) -> list[dict[str, Any]]:
+    """Every row of frame ``name`` of a file, packed or not, as dicts."""
     from tabla_cli.reports.rows import arrow_schema
 
-    names = arrow_schema("matches").names
-    out = []
-    for cells in frame:
-        row = dict(zip(names, cells))
-        out.append(
-            {
-                "path": path,
-                "match_no": int(row["index"]),
-                "player0": row["player0"],
-                "player1": row["player1"],
-                "length": row["length"],
-                "variant": row["variant"],
-                "date": row["date"],
-                "site": row["site"],
-                "winner": row["winner"],
-                "score0": row["score0"],
-                "score1": row["score1"],
-                "games": row["games"],
-                "findings": row["findings"],
-            }
-        )
+    names = arrow_schema(name).names
+    out: list[dict[str, Any]] = []
+    for batch in rows.batches[name]:
+        out += batch.to_pylist()
+    out += [dict(zip(names, cells)) for cells in rows.rows[name]]
     return out
+
+
+def _match_rows(path: str, rows: FileRows) -> list[dict[str, Any]]:
+    from tabla_cli.study.store import MATCH_FIELDS
+
+    kept = [name for name, _ in MATCH_FIELDS if name not in ("path", "match_no")]
+    return [
+        {"path": path, "match_no": int(row["index"]), **{k: row[k] for k in kept}} for row in _frame(rows, "matches")
+    ]
+
+
+def _game_rows(path: str, rows: FileRows) -> list[dict[str, Any]]:
+    from tabla_cli.study.store import GAME_FIELDS
+
+    kept = [name for name, _ in GAME_FIELDS if name not in ("path", "match_no")]
+    return [
+        {"path": path, "match_no": int(row["match"]) + 1, **{k: row[k] for k in kept}} for row in _frame(rows, "games")
+    ]
 
 
 def _finding_rows(path: str, findings: Iterable[Finding]) -> list[dict[str, Any]]:
@@ -205,10 +208,11 @@ def index_source(source: Source | str, options: IndexOptions = IndexOptions()) -
         path=path,
         hash=digest,
         size=size,
-        matches=_match_rows(path, file_rows.rows["matches"]),
+        matches=_match_rows(path, file_rows),
         decisions=decision_rows(path, rows),
         findings=_finding_rows(path, report.findings),
         frames=pack_rows(file_rows),
+        games=_game_rows(path, file_rows),
     )
     return IndexedFile(stored, list(report.findings))
 
@@ -304,37 +308,30 @@ def analyse_tagged(options: AnalysisOptions, read: ReadOptions, source: Source) 
 def store_analysis(store: Store, source: Source, analysis: FileAnalysis) -> None:
     """Write ``tabla analyze``'s results for one file into the index: its decisions replaced by the analysis'.
 
-    The file's hash is kept as the index had it (or taken now when it was
-    not indexed), so that ``tabla index`` does not read it again; its
-    matches and report rows come from a fresh index of the file when the
-    index did not hold it.
+    The file keeps its hash, matches, games and report rows as the index
+    holds them (a file the index does not hold, or holds with another hash,
+    is indexed afresh first), so that ``tabla index`` does not read it again.
     """
-    known = store.hashes()
     hashed = _file_hash(source.path)
     if hashed is None:
         return
-    if known.get(source.path) != hashed[0]:
-        fresh = index_source(source)
-        stored = fresh.stored
+    known = store.query("SELECT hash, frames FROM files WHERE path = ?", (source.path,))
+    if not known or known[0][0] != hashed[0]:
+        stored = index_source(source).stored
     else:
-        current = store.query_dicts('SELECT * FROM matches WHERE path = ? ORDER BY "match_no"', (source.path,))
-        frames = store.query("SELECT frames FROM files WHERE path = ?", (source.path,))
-        blob = frames[0][0] if frames else None
-        findings = _finding_rows(source.path, analysis.report.findings)
+        blob = known[0][1]
         stored = StoredFile(
-            source.path, hashed[0], hashed[1], current, [], findings, None if blob is None else bytes(blob)
+            source.path,
+            hashed[0],
+            hashed[1],
+            store.query_dicts('SELECT * FROM matches WHERE path = ? ORDER BY "match_no"', (source.path,)),
+            [],
+            _finding_rows(source.path, analysis.report.findings),
+            None if blob is None else bytes(blob),
+            store.query_dicts('SELECT * FROM games WHERE path = ? ORDER BY "match_no", game', (source.path,)),
         )
-    tagged = decision_rows(source.path, analysis.rows)
-    store.replace_file(
-        StoredFile(stored.path, stored.hash, stored.size, stored.matches, tagged, stored.findings, stored.frames),
-        _now(),
-        unless_hash=False,
-    )
-
-
-def default_jobs() -> int:
-    """Worker processes when none are given: every core."""
-    return os.cpu_count() or 1
+    stored = dataclasses.replace(stored, decisions=decision_rows(source.path, analysis.rows))
+    store.replace_file(stored, _now(), unless_hash=False)
 
 
 def _walk_key(path: str) -> list[tuple[int, str]]:

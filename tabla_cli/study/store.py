@@ -1,7 +1,7 @@
 """The index's database: an SQLite file by default, or a PostgreSQL server given by a URL.
 
 One :class:`Store` holds the tables of docs/study.md: ``files`` (each indexed
-file's path, content hash and the report's frames of it), ``matches``,
+file's path, content hash and the report's frames of it), ``matches``, ``games``,
 ``decisions`` (every decision, with its evaluation and tags), ``findings`` and
 the view ``players``. Each file's rows are replaced in one transaction
 (:meth:`Store.replace_file`), so that a reader, or a second ``tabla index``
@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from tabla_cli.study.tags import TAG_COLUMNS
 __all__ = [
     "BUSY_SECONDS",
     "DECISION_FIELDS",
+    "GAME_FIELDS",
     "MATCH_FIELDS",
     "SCHEMA_VERSION",
     "Store",
@@ -104,6 +105,25 @@ MATCH_FIELDS: tuple[tuple[str, str], ...] = (
 )
 """The columns of ``matches``."""
 
+GAME_FIELDS: tuple[tuple[str, str], ...] = (
+    ("path", "text"),
+    ("match_no", "int"),
+    ("game", "int"),
+    ("score0", "int"),
+    ("score1", "int"),
+    ("winner", "text"),
+    ("winner_side", "int"),
+    ("points", "int"),
+    ("cube", "int"),
+    ("cube_owner", "text"),
+    ("result", "text"),
+    ("ended_by", "text"),
+    ("crawford", "bool"),
+    ("post_crawford", "bool"),
+    ("moves", "int"),
+)
+"""The columns of ``games`` (as the report's games frame has them)."""
+
 _FINDING_FIELDS: tuple[tuple[str, str], ...] = (
     ("path", "text"),
     ("line", "int"),
@@ -124,11 +144,13 @@ def _schema(blob: str) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, size BIGINT, "
         f"matches BIGINT, decisions BIGINT, indexed_at TEXT, frames {blob})",
         _table("matches", MATCH_FIELDS, ', PRIMARY KEY (path, "match_no")'),
+        _table("games", GAME_FIELDS),
         _table("decisions", DECISION_FIELDS, ", PRIMARY KEY (path, seq)"),
         _table("findings", _FINDING_FIELDS),
         "CREATE INDEX IF NOT EXISTS decisions_player ON decisions (player)",
         "CREATE INDEX IF NOT EXISTS decisions_error ON decisions (error)",
         "CREATE INDEX IF NOT EXISTS findings_path ON findings (path)",
+        'CREATE INDEX IF NOT EXISTS games_path ON games (path, "match_no")',
         "CREATE VIEW players AS SELECT player AS name, COUNT(DISTINCT path || '#' || match_no) AS matches, "
         "COUNT(*) AS decisions FROM decisions GROUP BY player",
     ]
@@ -148,6 +170,7 @@ class StoredFile:
     decisions: list[dict[str, Any]]
     findings: list[dict[str, Any]]
     frames: bytes | None = None
+    games: list[dict[str, Any]] = field(default_factory=list)
 
 
 def is_url(target: str) -> bool:
@@ -281,12 +304,13 @@ class Store:
                 ),
             )
             self._insert(cursor, "matches", MATCH_FIELDS, stored.matches)
+            self._insert(cursor, "games", GAME_FIELDS, stored.games)
             self._insert(cursor, "decisions", DECISION_FIELDS, stored.decisions)
             self._insert(cursor, "findings", _FINDING_FIELDS, stored.findings)
         return True
 
     def _delete(self, cursor: Any, path: str) -> None:
-        for table in ("decisions", "matches", "findings", "files"):
+        for table in ("decisions", "games", "matches", "findings", "files"):
             cursor.execute(self.sql(f"DELETE FROM {table} WHERE path = ?"), (path,))
 
     def _insert(
