@@ -355,6 +355,7 @@ def test_anki_deck_passes_genanki_checks_and_opens(indexed: Path, tmp_path: Path
     assert len(notes) == cards == wanted > 0
     fields = notes[0][0].split("\x1f")
     assert len(fields) == 4 and fields[1].startswith("<svg") and "Best:" in fields[3]
+    assert all("<ol class='options'><li>" in note[0] for note in notes)  # the ranked plays or the cube equities
     assert "tabla positions" in decks
 
 
@@ -364,6 +365,12 @@ def test_quiz_page_holds_a_card_per_position(indexed: Path, tmp_path: Path) -> N
     assert code == 0, err
     text = page.read_text()
     assert text.count("<section class='card'") == 3 and text.count("<svg") == 3 and "Best:" in text
+    rows = json.loads(
+        tabla("positions", "--db", str(indexed), "--limit", "3", "--kind", "checker", "--format", "json")[1]
+    )
+    for row in rows:
+        best_play, best_equity, no_loss = row["alternatives"][0]
+        assert (best_play, best_equity, no_loss) == (row["best"], row["best_equity"], 0.0)
 
 
 def test_analyze_db_writes_the_engine_results_into_the_index(tmp_path: Path) -> None:

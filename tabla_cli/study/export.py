@@ -150,12 +150,28 @@ def _question(row: dict[str, Any]) -> str:
     return f"{ask} ({html.escape(str(row['score']))}, cube {row['cube']})"
 
 
+def _options(row: dict[str, Any]) -> str:
+    """The ranked plays (or the cube equities) a decision was judged among, as an HTML list; "" if unknown."""
+    options = row.get("alternatives")
+    if not options:
+        return ""
+    if isinstance(options, dict):
+        items = [f"<li>{html.escape(name)}: {_number(equity)}</li>" for name, equity in options.items()]
+    else:
+        items = [
+            f"<li>{html.escape(play or 'no move')}: {_number(equity)} ({'-' + _number(error) if error else 'best'})</li>"
+            for play, equity, error in options
+        ]
+    return f"<ol class='options'>{''.join(items)}</ol>"
+
+
 def _answer(row: dict[str, Any]) -> str:
     parts = [
         f"<div><b>Best:</b> {html.escape(str(row['best'] or '?'))}</div>",
         f"<div><b>Played:</b> {html.escape(str(row['action'] or '?'))}</div>",
         f"<div><b>Error:</b> {_number(row['error'])} "
         f"(equity {_number(row['equity'])} against {_number(row['best_equity'])})</div>",
+        _options(row),
         f"<div class='source'>{html.escape(str(row['source'] or 'not analysed'))}; {html.escape(_where(row))}</div>",
     ]
     return "".join(parts)

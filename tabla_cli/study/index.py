@@ -16,6 +16,7 @@ import dataclasses
 import datetime
 import functools
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ from tabla_cli.study.store import Store, StoredFile, open_store
 from tabla_cli.study.visitor import StudyVisitor
 
 if TYPE_CHECKING:
+    from tabla_cli.evaluation.recorded import RecordedAnalysis
+    from tabla_cli.evaluation.types import Evaluation
     from tabla_cli.reports.rows import FileRows
 
 __all__ = [
@@ -178,6 +181,26 @@ def decision_rows(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, A
     return out
 
 
+ALTERNATIVES = 5
+"""The best plays the index keeps of a checker decision's recorded ranking."""
+
+
+def alternatives(kind: str, evaluation: Evaluation | None, recorded: RecordedAnalysis | None) -> str | None:
+    """The options a decision was judged among, as JSON: a checker play's best :data:`ALTERNATIVES` plays of the
+    recorded ranking (``[play, equity, error]``), a cube decision's equities of no double, double/take and
+    double/pass (from the doubler's side); None when the evaluation does not give them."""
+    equities = evaluation.cube_equities if evaluation is not None else None
+    if kind != "checker" and equities is None and recorded is not None and recorded.cube is not None:
+        equities = (recorded.cube.no_double, recorded.cube.double_take, recorded.cube.double_pass)
+    if kind != "checker" and equities is not None:
+        no_double, take, drop = equities
+        return json.dumps({"no double": no_double, "double/take": take, "double/pass": drop})
+    if kind == "checker" and recorded is not None and recorded.candidates:
+        best = recorded.candidates[:ALTERNATIVES]
+        return json.dumps([[c.play, c.equity, c.error] for c in best])
+    return None
+
+
 def index_source(source: Source | str, options: IndexOptions = IndexOptions()) -> IndexedFile:
     """Read and replay one file into its rows for the index; never raises for bad input."""
     from tabla_cli.digest import Fingerprint
@@ -200,6 +223,8 @@ def index_source(source: Source | str, options: IndexOptions = IndexOptions()) -
             for item in study.pending:
                 item.decision = None  # no engine: only what the files record
         rows = evaluate(study.pending, analysis)
+        for item in study.pending:
+            item.row["alternatives"] = alternatives(item.row["kind"], item.evaluation, item.action.analysis)
     except Exception as exc:  # one file's bug must not stop the rest
         report.findings.append(internal_error(exc, path))
         rows = []

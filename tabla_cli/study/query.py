@@ -8,6 +8,7 @@ into a temporary SQLite database first and asks it the same query.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -123,7 +124,7 @@ _COLUMNS = (
     "d.path, d.seq, d.match_no, d.game, d.move, d.player, d.opponent, d.side, d.kind, d.date, d.dice, "
     "d.action, d.best, d.equity, d.best_equity, d.error, d.error_mwc, d.luck, d.skill, d.source, d.rolled_out, "
     "d.cube, d.cube_state, d.position_id, d.match_id, d.xgid, d.phase, d.plan_player, d.plan_opponent, "
-    "d.score, d.pips_player, d.pips_opponent, d.race_lead, d.tags, m.length"
+    "d.score, d.pips_player, d.pips_opponent, d.race_lead, d.tags, d.alternatives, m.length"
 )
 
 
@@ -141,6 +142,7 @@ def find_positions(store: Store, flt: PositionFilter) -> list[dict[str, Any]]:
     rows = store.query_dicts(text, params)
     for row in rows:
         row["tags"] = (row["tags"] or "").split()
+        row["alternatives"] = None if row["alternatives"] is None else json.loads(row["alternatives"])
         if row["rolled_out"] is not None:
             row["rolled_out"] = bool(row["rolled_out"])
     return rows

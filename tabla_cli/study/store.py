@@ -83,6 +83,7 @@ DECISION_FIELDS: tuple[tuple[str, str], ...] = (
     ("match_id", "text"),
     ("xgid", "text"),
     ("game_result", "float"),
+    ("alternatives", "text"),
     *TAG_COLUMNS,
     ("tags", "text"),
 )
