@@ -329,7 +329,12 @@ def evaluate(
 
 
 def analyse_source(
-    source: Source | str, options: AnalysisOptions, read: ReadOptions = ReadOptions(), *, text: str | None = None
+    source: Source | str,
+    options: AnalysisOptions,
+    read: ReadOptions = ReadOptions(),
+    *,
+    text: str | None = None,
+    visitor_class: type[DecisionsVisitor] | None = None,
 ) -> FileAnalysis:
     """Check and analyse every match of ``source``; never raises for bad input.
 
@@ -338,9 +343,11 @@ def analyse_source(
         options: how to evaluate.
         read: how to read the file (encoding, size limit).
         text: the file's text, when already at hand.
+        visitor_class: the decisions' visitor (a subclass adds columns to the
+            rows, as the index's :class:`~tabla_cli.study.visitor.StudyVisitor`).
     """
     path = as_source(source).path
-    visitor = DecisionsVisitor(path, options)
+    visitor = (visitor_class or DecisionsVisitor)(path, options)
     report = FileReport(path)
     run(source, FileTee(CheckVisitor(report), Fingerprint(report.keys), visitor), read, text=text)
     notices: list[str] = []

@@ -38,12 +38,31 @@ if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
+    from tabla_cli.study.store import Store
 
 
 def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
     from tabla_cli.analysis.decisions import analyse_source
 
     return analyse_source(source, options, read)
+
+
+def _tagged(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
+    from tabla_cli.study.index import analyse_tagged
+
+    return analyse_tagged(options, read, source)
+
+
+def _open_index(target: str | None) -> Store | None:
+    from tabla_cli.study.store import open_store
+
+    return None if target is None else open_store(target)
+
+
+def _store(store: Store, source: Source, result: FileAnalysis) -> None:
+    from tabla_cli.study.index import store_analysis
+
+    store_analysis(store, source, result)
 
 
 def _failed(source: Source, message: str) -> FileAnalysis:
@@ -95,6 +114,13 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 )
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
 @filter_options
+@click.option(
+    "--db",
+    "target",
+    default=None,
+    metavar="FILE|URL",
+    help="Also write every decision's analysis into this index ('tabla index'), replacing the file's decisions.",
+)
 @input_options(quiet="No progress bar and no summary line (errors still go to stderr).")
 @reports_errors
 def analyze(
@@ -110,6 +136,7 @@ def analyze(
     out_dir: str | None,
     force: bool,
     filters: Filters,
+    target: str | None,
     jobs: int | None,
     scheduler: str | None,
     quiet: bool,
@@ -189,8 +216,9 @@ def analyze(
     errors = 0
     codes: set[str] = set()
     notices: set[str] = set()
+    store = _open_index(target)
     with analysis_progress(len(names), quiet) as advance:
-        work = functools.partial(_work, options, read_options(encoding, max_size))
+        work = functools.partial(_work if store is None else _tagged, options, read_options(encoding, max_size))
         for index, result in enumerate(
             map_in_order(
                 work, names, jobs or os.cpu_count() or 1, per_job=2, max_chunk=1, scheduler=scheduler, on_error=_failed
@@ -201,6 +229,8 @@ def analyze(
                 if notice not in notices:
                     notices.add(notice)
                     click.echo(f"analyze: warning: {notice}", err=True)
+            if store is not None:
+                _store(store, names[index], result)
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
                 write_output(targets[index], result.document, force, inputs)
@@ -211,6 +241,8 @@ def analyze(
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
+    if store is not None:
+        store.close()
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     if rows or not unread:
         _emit(rows, by, fmt, output, force, inputs)
