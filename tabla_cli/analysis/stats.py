@@ -200,6 +200,8 @@ def decision_row(
         "position_id": position_id,
         "match_id": match_id,
         "game_result": None,
+        "comment": None,
+        "flagged": False,
     }
     if evaluation is not None:
         row.update(evaluation_fields(evaluation, kind))
