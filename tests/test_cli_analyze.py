@@ -406,7 +406,7 @@ def test_one_row_per_game_and_player() -> None:
     sgf = CORPUS / "sgf" / "gnubg-bglab-lasse-match8640511.sgf"
     code, out, err = run(str(sgf), "--by", "game", "--format", "json", "-j", "1")
     assert code == 0, err
-    assert "analyzed 1 files" in err and out.startswith("[")
+    assert "analyzed 1 file," in err and out.startswith("[")
     games = json.loads(out)
     code, out, err = run(str(sgf), "--by", "match", "--format", "json", "-j", "1")
     assert code == 0, err
