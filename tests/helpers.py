@@ -7,8 +7,11 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from tabla_cli.model import Match
-from tabla_cli.replay import Decision, MatchResult
+from tabla_cli.board import Play, Player, Position
+from tabla_cli.evaluation.recorded import RecordedAnalysis
+from tabla_cli.model import Action, Match
+from tabla_cli.replay import Decision, MatchResult, replay
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at, recorded_unread
 from tabla_cli.writers.rolls import replay_rolls
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -81,3 +84,33 @@ def check_golden(path: Path, actual: str, update: bool) -> None:
     if update:
         path.write_text(actual, encoding="utf-8")
     assert actual == path.read_text(encoding="utf-8")
+
+
+class _ReadAtState(BaseVisitor[dict[int, RecordedAnalysis | None]]):
+    """Each visited action's recorded analysis as the consumers read it (:func:`recorded_at`), by ``id``."""
+
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN
+
+    def __init__(self) -> None:
+        self.read: dict[int, RecordedAnalysis | None] = {}
+
+    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+        self.read.setdefault(id(action), recorded_at(state, action))
+
+    def visit_cube(
+        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
+    ) -> None:
+        self.read.setdefault(id(action), recorded_at(state, action))
+
+    def visit_resign(self, state: DecisionState, action: Action) -> None:
+        self.read.setdefault(id(action), recorded_at(state, action))
+
+    def result(self) -> dict[int, RecordedAnalysis | None]:
+        return self.read
+
+
+def recorded_by_action(match: Match) -> Callable[[Action], RecordedAnalysis | None]:
+    """The recorded analysis of each action of ``match`` with its written cube analysis (SGF's ``DA``) read
+    at the replay's state, as the consumers read it; an action the replay does not follow has none read."""
+    read = replay(match, _ReadAtState())
+    return lambda action: read[id(action)] if id(action) in read else recorded_unread(action)

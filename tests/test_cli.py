@@ -68,7 +68,7 @@ def test_one_bad_file_does_not_stop_the_rest(tmp_path: Path) -> None:
     assert code == 1
     assert "a.mat: error[unreadable-file]" in err
     assert "missing.mat: error[unreadable-file]" in err
-    assert "checked 4 files, 1 matches, 4 games" in err
+    assert "checked 4 files, 1 match, 4 games" in err
 
 
 def test_warnings_fail_only_with_strict(tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ def test_format_from_suffix(tmp_path: Path, suffix: str, fmt: str, start: str) -
     target = tmp_path / f"out{suffix}"
     code, out, err = run("convert", str(SPEC), "-o", str(target))
     assert code == 0 and out == ""
-    assert err.startswith(f"converted 1 of 1 inputs (1 matches) to {fmt} in ")
+    assert err.startswith(f"converted 1 of 1 input (1 match) to {fmt} in ")
     text = target.read_text(encoding="utf-8")
     assert text.startswith(start)
     assert format_for_path(target) == fmt
@@ -106,7 +106,7 @@ def test_usage_errors_about_inputs(tmp_path: Path) -> None:
 
 def test_stdin_to_stdout() -> None:
     code, out, err = run("convert", "-", "-o", "-", "--to", "json", input=SPEC.read_text(encoding="utf-8"))
-    assert code == 0 and err.startswith("converted 1 of 1 inputs (1 matches) to json")
+    assert code == 0 and err.startswith("converted 1 of 1 input (1 match) to json")
     (back,) = read_back(out)
     assert match_differences(mat.read_match(SPEC), back) == []
     code, out, err = run(

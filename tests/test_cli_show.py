@@ -185,7 +185,8 @@ def test_plays_ranked_by_equity() -> None:
     )
     assert {row["level"] for row in rows} == {"1ply"}
     code, out, _ = run("plays", "start", "64", "--level", "1ply")
-    first, second = out.splitlines()[:2]
+    first, chances, second = out.splitlines()[:3]
+    assert re.fullmatch(r"      0\.\d{3} 0\.\d{3} 0\.\d{3} - 0\.\d{3} 0\.\d{3} 0\.\d{3}", chances)
     assert re.fullmatch(rf"   1\. 1ply  {re.escape(rows[0]['play'])} +Eq\.: [+-]\d\.\d{{3}}", first)
     assert re.fullmatch(rf"   2\. 1ply  {re.escape(rows[1]['play'])} +Eq\.: [+-]\d\.\d{{3}} \(-\d\.\d{{3}}\)", second)
 

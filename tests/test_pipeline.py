@@ -256,8 +256,15 @@ def test_findings_page_lists_exactly_the_codes() -> None:
 
 
 def test_writers_registry() -> None:
-    assert FORMATS == ("mat", "sgf", "json", "positions", "txt") == tuple(w.name for w in WRITERS)
-    assert SUFFIXES == {".mat": "mat", ".sgf": "sgf", ".json": "json", ".csv": "positions"}
+    assert FORMATS == ("mat", "sgf", "json", "positions", "txt", "ogxm") == tuple(w.name for w in WRITERS)
+    assert SUFFIXES == {
+        ".mat": "mat",
+        ".sgf": "sgf",
+        ".json": "json",
+        ".csv": "positions",
+        ".ogxm": "ogxm",
+        ".ogxms": "ogxm",
+    }
     assert get("positions").suffix == ".csv" and get("txt").suffix == ".txt"
     assert format_for_path("x/y.CSV") == "positions" and report_format("x/y.CSV") == "csv"
     assert format_for_path("m.txt") is None and report_format("m.txt") == "table"

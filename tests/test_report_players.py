@@ -452,14 +452,15 @@ def test_cli_personal_html_sections(tmp_path: Path) -> None:
     assert "<td>gammons won %</td><td>28.6%</td>" in page
 
 
-def test_personal_page_draws_forfeits_apart_and_counts_them(tmp_path: Path) -> None:
+def test_personal_page_draws_galaxy_resignations_apart_and_counts_them(tmp_path: Path) -> None:
     from tabla_cli.reports.personal import headline_cards
     from tabla_cli.reports.plots import _ending
 
     frames = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"])
     assert _ending(frames.games).tolist() == ["gammon", "forfeit"]
     card = headline_cards(player_summary(frames, ("lasse",)).iloc[0])
-    assert "100.0% / –" in card and "1 forfeit won" in card
+    assert "100.0% / –" in card and "1 game won by the opponent&#x27;s resignation" in card
+    assert "forfeit" not in card
 
 
 def test_readable_tables() -> None:

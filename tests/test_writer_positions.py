@@ -171,7 +171,7 @@ def test_unresolved_play_and_a_play_that_cannot_be_applied() -> None:
     ann[7] += 1
     assert rows[1].position == Position(Position.start().mover, tuple(ann))  # Bob on roll after 13/7
     assert rows[2].position_id and not rows[3].position_id and rows[3].pips is None
-    assert rows[3].values()[8:] == ["", "", "", None, None]
+    assert rows[3].values()[8:] == ["", "", "", None, None, ""]
 
 
 def test_csv_columns_and_rows() -> None:

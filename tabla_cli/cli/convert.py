@@ -24,6 +24,7 @@ from tabla_cli.cli.options import (
     stdin_source,
 )
 from tabla_cli.output import Inputs
+from tabla_cli.words import plural
 from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get
 
 if TYPE_CHECKING:
@@ -178,9 +179,10 @@ def convert(
             matches += result
     if not quiet:
         seconds = time.perf_counter() - start
-        what = f"converted {converted} of {len(jobs)} inputs ({matches} matches) to {fmt} in {seconds:.2f} s"
-        what += f"; {skipped} skipped (not a regular file)" if skipped else ""
-        _say(what + (f"; {failed} not converted" if failed else ""))
+        what = f"converted {converted:,} of {plural(len(jobs), 'input')} ({plural(matches, 'match')}) to {fmt}"
+        what += f" in {seconds:.2f} s"
+        what += f"; {skipped:,} skipped (not a regular file)" if skipped else ""
+        _say(what + (f"; {failed:,} not converted" if failed else ""))
     if failed:
         sys.exit(1)
 
