@@ -340,7 +340,7 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
     assert len(batches) == 1
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
     assert re.search(r"analysing: 1/1 file, 1 match, [\d.]+ matches/s", result.stderr)
-    assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
+    assert "report: player Ivan: 1 of 2 files holds a chosen match; analysing those" in result.stderr
     result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivna", "-j", "1"])
     assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in result.stderr
     assert len(batches) == 1
