@@ -17,6 +17,7 @@ from helpers import CORPUS, EXAMPLES
 
 THREE_POINT = str(EXAMPLES / "three-point-match.mat")
 EXPORT = CORPUS / "txt" / "bglab-lasse-0-ply-match1788245.txt"
+EXPORT_2PLY = str(CORPUS / "txt" / "bglab-lasse-2-ply-match967143.txt")
 
 
 @pytest.fixture(autouse=True)
@@ -110,6 +111,9 @@ def test_html_has_worst_decisions_on_boards(tmp_path: Path) -> None:
         root = ET.fromstring(board)
         assert root.find("{http://www.w3.org/2000/svg}title") is not None
     assert section.count("<figcaption>") == len(boards)
+    full = str(Path(THREE_POINT))
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", section, re.DOTALL)
+    assert all(f'<span title="{full}">three-point-match.mat</span>' in c for c in captions)
 
 
 def test_output_is_not_overwritten(tmp_path: Path) -> None:
@@ -342,7 +346,7 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
     assert len(batches) == 1
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
     assert re.search(r"analysing: 1/1 file, 1 match, [\d.]+ matches/s", result.stderr)
-    assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
+    assert "report: player Ivan: 1 of 2 files holds a chosen match; analysing those" in result.stderr
     result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivna", "-j", "1"])
     assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in result.stderr
     assert len(batches) == 1
@@ -401,3 +405,17 @@ def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, mon
         code, _, err = run(*args, "--level", "1ply", "--no-luck", "--format", "json")
         assert code == 0, err
     assert threads == [_cores(), _cores(), _cores(), 1]
+
+
+def test_columns_chooses_and_a_terminal_table_leaves_out_the_all_zero_ones() -> None:
+    code, out, err = run(EXPORT_2PLY, "--columns", "pr,player", "-q")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0].split() == ["pr", "player"]
+    code, out, _ = run(EXPORT_2PLY, "--columns", "player,pr", "--format", "csv", "-q")
+    assert out.splitlines()[0] == "player,pr"
+    _, table, _ = run(EXPORT_2PLY, "-q")
+    _, csv_text, _ = run(EXPORT_2PLY, "--format", "csv", "-q")
+    header = csv_text.splitlines()[0].split(",")
+    assert "wrong_takes" in header and "wrong_takes" not in table.splitlines()[0].split()
+    code, out, err = run(EXPORT_2PLY, "--columns", "player,nope", "-q")
+    assert code == 2 and "--columns: no column 'nope'; the table has file, match, player" in err

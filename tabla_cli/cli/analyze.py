@@ -20,6 +20,7 @@ import click
 
 from tabla_cli.cli.options import (
     Filters,
+    chosen_columns,
     filter_options,
     input_options,
     level_option,
@@ -101,6 +102,7 @@ def analyze(
     by: str,
     fmt: str | None,
     output: str | None,
+    columns: tuple[str, ...],
     recorded: bool,
     no_cache: bool,
     no_luck: bool,
@@ -204,7 +206,7 @@ def analyze(
             advance(result.report.matches, result.decisions)
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     if rows or not unread:
-        _emit(rows, by, fmt, output, force, inputs)
+        _emit(rows, by, fmt, output, force, inputs, columns)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
@@ -297,11 +299,19 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
     return [out_dir / target for target in unique]
 
 
-def _emit(rows: list[dict[str, Any]], by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
+def _emit(
+    rows: list[dict[str, Any]],
+    by: str,
+    fmt: str,
+    output: str | None,
+    force: bool,
+    inputs: Inputs,
+    columns: tuple[str, ...] = (),
+) -> None:
     """Write the ``by`` table of the decision rows (pandas loads for the HTML page and Parquet only)."""
     from tabla_cli.reports.analysis import analysis_table
 
-    table = analysis_table(rows, by)
+    table = chosen_columns(analysis_table(rows, by), columns)
     data: str | bytes
     if fmt == "html":
         from tabla_cli.analysis.stats import decisions_frame, player_stats
