@@ -18,7 +18,7 @@ from tabla_cli.model import ActionKind
 from tabla_cli.reports import build_frames
 from tabla_cli.source import LeftOut, collect_paths, is_transcript
 
-from helpers import CORPUS, DATA
+from helpers import CORPUS, DATA, run
 
 GALAXY = CORPUS / "mat" / "bglab-lasse-match3423068.txt"
 UNNAMED = DATA / "mat" / "galaxy-unnamed-player.mat"
@@ -32,11 +32,6 @@ SAME_MATCH = [
     *sorted((DATA / "archive").glob(f"gnubg-{MATCH}*.txt")),
 ]
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def codes(report: FileReport) -> list[str]:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from tabla_cli.cli import main
 
-from helpers import CORPUS, EXAMPLES
+from helpers import CORPUS, EXAMPLES, tabla_command
 
 THREE_POINT = str(EXAMPLES / "three-point-match.mat")
 EXPORT = CORPUS / "txt" / "bglab-lasse-0-ply-match1788245.txt"
@@ -28,9 +28,7 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["analyze", *args])
-    return result.exit_code, result.stdout, result.stderr
+run = tabla_command("analyze")
 
 
 def test_one_row_per_match_and_player() -> None:
@@ -391,7 +389,7 @@ def test_a_missing_rating_is_spelt_one_way() -> None:
 
 def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tabla_cli.analysis.cache import analyse_cached
-    from tabla_cli.cli.analyze import _cores
+    from tabla_cli.analysis.threads import cores as _cores
 
     threads: list[int] = []
 
@@ -419,3 +417,24 @@ def test_columns_chooses_and_a_terminal_table_leaves_out_the_all_zero_ones() -> 
     assert "wrong_takes" in header and "wrong_takes" not in table.splitlines()[0].split()
     code, out, err = run(EXPORT_2PLY, "--columns", "player,nope", "-q")
     assert code == 2 and "--columns: no column 'nope'; the table has file, match, player" in err
+
+
+def test_one_row_per_game_and_player() -> None:
+    """``--by game``: each game's decisions, errors and luck per player; they add up to the match's."""
+    sgf = CORPUS / "sgf" / "gnubg-bglab-lasse-match8640511.sgf"
+    code, out, err = run(str(sgf), "--by", "game", "--format", "json", "-j", "1")
+    assert code == 0, err
+    assert "analyzed 1 file" in err and out.startswith("[")
+    games = json.loads(out)
+    code, out, err = run(str(sgf), "--by", "match", "--format", "json", "-j", "1")
+    assert code == 0, err
+    matches = {row["player"]: row for row in json.loads(out)}
+    assert len(games) == 2 * max(row["game"] for row in games)
+    assert [(row["match"], row["game"]) for row in games[:2]] == [(1, 1), (1, 1)]
+    assert list(games[0])[:4] == ["file", "match", "game", "player"]
+    for player, whole in matches.items():
+        mine = [row for row in games if row["player"] == player]
+        for column in ("decisions", "unforced", "close_cube", "xg_decisions", "blunders"):
+            assert sum(row[column] for row in mine) == whole[column], column
+        for column in ("error_total", "luck_total", "error_total_mwc", "actual_result", "luck_adjusted_result"):
+            assert sum(row[column] for row in mine) == pytest.approx(whole[column], abs=1e-9), column

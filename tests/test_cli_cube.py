@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
-from tabla_cli.cli import main
+from helpers import tabla_command
 
 REFERENCE = "BwAAcAEAAAAAAA:AQHgAEAAEAAE"
 """7-point match at 4-2, cube 2 owned by the side on roll: gnubg 1-ply says "Redouble, pass"."""
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["cube", *args])
-    return result.exit_code, result.stdout, result.stderr
+run = tabla_command("cube")
 
 
 def test_text_gives_equities_words_and_costs_best_first() -> None:

@@ -24,7 +24,9 @@ from click.testing import CliRunner
 from tabla_cli.cli import main
 from tabla_cli.source import collect_paths, is_transcript, read_source
 
-ROOT = Path(__file__).resolve().parents[1]
+import helpers
+
+ROOT = helpers.ROOT
 MATCH = ROOT / "examples" / "three-point-match.mat"
 PIPES = ("notes.txt", "plain", "match.mat", "game.sgf", "export.json")
 

@@ -159,7 +159,7 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 7
+SCORING_REVISION = 8
 """How this module scores with the engine; raised whenever its numbers change
 (2: plays above 1ply rescored as the cube decisions are, with the cube value;
 3: exact bear-off figures from bgsage's one-sided database;
@@ -168,7 +168,9 @@ decisions far from doubling at 1ply kept at 1ply;
 5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation;
 6: at 3ply, no double looks at 2ply at the play the 1ply net picks for each roll only;
 7: at 3ply, with the play made known, only the first play of the ranking is rescored when it
-holds a 2ply figure, not the first two)."""
+holds a 2ply figure, not the first two;
+8: each checker evaluation keeps the spread of its plays' equities, for eXtreme Gammon's count of
+decisions, so a cached evaluation without it is not reused)."""
 
 
 def engine_version() -> str:
@@ -539,6 +541,7 @@ class _Job:
             options=len(item.plays),
             forced=False,
             luck=luck,
+            spread=best_equity - min(equities.values()),
         )
 
     def _cube(self, d: DecisionInput, state: State, values: CubeValues | None, reached: str = "1ply") -> Evaluation:

@@ -39,12 +39,31 @@ if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
+    from tabla_cli.study.store import Store
 
 
 def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
     from tabla_cli.analysis.decisions import analyse_source
 
     return analyse_source(source, options, read)
+
+
+def _tagged(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
+    from tabla_cli.study.index import analyse_tagged
+
+    return analyse_tagged(options, read, source)
+
+
+def _open_index(target: str | None) -> Store | None:
+    from tabla_cli.study.store import open_store
+
+    return None if target is None else open_store(target)
+
+
+def _store(store: Store, source: Source, result: FileAnalysis) -> None:
+    from tabla_cli.study.index import store_analysis
+
+    store_analysis(store, source, result)
 
 
 def _failed(source: Source, message: str) -> FileAnalysis:
@@ -67,7 +86,7 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     type=click.Choice(ANALYSIS_TABLES),
     default="match",
     show_default=True,
-    help="One row per match and player, per player, or per decision.",
+    help="One row per match and player, per game and player, per player, or per decision.",
 )
 @table_options(FORMATS)
 @click.option(
@@ -82,8 +101,10 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     "--threads",
     type=click.IntRange(min=0),
     default=None,
-    help="Engine threads per process (0 = every core). Default: every core when one process "
-    "analyses (one file, or --jobs 1), else 1 (the files' processes share the cores).",
+    help="Engine threads per process (0 = every core; at most the cores this process may use). Default: "
+    "every core when one process analyses (one file, or --jobs 1), else 1 (the files' processes share "
+    "the cores). Every core means as many as the address-space limit (ulimit -v) has room for; a number "
+    "it has no room for is an error.",
 )
 @click.option(
     "--out-dir",
@@ -94,6 +115,13 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 )
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
 @filter_options
+@click.option(
+    "--db",
+    "target",
+    default=None,
+    metavar="FILE|URL",
+    help="Also write every decision's analysis into this index ('tabla index'), replacing the file's decisions.",
+)
 @input_options(quiet="No progress bar and no summary line (errors still go to stderr).")
 @reports_errors
 def analyze(
@@ -110,6 +138,7 @@ def analyze(
     out_dir: str | None,
     force: bool,
     filters: Filters,
+    target: str | None,
     jobs: int | None,
     scheduler: str | None,
     quiet: bool,
@@ -143,6 +172,8 @@ def analyze(
     names = collect_sources(paths, outputs=[out_dir] if out_dir is not None else [])
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
+    if output and any(os.path.realpath(output) == os.path.realpath(target) for target in targets):
+        raise click.UsageError(f"-o {output} is also where --out-dir writes an input's analysis")
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
     chosen_row = None
     # The report's filter machinery (and pandas with it) loads only when an option chooses matches.
@@ -186,14 +217,22 @@ def analyze(
     rows: list[dict[str, Any]] = []
     errors = 0
     codes: set[str] = set()
+    notices: set[str] = set()
+    store = _open_index(target)
     with analysis_progress(len(names), quiet) as advance:
-        work = functools.partial(_work, options, read_options(encoding, max_size))
+        work = functools.partial(_work if store is None else _tagged, options, read_options(encoding, max_size))
         for index, result in enumerate(
             map_in_order(
                 work, names, jobs or os.cpu_count() or 1, per_job=2, max_chunk=1, scheduler=scheduler, on_error=_failed
             )
         ):
             rows += result.rows if chosen_row is None else [row for row in result.rows if chosen_row(row)]
+            for notice in result.notices:
+                if notice not in notices:
+                    notices.add(notice)
+                    click.echo(f"analyze: warning: {notice}", err=True)
+            if store is not None:
+                _store(store, names[index], result)
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
                 write_output(targets[index], result.document, force, inputs)
@@ -204,6 +243,8 @@ def analyze(
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
+    if store is not None:
+        store.close()
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     if rows or not unread:
         _emit(rows, by, fmt, output, force, inputs, columns)
@@ -216,33 +257,43 @@ def analyze(
             err=True,
         )
         if out_dir is not None:
-            click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
+            click.echo(f"wrote {plural(written, 'analysed JSON file')} to {out_dir}", err=True)
     if errors:
         sys.exit(1)
 
 
 def engine_threads(threads: int | None, jobs: int | None, files: int, scheduler: str | None) -> int:
-    """The engine's threads per process: ``threads`` when given; else every core when one process
-    analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
+    """The engine's threads per process: ``threads`` when given (0 = every core); else every core when
+    one process analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
 
-    >>> engine_threads(3, 4, 10, None)
-    3
+    Run here (no ``scheduler``), ``threads`` may not pass the cores this process may use (a usage
+    error), and every core means as many as the address-space limit leaves room for
+    (:func:`tabla_cli.analysis.threads.engine_threads`); on a cluster the workers' cores are theirs.
+
+    Raises:
+        click.UsageError: ``threads`` is more than this process's cores.
+        EngineThreadsError: the threads do not fit in the address-space limit (``ulimit -v``).
+
+    >>> engine_threads(1, 4, 10, None)
+    1
     >>> engine_threads(None, 4, 10, None), engine_threads(None, 1, 10, "local")
     (1, 1)
-    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == _cores()
+    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == engine_threads(0, 1, 1, None)
     True
     """
-    if threads is not None:
+    from tabla_cli.analysis.threads import cores
+    from tabla_cli.analysis.threads import engine_threads as fitting
+
+    if threads is None:
+        one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
+        threads = 0 if one_process else 1
+    if scheduler is not None:
         return threads
-    one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
-    return _cores() if one_process else 1
-
-
-def _cores() -> int:
-    """The cores this process may run on (its CPU affinity, where the system tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    if threads > cores():
+        raise click.UsageError(
+            f"--threads {threads}: this process may use {cores()} cores; give 0 (every core) to {cores()}"
+        )
+    return fitting(threads)
 
 
 def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
@@ -271,32 +322,11 @@ def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
 
 
 def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
-    """Where ``--out-dir`` writes each input, in the order of ``collect_paths(paths)``.
+    """Where ``--out-dir`` writes each input, in the order of ``collect_paths(paths)``: ``<stem>.json``,
+    a file found under a directory given keeping its folders; unique over the run (:mod:`tabla_cli.mirror`)."""
+    from tabla_cli.mirror import mirror
 
-    A file given by name becomes ``<stem>.json``; a file found under a
-    directory given keeps its folders below that directory. Inputs that would
-    share a name keep their suffix (``x.mat.json``, ``x.sgf.json``); any that
-    still do get ``-2``, ``-3``, ... in input order.
-    """
-    from tabla_cli.source import collect_paths
-
-    relative: list[Path] = []
-    for name in paths:
-        if Path(name).is_dir():
-            relative += [Path(found).relative_to(name) for found in collect_paths([name], outputs=[out_dir])]
-        else:
-            relative.append(Path(Path(name).name))
-    targets = [path.with_suffix(".json") for path in relative]
-    counts = Counter(targets)
-    targets = [
-        path.with_name(path.name + ".json") if counts[target] > 1 else target for path, target in zip(relative, targets)
-    ]
-    seen: Counter[Path] = Counter()
-    unique = []
-    for target in targets:
-        seen[target] += 1
-        unique.append(target if seen[target] == 1 else target.with_name(f"{target.stem}-{seen[target]}.json"))
-    return [out_dir / target for target in unique]
+    return [item.target for item in mirror(paths, out_dir, ".json")]
 
 
 def _emit(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -34,6 +35,18 @@ if TYPE_CHECKING:
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--notes", "show_notes", is_flag=True, help="Show notes too (by default only counted in the summary).")
 @click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding: the same as --notes.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Check the signatures of OGXM files too: one that does not verify is an error, a match with none a note.",
+)
+@click.option(
+    "--trusted-key",
+    "trusted",
+    multiple=True,
+    metavar="KEY",
+    help="With --verify: an Ed25519 public key (base64 or hex) a signature must be by; repeat for several.",
+)
 @input_options(quiet="No progress bar and no summary.")
 @scoring_option
 @reports_errors
@@ -49,6 +62,8 @@ def check(
     encoding: str | None,
     max_size: int,
     scoring: str | None,
+    verify: bool,
+    trusted: tuple[str, ...],
 ) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
@@ -66,6 +81,8 @@ def check(
     start = time.perf_counter()
     reports: list[FileReport] = []
     options = read_options(encoding, max_size, scoring=scoring)
+    if verify or trusted:
+        options = dataclasses.replace(options, verify=True, trusted_keys=_keys(trusted))
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     for message in left_out.messages(verbose=show_all):
@@ -100,6 +117,18 @@ def check(
         _summary(reports, counts, time.perf_counter() - start)
     if errors or left_out.unreadable or (strict and warnings):
         sys.exit(1)
+
+
+def _keys(texts: tuple[str, ...]) -> tuple[bytes, ...] | None:
+    """The raw keys of ``--trusted-key`` (None when none is given); a key that cannot be read is a usage error."""
+    from tabla_cli.signatures import parse_key
+
+    if not texts:
+        return None
+    try:
+        return tuple(parse_key(text) for text in texts)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--trusted-key") from None
 
 
 def _summary(reports: list[FileReport], counts: Counter[str], seconds: float) -> None:

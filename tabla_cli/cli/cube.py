@@ -90,17 +90,17 @@ def _cube_text(data: dict[str, Any]) -> list[str]:
 def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
     """Judge the cube decision of the side on roll, before it rolls, in each POSITION.
 
-    POSITION is a 'POSITION:MATCH' ID, a Position ID (money, cube centred) or
-    an XGID, as 'tabla show' reads them. Prints the cubeless chances of the
-    side on roll (win, gammon, backgammon for it, then for the other side; in
-    JSON win, win_gammon, win_backgammon, lose_gammon, lose_backgammon), the
-    no double, double/take and double/pass equities (cubeful, normalised to
-    the cube, from the side that may double), the proper action in GNU
-    Backgammon's words ("Redouble, pass", "Too good to double, take", "No
-    double, take (28.9%)", ...) and what each wrong action costs. A position
-    where the side on roll may not double (Crawford game, a cube the other
-    side owns or that already wins the match) is an error (exit 1); the other
-    positions are still judged.
+    POSITION is a 'POSITION:MATCH' ID, a Position ID (money, cube centred), an
+    XGID or an eXtreme Gammon position file (FILE.xgp), as 'tabla show' reads
+    them. Prints the cubeless chances of the side on roll (win, gammon,
+    backgammon for it, then for the other side; in JSON win, win_gammon,
+    win_backgammon, lose_gammon, lose_backgammon), the no double, double/take
+    and double/pass equities (cubeful, normalised to the cube, from the side
+    that may double), the proper action in GNU Backgammon's words ("Redouble,
+    pass", "Too good to double, take", "No double, take (28.9%)", ...) and
+    what each wrong action costs. A position where the side on roll may not
+    double (Crawford game, a cube the other side owns or that already wins
+    the match) is an error (exit 1); the other positions are still judged.
     """
     from tabla_cli.show import read_position
 

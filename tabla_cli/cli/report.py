@@ -45,6 +45,7 @@ from tabla_cli.words import plural
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
+    from tabla_cli.reports.rows import FileRows
 
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
@@ -89,8 +90,17 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     return out
 
 
+def _stored(target: str) -> list[FileRows]:
+    """The report's rows of every file of the index at ``target``."""
+    from tabla_cli.study.index import stored_rows
+    from tabla_cli.study.store import open_store
+
+    with open_store(target, create=False) as store:
+        return stored_rows(store)
+
+
 @click.command("report")
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option(
     "--by",
     type=click.Choice(TABLE_NAMES + tuple(DEPRECATED_TABLES)),
@@ -157,6 +167,13 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     is_flag=True,
     help="Count every copy of a match (by default a match read twice, in any format, counts once).",
 )
+@click.option(
+    "--db",
+    "target",
+    default=None,
+    metavar="FILE|URL",
+    help="Answer from this index ('tabla index') instead of reading PATHS: the same tables, no file read.",
+)
 @input_options(quiet="No progress bar and no summary line.")
 @scoring_option
 @reports_errors
@@ -177,6 +194,7 @@ def report(
     top: int,
     force: bool,
     keep_duplicates: bool,
+    target: str | None,
     jobs: int | None,
     scheduler: str | None,
     quiet: bool,
@@ -209,6 +227,12 @@ def report(
     if by in DEPRECATED_TABLES:
         click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_TABLES[by]}", err=True)
         by = DEPRECATED_TABLES[by]
+    if not paths and target is None:
+        raise click.UsageError("Missing argument 'PATHS...' (or --db INDEX)")
+    if paths and target is not None:
+        raise click.UsageError("give PATHS to read, or --db and an index (not both)")
+    if target is not None and level is not None:
+        raise click.UsageError("--analyze reads the files: with --db, 'tabla analyze --db' fills the index first")
     if no_cache and level is None:
         raise click.UsageError("--no-cache needs --analyze LEVEL")
     analyse = None
@@ -270,6 +294,9 @@ def report(
                         sink=sink,
                         each=lambda rows: analysed(rows.matches, rows.count("decisions")),
                     )
+        elif target is not None:
+            with _writing(frames_dir):
+                built = build_report([], options, sink=sink, stored=_stored(target))
         else:
             with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
                 built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)

@@ -57,7 +57,8 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
     """Draw the positions given as POSITION...
 
     Each POSITION is a GNU Backgammon Position ID, 'POSITION:MATCH' ID, an
-    XGID (with or without 'XGID='), or 'start'. Prints the board, pip counts,
+    XGID (with or without 'XGID='), an eXtreme Gammon position file (FILE.xgp),
+    or 'start'. Prints the board, pip counts,
     cube, score, dice and all three IDs. With --variant for a game that gnubg
     cannot encode (tapa, plakoto, gulbara, fevga, long_nardy, long_tabla),
     POSITION is our position text ('24:14 18:1 / 24:15', see docs/variants.md) or
@@ -116,7 +117,7 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
 def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt: str, level: str | None) -> None:
     """List every legal play for DICE in POSITION (the side on roll moves).
 
-    POSITION is a Position ID (or any ID 'tabla show' reads) or 'start'; with
+    POSITION is a Position ID (or any ID or .xgp file 'tabla show' reads) or 'start'; with
     --variant for a game gnubg cannot encode, our position text or 'start'.
     DICE is written 64, 6-4 or 6 4. Plays are printed one per line in GNU
     Backgammon's notation and order (by the highest point moved from, then

@@ -81,6 +81,13 @@ LABELS: dict[str, str] = {
     "error_rate": "error rate (mEMG)",
     "pr": "PR",
     "opponent_pr": "opponent PR",
+    "xg_decisions": "decisions (XG's count)",
+    "snowie_error_rate": "Snowie error rate (mEMG)",
+    "checker_error_mwc": "checker error (MWC %)",
+    "cube_error_mwc": "cube error (MWC %)",
+    "error_total_mwc": "error total (MWC %)",
+    "error_rate_mwc": "error rate (MWC % per decision)",
+    "fibs_rating": "FIBS rating from errors (gnubg)",
     "rolls_tested": "rolls tested",
     "chi2_p_value": "p-value (chi-squared)",
 }
@@ -212,6 +219,7 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
             _card(
                 "PR",
                 f"{row['pr']:.2f}",
+                f"over {plural(int(row['xg_decisions']), 'decision')} as eXtreme Gammon counts them; gnubg's "
                 f"error rate {row['error_rate']:.1f} mEMG over {plural(int(row['decisions']), 'decision')}"
                 f"; {analysed[0]} of {plural(analysed[1], 'match')} analysed",
             )
@@ -371,6 +379,17 @@ def _one_per_row(table: pd.DataFrame, wanted: Sequence[str]) -> pd.DataFrame:
     return out.reset_index().astype("string")
 
 
+NOTED_COLUMNS = ("match", "game", "move", "player", "kind", "dice", "action", "best", "error", "flagged", "comment")
+
+
+def noted_decisions(decisions: pd.DataFrame) -> pd.DataFrame:
+    """The decisions a file comments on or a user flagged (XG, SGF ``C[]``, tabla JSON), in order."""
+    if "comment" not in decisions.columns or "flagged" not in decisions.columns:
+        return decisions.iloc[0:0]
+    noted = decisions[decisions["comment"].notna() | decisions["flagged"].astype(bool)]
+    return noted[[c for c in NOTED_COLUMNS if c in noted.columns]].reset_index(drop=True)
+
+
 def player_page(
     frames: Frames,
     players: Sequence[str],
@@ -386,8 +405,9 @@ def player_page(
     decisions = decisions_of(frames)
     mine = None if decisions is None else decisions[decisions["player"].isin(list(names))]
     if mine is not None and len(mine):
-        table = table.drop(columns=[c for c in ("decisions", "error_rate", "pr") if c in table.columns])
-        table = table.merge(player_skill(mine)[["player", "decisions", "error_rate", "pr"]], on="player", how="left")
+        figures = ["decisions", "error_rate", "xg_decisions", "pr"]
+        table = table.drop(columns=[c for c in figures if c in table.columns])
+        table = table.merge(player_skill(mine)[["player", *figures]], on="player", how="left")
     analysed = None
     if mine is not None:
         ours = frames.matches[frames.matches["player0"].isin(list(names)) | frames.matches["player1"].isin(list(names))]
@@ -441,6 +461,9 @@ def player_page(
         skill = skill_sections(mine)
         plots["error_rates"] = skill[0].plots["error_rates"]
         sections += [Section("Skill", readable(player_skill(mine))), skill[1]]
+        noted = noted_decisions(mine)
+        if len(noted):
+            sections.append(Section("Comments and flags", readable(noted), "decisions the files comment on or flag"))
     for heading, df in extra:
         rows, note = limit_rows(df, top)
         sections.append(Section(heading, rows, note))
