@@ -112,9 +112,14 @@ def main() -> None:
         f"{args.matches} matches, .ogxms": (folder / "all.ogxms", stream),
         f"{args.matches} matches, .ogxms.zst": (folder / "all.ogxms.zst", zstandard.ZstdCompressor().compress(stream)),
         f"{args.matches} matches, .mat": (folder / "all.mat", write(matches, MatWriter())),
-        f"{args.matches // 10} matches, .ogxms": (folder / "tenth.ogxms", write(matches[: args.matches // 10], OgxmWriter())),
+        f"{args.matches // 10} matches, .ogxms": (
+            folder / "tenth.ogxms",
+            write(matches[: args.matches // 10], OgxmWriter()),
+        ),
     }
-    print(f"wrote {args.matches} matches as OGXM in {written:.1f} s ({args.matches / written:.0f} matches/s)", flush=True)
+    print(
+        f"wrote {args.matches} matches as OGXM in {written:.1f} s ({args.matches / written:.0f} matches/s)", flush=True
+    )
     for label, (path, data) in files.items():
         path.write_bytes(data)
     for label, (path, data) in files.items():
