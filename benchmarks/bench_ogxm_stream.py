@@ -120,7 +120,7 @@ def main() -> None:
     print(
         f"wrote {args.matches} matches as OGXM in {written:.1f} s ({args.matches / written:.0f} matches/s)", flush=True
     )
-    for label, (path, data) in files.items():
+    for path, data in files.values():
         path.write_bytes(data)
     for label, (path, data) in files.items():
         seconds, rss = run_check(path)
