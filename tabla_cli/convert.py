@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabla_cli.errors import InvalidPlayError, Location
+from tabla_cli.errors import InvalidPlayError, Location, UnsupportedFormatError
 from tabla_cli.findings import Code, Finding, Severity
 from tabla_cli.model import Match
 from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, Source, as_source, internal_error, run
@@ -126,6 +126,8 @@ class ConvertVisitor(FileVisitor[Conversion]):
             done.output = self.written.result()
         except InvalidPlayError as exc:  # --no-check, SGF: a play that cannot even be read
             done.file_findings.append(Finding(Code.INVALID_PLAY, exc.message, exc.location or Location(self.path)))
+        except UnsupportedFormatError as exc:  # the output format has no place for something the file records
+            done.file_findings.append(Finding(Code.UNWRITABLE, str(exc), Location(self.path)))
         except Exception as exc:  # one file's bug must not stop a run over many
             done.file_findings.append(internal_error(exc, self.path))
         return done

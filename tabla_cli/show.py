@@ -28,6 +28,7 @@ from tabla_cli.variants.common import NO_IDS, VariantPosition
 from tabla_cli.variants.position_text import board_lines
 
 if TYPE_CHECKING:
+    from tabla_cli.analysis.rollout import Job as RolloutJob
     from tabla_cli.evaluation.types import DecisionInput, DecisionKind
 
 __all__ = [
@@ -122,6 +123,11 @@ class RankedPlayRow(TypedDict):
     equity: float
     loss: float
     level: str
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
     position_id: str
     pips: list[int]
     dice_used: int
@@ -160,6 +166,8 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
             of the variant can reach (the message quotes the text).
     """
     game = variant or Backgammon
+    if text.strip().casefold().endswith(POSITION_FILE_SUFFIX) and game.has_gnubg_ids:
+        return _position_file(text.strip(), game)
     if text.strip().casefold() == "start":
         return GivenPosition(game, game.start_position(), MatchState() if game.has_gnubg_ids else None)
     state: MatchState | None
@@ -180,6 +188,32 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
     if problem:
         raise InvalidIdError(f"{text.strip()!r} is not a position any game of {game.name} can reach: {problem}")
     return GivenPosition(game, position, state)
+
+
+POSITION_FILE_SUFFIX = ".xgp"
+"""A POSITION ending so names an eXtreme Gammon position file."""
+
+
+def _position_file(path: str, game: Variant) -> GivenPosition:
+    """The position an eXtreme Gammon position file (``.xgp``) was saved at."""
+    from tabla_cli.files import MAX_SIZE
+    from tabla_cli.formats.xg_position import read_position_file
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SIZE + 1)
+    except OSError as exc:
+        raise InvalidIdError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    if len(data) > MAX_SIZE:
+        raise InvalidIdError(f"{path}: larger than {MAX_SIZE} bytes, the size limit")
+    try:
+        found = read_position_file(data, path=path, max_size=MAX_SIZE)
+    except TablaError as exc:
+        raise InvalidIdError(f"{path}: {exc}") from exc
+    problem = game.position_problem(found.position)
+    if problem:
+        raise InvalidIdError(f"{path}: not a position any game of {game.name} can reach: {problem}")
+    return GivenPosition(game, found.position, found.state)
 
 
 def describe(given: GivenPosition) -> Shown:
@@ -403,9 +437,42 @@ def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[Ranke
             "equity": round(r.equity, 6),
             "loss": round(best - r.equity, 6),
             "level": r.level,
+            "win": round(r.chances[0], 6),
+            "win_gammon": round(r.chances[1], 6),
+            "win_backgammon": round(r.chances[2], 6),
+            "lose_gammon": round(r.chances[3], 6),
+            "lose_backgammon": round(r.chances[4], 6),
             "position_id": r.position.position_id(),
             "pips": list(r.position.pips()),
             "dice_used": len(r.play),
         }
         for rank, r in enumerate(ranked, 1)
     ]
+
+
+def rollout_question(text: str, dice: Dice | None = None, *, cubeless: bool = False, candidates: int = 5) -> RolloutJob:
+    """The rollout question (:func:`tabla_cli.analysis.rollout.prepare`) of the position ``text``.
+
+    With ``dice`` (or, without them, dice in the ID) the checker play; else
+    the cube decision before the roll, or with ``cubeless`` the cubeless
+    equity before the roll.
+
+    Raises:
+        TablaError: the text cannot be read, the game is over, or
+            :func:`~tabla_cli.analysis.rollout.prepare` refuses it.
+    """
+    from tabla_cli.analysis.rollout import prepare
+    from tabla_cli.evaluation.types import DecisionKind
+
+    given = read_position(text)
+    check_playable(given, text)
+    position, state = given.position, given.state
+    if state is None:
+        raise InvalidIdError(f"the engine rolls out backgammon and nackgammon, not {given.variant.name}")
+    if dice is None and state.dice is not None and not cubeless:
+        dice = (max(state.dice), min(state.dice))
+    if dice is not None and not cubeless:
+        decision = decision_input(DecisionKind.CHECKER, position, state, dice=dice, variant=given.variant.name)
+    else:
+        decision = decision_input(DecisionKind.DOUBLE, position, state, variant=given.variant.name)
+    return prepare(text, decision, encode_match_id(state), cubeless=cubeless, candidates=candidates)

@@ -27,7 +27,9 @@ from tabla_cli.reports.frames import read_frames
 from tabla_cli.reports.plots import PLOTS
 from tabla_cli.source import collect_sources
 
-DATA = Path(__file__).parent / "data" / "report"
+import helpers
+
+DATA = helpers.DATA / "report"
 MATCHES = str(DATA / "matches")
 SUMMARY = "report: 3 files, 3 matches, 7 games, 12 cube actions, 2 findings in "
 PLAYERS = ["Ann", "Annie", "Bob", "Cy", "Dee", "Eve"]

@@ -25,6 +25,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.writers.positions import COLUMNS, format_positions, position_rows, write_positions
 from tabla_cli.writers.text import format_text, write_text
 
+import helpers
 from helpers import CORPUS, DATA, corpus_files
 
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -217,7 +218,7 @@ def test_text_of_corpus_exports(path: Path) -> None:
 
 
 def test_convert_page_lists_every_column() -> None:
-    page = (Path(__file__).resolve().parents[1] / "docs" / "convert.md").read_text(encoding="utf-8")
+    page = (helpers.ROOT / "docs" / "convert.md").read_text(encoding="utf-8")
     section = page[page.index("| Column | Meaning |") :]
     for column in COLUMNS:
         assert f"| `{column}` |" in section, column

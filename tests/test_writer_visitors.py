@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,9 @@ from tabla_cli.visitor import BaseVisitor, DecisionState, Skip, Tee, Wants
 from tabla_cli.writers import WRITERS, get
 from tabla_cli.writers.positions import PositionsVisitor
 
-DATA = Path(__file__).parent / "data"
+import helpers
+
+DATA = helpers.DATA
 GOLDEN = DATA / "writers"
 CASES = {
     "events": GOLDEN / "events.mat",
@@ -52,8 +55,12 @@ def _read(case: str) -> Match:
     return next(mat.parse_matches(CASES[case].read_text(encoding="utf-8"), path=f"{case}.mat"))
 
 
+def _golden_path(case: str, name: str) -> Path:
+    return GOLDEN / f"{case}.expected{get(name).suffix}"
+
+
 def _golden(case: str, name: str) -> str:
-    return (GOLDEN / f"{case}{get(name).suffix}.golden").read_text(encoding="utf-8")
+    return _golden_path(case, name).read_text(encoding="utf-8")
 
 
 class _Blind(BaseVisitor[str]):
@@ -104,12 +111,12 @@ class _Blind(BaseVisitor[str]):
 
 @pytest.mark.parametrize("name", TEXT_WRITERS)
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_writer_as_visitor_writes_the_golden_text(case: str, name: str) -> None:
+def test_writer_as_visitor_writes_the_golden_text(case: str, name: str, golden: Callable[[Path, str], None]) -> None:
     """Replayed beside another visitor (as ``tabla convert`` does), each writer writes what it wrote before."""
     match = _read(case)
     writer = _writer(name)
     replay(match, Tee(PositionsVisitor(), writer))
-    assert writer.result() == _golden(case, name)
+    golden(_golden_path(case, name), writer.result())
 
 
 @pytest.mark.parametrize("name", TEXT_WRITERS)

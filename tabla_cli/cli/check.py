@@ -23,6 +23,7 @@ from tabla_cli.cli.options import (
     scoring_option,
     stdin_source,
 )
+from tabla_cli.words import plural
 
 if TYPE_CHECKING:
     from tabla_cli.check import FileReport
@@ -84,7 +85,7 @@ def check(
         options = dataclasses.replace(options, verify=True, trusted_keys=_keys(trusted))
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
-    for message in left_out.messages():
+    for message in left_out.messages(verbose=show_all):
         click.echo(message, err=True)
     if not names and "-" not in paths:
         raise click.ClickException(f"no match transcripts found under {', '.join(paths)}")
@@ -137,10 +138,10 @@ def _summary(reports: list[FileReport], counts: Counter[str], seconds: float) ->
     games = sum(r.games for r in reports)
     plays = sum(r.plays for r in reports)
     rate = f"{matches / seconds:.0f} matches/s, {plays / seconds:.0f} plays/s" if seconds else ""
-    click.echo(
-        f"checked {len(reports)} files, {matches} matches, {games} games, {plays} plays in {seconds:.2f} s ({rate})",
-        err=True,
+    counted = ", ".join(
+        plural(n, word) for n, word in ((len(reports), "file"), (matches, "match"), (games, "game"), (plays, "play"))
     )
+    click.echo(f"checked {counted} in {seconds:.2f} s ({rate})", err=True)
     for severity in ("error", "warning", "note"):
         found = {c: n for c, n in sorted(counts.items()) if CODES[c][0].value == severity}
         if found:

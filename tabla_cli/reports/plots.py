@@ -67,7 +67,7 @@ def plot_gammon_rates(players: pd.DataFrame) -> bytes:
         ax.barh([i - 0.2 for i in y], lost, height=0.4, label="gammon rate lost", color="#d9653b")
         ax.set_yticks(list(y), [str(p) for p in shown["player"]])
         ax.set_xlim(0, 1)
-        ax.set_xlabel("(gammons + backgammons) / games won or lost, forfeits left out")
+        ax.set_xlabel("(gammons + backgammons) / games won or lost, resignations written as 'Losses' lines left out")
         ax.legend(loc="lower right")
     ax.set_title(PLOTS["gammon_rates"] + (f" (top {_TOP_PLAYERS} by games)" if len(players) > _TOP_PLAYERS else ""))
     return _png(fig)
@@ -128,8 +128,8 @@ _ENDINGS = (
     ("single", "#2a7ab9", "bear-off, single"),
     ("gammon", "#174a73", "gammon (any level above single)"),
     ("drop", "#d9653b", "double dropped"),
-    ("resign", "#8a8a8a", "resignation"),
-    ("forfeit", "#c2185b", "forfeit (given up, no final position)"),
+    ("resign", "#8a8a8a", "resignation (its level written)"),
+    ("forfeit", "#c2185b", "resignation as a 'Losses' line (no final position)"),
 )
 """How a game ended, in the order the bars stack them, with colour and label."""
 
