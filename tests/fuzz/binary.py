@@ -1,4 +1,4 @@
-"""Mutating the binary formats (eXtreme Gammon ``.xg``, BGBlitz ``.bgf``) for the shared fuzz harness.
+"""Mutating the binary formats (eXtreme Gammon ``.xg``, BGBlitz ``.bgf``, OGXM) for the shared fuzz harness.
 
 A binary file is a container (XG: a checksummed zlib archive; BGF: a header
 line and a gzip stream) around the data its reader interprets. A mutant
@@ -19,6 +19,13 @@ hostile. An XG's ``temp.xg`` gets one of its records repeated, a few times to
 thousands, and is packed again with right checksums and sizes
 (:func:`_xg_amplified`): a valid archive that makes the reader do more work.
 
+OGXM (``.ogxm``, a GammonView ``.gvab``, an ``.ogxms`` stream): the inside
+is the match's JSON projection, edited (a field given an edge value, a ply
+deleted or repeated) and encoded again by the ``ogxm`` package with a fresh
+checksum; the file as it is is a v1 ``.gvab`` or a v2 stream of three
+matches (tabla's writer's, from the corpus); the bombs are a zstandard
+stream inflating to 64 MiB and a member whose length field says 2 GiB.
+
 The formats' own tests (``tests/fuzz/test_xg.py``, ``tests/test_format_bgf.py``)
 cut every offset of a small file; this module gives the shared runners
 (``run_batch.py``, ``test_fuzz_round.py``) random mutants of every binary reader.
@@ -38,8 +45,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 
-BINARY_READERS = ("xg", "bgf")
-SUFFIX = {"xg": ".xg", "bgf": ".bgf"}
+BINARY_READERS = ("xg", "bgf", "ogxm")
+SUFFIX = {"xg": ".xg", "bgf": ".bgf", "ogxm": ".ogxm"}
 
 LIES = (
     0,
@@ -209,7 +216,73 @@ def _bgf_mutant(rng: random.Random) -> bytes:
     return header + b"\n" + gzip.compress(_edit(gzip.decompress(packed), rng), compresslevel=1, mtime=0)
 
 
-MUTATORS: dict[str, Callable[[random.Random], bytes]] = {"xg": _xg_mutant, "bgf": _bgf_mutant}
+_GVAB_SEED = DATA / "corpus" / "ogxm" / "gammonview-XCu3RJ0UvDg_Tldl.gvab"
+_OGXM_TWINS = ("gammonview-XCu3RJ0UvDg_Tldl", "gammonview-baR-U643iUDpvzTC", "gammonview-MYdvw1qGuyaRUH_")
+
+
+@cache
+def _ogxm_stream() -> tuple[bytes, ...]:
+    """Three corpus matches as tabla writes them: OGXM v2 members with checksums."""
+    from tabla_cli.convert import convert_matches
+    from tabla_cli.reader import read_path_matches
+
+    members = []
+    for name in _OGXM_TWINS:
+        done = convert_matches(list(read_path_matches(DATA / "corpus" / "mat" / f"{name}.mat")), "ogxm")
+        assert isinstance(done.output, bytes)
+        members.append(done.output)
+    return tuple(members)
+
+
+def _json_edit(doc: object, rng: random.Random) -> None:
+    """One edit of a JSON projection, in place: a value given an edge value, or a list item dropped or repeated."""
+    path: list[tuple[object, object]] = []
+    node = doc
+    while isinstance(node, (dict, list)) and node and rng.random() < 0.85:
+        key: object = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+        path.append((node, key))
+        node = node[key]  # type: ignore[index]
+    if not path:
+        return
+    parent, key = path[-1]
+    if isinstance(parent, list) and isinstance(key, int) and rng.random() < 0.3:
+        if rng.random() < 0.5:
+            del parent[key]
+        else:
+            parent.insert(key, parent[key])
+        return
+    parent[key] = rng.choice((*LIES, None, "", "x" * 300, True, [], {}))  # type: ignore[index]
+
+
+def _ogxm_mutant(rng: random.Random) -> bytes:
+    import ogxm
+    import zstandard
+
+    members = _ogxm_stream()
+    if rng.random() < 0.2:
+        raw = _GVAB_SEED.read_bytes() if rng.random() < 0.5 else b"".join(members)
+        return _edit(raw, rng)
+    if rng.random() < 0.03:
+        if rng.random() < 0.5:
+            return zstandard.ZstdCompressor().compress(members[0] + b"\0" * (64 << 20))  # a bomb
+        lying = bytearray(members[0])
+        struct.pack_into("<I", lying, 12, 2**31 - 1)
+        return bytes(lying) + members[1]
+    index = rng.randrange(len(members))
+    doc = ogxm.binary_to_json(members[index])
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        _json_edit(doc, rng)
+    try:
+        edited = ogxm.json_to_binary(doc)
+    except (ogxm.OgxmError, TypeError, ValueError):
+        edited = _edit(members[index], rng)
+    out = [*members]
+    out[index] = edited
+    data = b"".join(out)
+    return zstandard.ZstdCompressor().compress(data) if rng.random() < 0.2 else data
+
+
+MUTATORS: dict[str, Callable[[random.Random], bytes]] = {"xg": _xg_mutant, "bgf": _bgf_mutant, "ogxm": _ogxm_mutant}
 """A reader's mutant from a random source; a new binary reader adds its own here."""
 
 
