@@ -151,7 +151,7 @@ def _text(data: dict[str, Any]) -> list[str]:
         for rank, (name, equity, se) in enumerate(ordered, 1):
             error = f" ({_se(se)})" if se is not None else "        "
             loss = f"  ({equity - proper[1]:+.3f})" if rank > 1 else ""
-            lines.append(f"{rank}. {name:<20}{equity:+.3f}{error}{loss}")
+            lines.append(f"{rank}. {name:<20}{equity:+.3f}{error}{loss}".rstrip())
         lines.append(f"Proper cube action: {data['proper_action']}")
     return lines
 
