@@ -123,8 +123,8 @@ def test_decisions_equal_the_mat_twin(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_findings_equal_the_mat_twin(path: Path) -> None:
-    def codes(findings: list[Any]) -> list[tuple[str, int | None]]:
-        return sorted((f.code, f.game) for f in findings)
+    def codes(findings: list[Any]) -> list[tuple[str, int | None, int | None]]:
+        return sorted((f.code, f.game, f.move) for f in findings)
 
     assert codes(check_file(str(path)).findings) == codes(check_file(str(twin(path))).findings)
 
@@ -326,7 +326,7 @@ def test_check_report_convert_on_a_gvab(tmp_path: Path) -> None:
     path = str(OGXM / "gammonview-baR-U643iUDpvzTC.gvab")
     runner = CliRunner()
     check = runner.invoke(main, ["check", path])
-    assert check.exit_code == 0 and "checked 1 files, 1 matches" in check.stderr and check.stdout == ""
+    assert check.exit_code == 0 and "checked 1 file, 1 match" in check.stderr and check.stdout == ""
     report = runner.invoke(main, ["report", path, "--format", "csv", "--quiet"])
     assert report.exit_code == 0, report.stderr
     assert "Amberdice01" in report.stdout and report.stderr == ""
@@ -453,6 +453,18 @@ def test_ogid_round_trip_and_show() -> None:
     assert read_position(start).position == Position.start()
     result = CliRunner().invoke(main, ["show", start])
     assert result.exit_code == 0 and f"OGID: {start}" in result.stdout
+
+
+def test_plays_and_cube_take_an_ogid() -> None:
+    runner = CliRunner()
+    ogid = "11ccccchhhjjjjj:66666888dddddoo:N0N:13:B:IB:0:0:3:0"
+    by_id = runner.invoke(main, ["plays", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "31"])
+    by_ogid = runner.invoke(main, ["plays", ogid, "31"])
+    assert by_ogid.exit_code == 0 and by_ogid.stdout == by_id.stdout and "8/5 6/5" in by_ogid.stdout
+    position, state, _ = parse_ogid("cceehhhhjjmmnnn:11122233445569i:W1N::B:C:1:2:7:19")
+    assert state.dice is None and state.cube == 2 and state.turn is Player.ZERO
+    given = read_position("cceehhhhjjmmnnn:11122233445569i:W1N::B:C:1:2:7:19")
+    assert given.position == position and given.state == state
 
 
 @pytest.mark.parametrize(

@@ -149,10 +149,12 @@ def convert(
     """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
 
     Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
-    export, FIBS oldmoves, tabla JSON; detected by content) and writes
-    'mat' (.mat transcript, GNU Backgammon's layout), 'sgf' (GNU
-    Backgammon SGF), 'json' (tabla-match/1), 'positions' (CSV, one row per
-    decision with Position ID, Match ID and XGID) or 'txt' (ASCII boards).
+    export, FIBS oldmoves, tabla JSON, OGXM files and streams; detected by
+    content) and writes 'mat' (.mat transcript, GNU Backgammon's layout),
+    'sgf' (GNU Backgammon SGF), 'json' (tabla-match/1), 'positions' (CSV,
+    one row per decision with Position ID, Match ID, XGID and OGID), 'txt'
+    (ASCII boards) or 'ogxm' (OGXM v2, one file per match: many matches
+    make an .ogxms stream).
     Every match is replayed first: a transcript with an error (an illegal
     play, a wrong score, ...) is reported and not converted unless
     --no-check. Outputs are written through a temporary file; an existing

@@ -241,9 +241,9 @@ def _read_game(raw: Any, match: Match, game: Game, where: str) -> tuple[Player, 
         if color not in (0, 1) or isinstance(color, bool):
             raise OgxmDocumentError(f"{here}color is {color!r}, neither 0 nor 1")
         player = Player(1 - color)
-        location = Location(match.path, game=game.number, move=index + 1)
-        if player is Player.ZERO or number == 0:
+        if player is Player.ZERO or number == 0:  # move numbers as a .mat prints them: white on the left
             number += 1
+        location = Location(match.path, game=game.number, move=number)
         if action_id < ROLLS:
             game.actions.append(_roll(ply, player, location, number, action_id, here))
         elif action_id in (DOUBLE, TAKE, PASS):
