@@ -6,7 +6,6 @@ A thin layer like the rest of the CLI: it parses options, calls
 
 from __future__ import annotations
 
-import datetime
 import os
 import shutil
 import sys
@@ -19,9 +18,11 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli.options import (
-    LEVELS,
+    Filters,
+    chosen_columns,
+    filter_options,
     input_options,
-    iso_date,
+    level_option,
     progress,
     read_options,
     reports_errors,
@@ -40,6 +41,7 @@ from tabla_cli.reports.options import (
     PLAYER_TABLES,
     TABLE_NAMES,
 )
+from tabla_cli.words import plural
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
@@ -116,15 +118,15 @@ def _stored(target: str) -> list[FileRows]:
     metavar="DIR",
     help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as DIR/<name>.parquet.",
 )
-@click.option(
+@level_option(
     "--analyze",
     "level",
-    type=click.Choice(LEVELS),
-    default=None,
     help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
-    "does) for the skill columns; --player, --since etc. choose the matches first. About 1 s CPU a match "
-    "at 1ply, 1.8 s at 2ply, 9 s at 3ply, 2.2 s at auto (each decision only as deep as it needs; the "
-    "closest to eXtreme Gammon's analysis) here (see docs/analysis-accuracy.md).",
+    "does) for the skill columns; --analyze alone means auto, tabla analyze's default; --player, --since "
+    "etc. choose the matches first (costs by level: docs/analysis-accuracy.md).",
+    default=None,
+    is_flag=False,
+    flag_value="auto",
 )
 @click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
 @click.option(
@@ -144,44 +146,11 @@ def _stored(target: str) -> list[FileRows]:
     help="CSV with a header 'alias,player': count each alias as that player.",
 )
 @click.option(
-    "--player",
-    "players",
-    multiple=True,
-    metavar="NAME",
-    help="Only matches of this player (repeatable); the tables and the HTML page are about them.",
-)
-@click.option(
-    "--exact-case",
-    is_flag=True,
-    help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
-    "and the spellings count as one player).",
-)
-@click.option(
     "--ignore-case",
     is_flag=True,
     help="Count every two names that differ only in case as one player, also without --player.",
 )
-@click.option(
-    "--opponent", "opponents", multiple=True, metavar="NAME", help="Only matches against this opponent (repeatable)."
-)
-@click.option(
-    "--since",
-    type=click.DateTime(["%Y-%m-%d"]),
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Only matches on or after this date (undated matches are left out and counted).",
-)
-@click.option(
-    "--until",
-    type=click.DateTime(["%Y-%m-%d"]),
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Only matches on or before this date (undated matches are left out and counted).",
-)
-@click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date.")
-@click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
-@click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
-@click.option("--money", is_flag=True, help="Only money sessions.")
+@filter_options
 @click.option(
     "--every", type=click.Choice(PERIODS), default="month", show_default=True, help="The period of --by period."
 )
@@ -213,21 +182,14 @@ def report(
     by: str,
     fmt: str | None,
     output: str | None,
+    columns: tuple[str, ...],
     frames_dir: str | None,
     level: str | None,
     no_cache: bool,
     plots_dir: str | None,
     alias_file: str | None,
-    players: tuple[str, ...],
-    exact_case: bool,
     ignore_case: bool,
-    opponents: tuple[str, ...],
-    since: datetime.datetime | None,
-    until: datetime.datetime | None,
-    keep_undated: bool,
-    site: str | None,
-    length: int | None,
-    money: bool,
+    filters: Filters,
     every: str,
     top: int,
     force: bool,
@@ -256,7 +218,6 @@ def report(
     """
     from tabla_cli.columns import records
     from tabla_cli.reports.build import ReportOptions, build_report, read_failures
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.summaries import read_aliases
     from tabla_cli.source import LeftOut, collect_sources
@@ -279,22 +240,10 @@ def report(
         from tabla_cli.analysis.decisions import AnalysisOptions
 
         analyse = AnalysisOptions(level=level, cache=not no_cache)
+    players = filters.players
     if by in PLAYER_TABLES and not players:
         raise click.UsageError(f"--by {by} needs --player NAME")
-    if length is not None and money:
-        raise click.UsageError("--length and --money exclude each other")
-    if keep_undated and since is None and until is None:
-        raise click.UsageError("--keep-undated needs --since or --until")
-    flt = ReportFilter(
-        players=players,
-        opponents=opponents,
-        since=iso_date(since),
-        until=iso_date(until),
-        site=site,
-        length=length,
-        money=money,
-        keep_undated=keep_undated,
-    )
+    flt = filters.report_filter()
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -306,7 +255,7 @@ def report(
     options = ReportOptions(
         filter=flt,
         ignore_case=ignore_case,
-        exact_case=exact_case,
+        exact_case=filters.exact_case,
         aliases=aliases,
         keep_duplicates=keep_duplicates,
         plays=by == "dice" or personal,
@@ -329,7 +278,8 @@ def report(
                 names, quick = files_to_analyse(names, options)
                 if not quiet and not quick.unknown:
                     click.echo(
-                        f"report: {flt.describe()}: {len(names)} of {quick.everything.files} files hold a chosen match; "
+                        f"report: {flt.describe()}: {len(names):,} of {plural(quick.everything.files, 'file')} "
+                        f"{'holds' if len(names) == 1 else 'hold'} a chosen match; "
                         "analysing those",
                         err=True,
                     )
@@ -369,6 +319,7 @@ def report(
                 every=every,
                 top=top,
                 selection=built.describe(),
+                columns=columns,
             )
 
     failed = records(read_failures(built.everything))
@@ -378,21 +329,28 @@ def report(
     if not quiet:
         seconds = time.perf_counter() - start
         click.echo(
-            f"report: {frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-            f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
-            + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
-            + f" in {seconds:.2f} s"
-            + (
-                f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of matches read before"
-                if built.duplicates
-                else ""
-            ),
+            f"report: {_counts(frames, 'decision')} in {seconds:.2f} s"
+            + (f"; left out {plural(built.duplicates, 'copy')} of matches read before" if built.duplicates else ""),
             err=True,
         )
         if flt.selects:
             click.echo(f"report: {built.describe()}", err=True)
     if failed or left_out.unreadable or built.unknown:
         sys.exit(1)
+
+
+def _counts(frames: Frames, decision: str) -> str:
+    """What ``frames`` hold, in words: files, matches, games, cube actions, findings (and decisions)."""
+    counted = [
+        (frames.files, "file"),
+        (len(frames.matches), "match"),
+        (len(frames.games), "game"),
+        (len(frames.cube), "cube action"),
+        (len(frames.findings), "finding"),
+    ]
+    if len(frames.decisions):
+        counted.append((len(frames.decisions), decision))
+    return ", ".join(plural(n, word) for n, word in counted)
 
 
 def _emit(
@@ -408,6 +366,7 @@ def _emit(
     every: str = "month",
     top: int = 50,
     selection: str = "",
+    columns: tuple[str, ...] = (),
 ) -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
     from tabla_cli.reports.html import TITLES, report_page
@@ -416,14 +375,9 @@ def _emit(
     from tabla_cli.reports.render import print_tables, render, table_renderables
     from tabla_cli.reports.summaries import player_summary, summarize
 
-    table = summarize(frames, by, players=players, every=every)
+    table = chosen_columns(summarize(frames, by, players=players, every=every), columns)
     plots: dict[str, bytes] = {}
-    summary = (
-        f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-        f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
-        + (f", {len(frames.decisions)} analysed decisions" if len(frames.decisions) else "")
-        + (f"; {selection}" if selection else "")
-    )
+    summary = _counts(frames, "analysed decision") + (f"; {selection}" if selection else "")
     page = ""
     if players and (fmt == "html" or plots_dir is not None):
         extra = [] if by in ("player", "opponent", "period", "dice", "findings") else [(TITLES[by], table)]
