@@ -75,6 +75,9 @@ class Code(StrEnum):
     UNNAMED_PLAYER = "unnamed-player"
     DUPLICATE_MATCH = "duplicate-match"
     POSITION_MISMATCH = "position-mismatch"
+    DAMAGED_CONTAINER = "damaged-container"
+    BAD_SIGNATURE = "bad-signature"
+    UNSIGNED_MATCH = "unsigned-match"
 
 
 READ_FAILURES: tuple[str, ...] = tuple(
@@ -128,7 +131,10 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.DOUBLES_PROGRESSION: (E, "gulbara: a double (or owed dice) not played as far as the progression allows"),
     Code.MISSING_HIT_MARKER: (W, "a hit not marked with '*' in a transcript that marks hits"),
     Code.EXTRA_HIT_MARKER: (W, "a '*' where no checker is hit"),
-    Code.AMBIGUOUS_PLAY: (W, "a play written so that it could mean several positions"),
+    Code.AMBIGUOUS_PLAY: (
+        W,
+        "a move over several dice that could mean several positions, in a transcript that marks no hits (gnubg's and XG's files mark them all); the reading that hits nothing is chosen",
+    ),
     Code.MOVE_NUMBER: (W, "a move number out of sequence"),
     Code.GAME_NUMBER: (W, "a game number out of sequence"),
     Code.GLUED_LINE: (
@@ -170,6 +176,17 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
         "a binary file (eXtreme Gammon) records a position before a decision that is not the "
         "one the file's previous play left, and does not mark it edited",
     ),
+    Code.DAMAGED_CONTAINER: (
+        W,
+        "a binary file (eXtreme Gammon) whose archive trailer or directory is missing or damaged: "
+        "the records found in its data are read",
+    ),
+    Code.BAD_SIGNATURE: (
+        E,
+        "`check --verify`: an OGXM signature that does not verify over the match as it is, "
+        "or one by a key not given with `--trusted-key`",
+    ),
+    Code.UNSIGNED_MATCH: (N, "`check --verify`: an OGXM match that carries no signature"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}

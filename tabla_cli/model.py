@@ -77,6 +77,9 @@ class Action:
         resigned: a ROLL written ``????``: the roller resigned without moving.
         analysis: the analysis the file records for this action (analysed
             gnubg text exports and SGF), None when it records none.
+        comment: a comment the file keeps on this decision (XG's comments,
+            SGF ``C[]``, tabla JSON), as plain text; None when none.
+        flagged: a user marked this decision to study it (XG's flag).
         setup: what a SETUP action sets (``player`` is then player 0: nobody acts).
     """
 
@@ -90,6 +93,8 @@ class Action:
     match_won: bool = False
     resigned: bool = False
     analysis: RecordedAnalysis | None = field(default=None, compare=False)
+    comment: str | None = field(default=None, compare=False)
+    flagged: bool = field(default=False, compare=False)
     setup: SetUp | None = None
 
 
@@ -204,6 +209,11 @@ class Match:
         game_stream: for a match read game by game (``.mat`` read with
             ``lazy=True``): its games, read as they are asked for; ``games``
             is then empty. None: the games are all in ``games``.
+        marks_hits: the program that wrote the match marks every hit of a
+            move that spans several dice (GNU Backgammon, eXtreme Gammon):
+            such a move written without ``*`` hits nothing on the way. Not
+            part of what the match is: two copies from different writers
+            are equal.
     """
 
     players: tuple[str, str]
@@ -219,6 +229,7 @@ class Match:
     location: Location = Location("")
     findings: list[Finding] = field(default_factory=list)
     game_stream: Iterator[Game] | None = field(default=None, repr=False, compare=False)
+    marks_hits: bool = field(default=False, compare=False)
 
     def iter_games(self) -> Iterator[Game]:
         """The games in order: ``games``, or, for a match read game by game, each game as it is read (once)."""

@@ -32,7 +32,7 @@ from tabla_cli.cube import Cube
 from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.notation import format_play, parse_play
+from tabla_cli.notation import format_play, format_play_plain, parse_play
 from tabla_cli.results import (
     Decision,
     EndedBy,
@@ -329,11 +329,11 @@ class _GameReplay:
         if resolution.error is None:
             assert resolution.result is not None and resolution.play is not None
             play = resolution.play
-            if resolution.alternatives > 1 and not self.marks:
+            if resolution.alternatives > 1 and not self.marks and not self.r.match.marks_hits:
                 self.finding(
                     "ambiguous-play",
-                    f"'{text}' could mean {resolution.alternatives} different plays; "
-                    f"read as {self.format(self.pos, play)}",
+                    f"'{text}' could mean {resolution.alternatives} different plays (the transcript marks no "
+                    f"hits); read as {format_play_plain(play)}, a die at a time, the one that hits nothing on the way",
                     action,
                     play=text,
                 )
@@ -468,8 +468,8 @@ class _GameReplay:
         self.over = ("forfeit", action.player.other)
         self.finding(
             "forfeit",
-            f"{names[action.player]} gives the game up ('Losses {action.value or 0}') "
-            f"before it is over; {names[action.player.other]} gets what the result line says",
+            f"{names[action.player]} resigns ('Losses {action.value or 0}', Backgammon Galaxy's line for a "
+            f"resignation) before the game is over; {names[action.player.other]} gets what the result line says",
             action,
         )
 

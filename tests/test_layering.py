@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "tabla_cli"
+import helpers
+
+PACKAGE = helpers.ROOT / "tabla_cli"
 
 ENGINE = ["tabla_cli.board", "tabla_cli.variant", "tabla_cli.notation", "tabla_cli.variants"]
 HEAVY = ["lark", "pandas", "click"]

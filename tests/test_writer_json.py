@@ -31,6 +31,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.reader import detect_format, read_path_matches, read_text_matches
 from tabla_cli.writers.json import SCHEMA, format_json, match_data, write_json
 
+import helpers
 from helpers import DATA, corpus_files, recorded_by_action
 from match_compare import match_differences
 
@@ -221,7 +222,7 @@ def test_check_and_report_read_json(tmp_path: Path) -> None:
     target.write_text(format_json([(mat.read_match(source), None)]), encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(target), "--jobs", "1"])
     assert result.exit_code == 0 and result.stdout == ""
-    assert "checked 1 files, 1 matches, 4 games" in result.stderr
+    assert "checked 1 file, 1 match, 4 games" in result.stderr
     result = CliRunner().invoke(main, ["report", str(target), "--by", "match", "--format", "csv", "--quiet"])
     assert result.exit_code == 0 and "Petar,Maria,3,match,standard,2025-03-14,Kafene Sofia,Petar" in result.stdout
 
@@ -368,7 +369,7 @@ def test_arbitrary_documents_raise_only_tabla_errors(body: object) -> None:
 
 def test_schema_document_example_is_what_the_writer_writes(tmp_path: Path) -> None:
     """docs/json-schema.md: its example reads back and is written again byte for byte."""
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "json-schema.md").read_text(encoding="utf-8")
+    doc = (helpers.ROOT / "docs" / "json-schema.md").read_text(encoding="utf-8")
     example = doc.split("```json\n", 1)[1].split("```", 1)[0]
     (match,) = json_format.parse_matches(example, path="club.json")
     assert format_json([(match, None)], generator=json.loads(example)["generator"]) == example

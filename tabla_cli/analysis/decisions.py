@@ -20,7 +20,7 @@ from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
+from tabla_cli.analysis.stats import actual_result, decision_row, error_in_mwc, evaluation_fields
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
@@ -89,11 +89,14 @@ class FileAnalysis:
         document: with :attr:`AnalysisOptions.document`, the file's matches as
             a ``tabla-match/1`` document whose actions carry their decisions'
             evaluations (None when no match could be read).
+        notices: problems met with the evaluation cache (for stderr; the
+            analysis itself is whole).
     """
 
     report: FileReport
     rows: list[dict[str, Any]] = field(default_factory=list)
     document: str | None = None
+    notices: list[str] = field(default_factory=list)
 
     @property
     def decisions(self) -> int:
@@ -196,6 +199,10 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         row["file"] = self.match.path
         row["opponent"] = self.match.players[actor.other]
         row["dice"] = dice
+        if not (action.kind is ActionKind.ROLL and kind is DecisionKind.DOUBLE):
+            # A roll's comment and flag go on its play's row, not on the no-double decision before it.
+            row["comment"] = action.comment
+            row["flagged"] = action.flagged
         return row
 
     def _input(self, state: DecisionState, kind: DecisionKind, **extra: Any) -> DecisionInput:
@@ -291,8 +298,14 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
             item.row["game_result"] = None if result is None else result[item.row["side"]]
 
 
-def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str, Any]]:
-    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch."""
+def evaluate(
+    pending: list[_Pending], options: AnalysisOptions, notices: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch.
+
+    In match play every error is also given in MWC (:func:`~tabla_cli.analysis.stats.error_in_mwc` where the
+    source has none). Problems met with the evaluation cache are added to ``notices``.
+    """
     wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
     if wanted:
         results = analyse_cached(
@@ -301,19 +314,27 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
             options.threads,
             luck=options.luck,
             use_cache=options.cache,
+            notices=notices,
         )
         for item, evaluation in zip(wanted, results):
             item.evaluation = evaluation
     for item in pending:
         if item.evaluation is not None:
-            item.row.update(evaluation_fields(item.evaluation))
+            item.row.update(evaluation_fields(item.evaluation, item.kind))
+            if item.row["error_mwc"] is None:  # a source that gives the error in EMG only
+                item.row["error_mwc"] = error_in_mwc(item.row["error"], item.row["match_id"])
         if item.action.analysis is not None and item.action.analysis.undecided:
             item.row["action"] = None  # a position export: no decision was made
     return [item.row for item in pending]
 
 
 def analyse_source(
-    source: Source | str, options: AnalysisOptions, read: ReadOptions = ReadOptions(), *, text: str | None = None
+    source: Source | str,
+    options: AnalysisOptions,
+    read: ReadOptions = ReadOptions(),
+    *,
+    text: str | None = None,
+    visitor_class: type[DecisionsVisitor] | None = None,
 ) -> FileAnalysis:
     """Check and analyse every match of ``source``; never raises for bad input.
 
@@ -322,14 +343,17 @@ def analyse_source(
         options: how to evaluate.
         read: how to read the file (encoding, size limit).
         text: the file's text, when already at hand.
+        visitor_class: the decisions' visitor (a subclass adds columns to the
+            rows, as the index's :class:`~tabla_cli.study.visitor.StudyVisitor`).
     """
     path = as_source(source).path
-    visitor = DecisionsVisitor(path, options)
+    visitor = (visitor_class or DecisionsVisitor)(path, options)
     report = FileReport(path)
     run(source, FileTee(CheckVisitor(report), Fingerprint(report.keys), visitor), read, text=text)
-    rows = evaluate(visitor.pending, options)
+    notices: list[str] = []
+    rows = evaluate(visitor.pending, options, notices)
     document = analysed_document(visitor.matches, visitor.pending) if options.document and visitor.matches else None
-    return FileAnalysis(report, rows, document)
+    return FileAnalysis(report, rows, document, notices)
 
 
 def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis:

@@ -281,6 +281,7 @@ def _cube_evaluation(
         rank=None if made is None else 1 if same else 2,
         options=2,
         close=close,
+        cube_equities=(cube.no_double, cube.double_take, cube.double_pass),
     )
 
 
@@ -328,6 +329,7 @@ def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
         close=not forced,
         luck=recorded.luck,
         skill=recorded.skill,
+        spread=abs(best.equity - candidates[-1].equity),
     )
 
 

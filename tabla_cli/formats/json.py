@@ -265,6 +265,8 @@ class _Reader:
         location = self.location(data, where)
         move = self.field(data, "move", int, where, None)
         analysis = self.analysis(data, where, kind)
+        comment = self.field(data, "comment", str, where, None) or None
+        flagged = self.field(data, "flagged", bool, where, False)
         if kind is ActionKind.ROLL:
             dice = self.pair(data, "dice", where, int)
             if not all(1 <= d <= 6 for d in dice):
@@ -281,12 +283,24 @@ class _Reader:
                 play,
                 resigned=self.field(data, "resigned", bool, where, False),
                 analysis=analysis,
+                comment=comment,
+                flagged=flagged,
             )
         if kind is ActionKind.SETUP:
             return Action(kind, Player(player), location, move, setup=self.setup(data, where))
         value = self.field(data, "value", int, where, None)
         won = self.field(data, "match_won", bool, where, False)
-        return Action(kind, Player(player), location, move, value=value, match_won=won, analysis=analysis)
+        return Action(
+            kind,
+            Player(player),
+            location,
+            move,
+            value=value,
+            match_won=won,
+            analysis=analysis,
+            comment=comment,
+            flagged=flagged,
+        )
 
     def setup(self, data: dict[str, Any], where: str) -> SetUp:
         """What a ``setup`` action sets: ``position``, ``cube``, ``cube_owner`` (each optional)."""
@@ -346,6 +360,7 @@ class _Reader:
             close=self.field(data, "close", bool, where, True),
             skill=self.field(data, "skill", str, where, None),
             cube_equities=equities,
+            spread=self.number(data, "spread", where, None),
         )
 
     def number(self, obj: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:

@@ -566,6 +566,9 @@ class _GameReader:
                 if action is not None:
                     if self.r.analysis:
                         action = self.analysed(action, props, after_double)
+                    comment = next((p.text().strip() for p in props if p.ident == "C"), "")
+                    if comment:
+                        action = dataclasses.replace(action, comment=comment)
                     actions.append(action)
             elif any(p.ident == "DI" for p in props):
                 self.roll_only(props)

@@ -104,6 +104,7 @@ _EVALUATION_DEFAULTS: dict[str, Any] = {
     "luck": None,
     "skill": None,
     "cube_equities": None,
+    "spread": None,
 }
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
@@ -307,6 +308,10 @@ def _action(action: Action, steps: Play | None, recorded: RecordedAnalysis | Non
         analysis = _analysis(recorded, kind)
         if analysis:
             data["analysis"] = analysis
+    if action.comment:
+        data["comment"] = action.comment
+    if action.flagged:
+        data["flagged"] = True
     return data
 
 
@@ -344,6 +349,7 @@ def evaluation_data(evaluation: Evaluation) -> dict[str, Any]:
         "luck": evaluation.luck,
         "skill": evaluation.skill,
         "cube_equities": None if evaluation.cube_equities is None else list(evaluation.cube_equities),
+        "spread": evaluation.spread,
     }
     data.update((key, value) for key, value in optional.items() if value != _EVALUATION_DEFAULTS[key])
     return data

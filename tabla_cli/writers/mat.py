@@ -142,6 +142,7 @@ class MatWriter(BaseVisitor[str]):
             return  # a roll without moves after the record's last move: not a move line
         self.cube = state.cube
         self.slots.add(action.player, _roll(action, state.position, play), False)
+        self.slots.note(action)
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
         text = _roll(action, None, None) if action.kind is ActionKind.ROLL else _WORDS[action.kind]
@@ -158,6 +159,7 @@ class MatWriter(BaseVisitor[str]):
         else:
             text = _WORDS[kind]
         self.slots.add(action.player, text, False)
+        self.slots.note(action)
 
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
@@ -166,6 +168,7 @@ class MatWriter(BaseVisitor[str]):
         self.cube = cube_before if kind is ActionKind.DOUBLE else cube_after
         text = f" {_VALUED[kind]} => {action.value or cube_after}" if kind in _VALUED else _WORDS[kind]
         self.slots.add(action.player, text, False)
+        self.slots.note(action)
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         self.wins(action, game_result, game_result.match_won)
@@ -385,6 +388,16 @@ class _Lines:
     def __init__(self) -> None:
         self.rows: list[list[object]] = []  # [number | None, left | None, right | None]
         self.number = 0
+        self.notes: dict[int, list[str]] = {}  # a row's comment lines, written after it
+        self.last_note: str | None = None
+
+    def note(self, action: Action) -> None:
+        """The action's comment as ``;`` lines after its row (a double and its answer share one: written once)."""
+        comment = action.comment
+        if comment and comment != self.last_note and self.rows:
+            self.last_note = comment
+            lines = [line.strip() for line in comment.splitlines() if line.strip()]
+            self.notes.setdefault(len(self.rows) - 1, []).extend(f"; Comment: {line}" for line in lines)
 
     def add(self, player: Player, text: str, result: bool) -> None:
         rows = self.rows
@@ -402,9 +415,10 @@ class _Lines:
 
     def text(self) -> list[str]:
         out = []
-        for number, left, right in self.rows:
+        for index, (number, left, right) in enumerate(self.rows):
             head = "     " if number is None else f"{number:3d}) "
             out.append(f"{head}{left or '':<27} {right or ''}".rstrip())
+            out += self.notes.get(index, [])
         return out
 
 

@@ -178,14 +178,18 @@ class SgfWriter(BaseVisitor[str]):
             self.error = self.error or exc
             text = ""
         assert self.context is not None  # begin_game came first
-        self.nodes.append(f"\n;{_COLOUR[action.player]}[{text}]" + _analysis(action, self.context, cube))
+        self.nodes.append(
+            f"\n;{_COLOUR[action.player]}[{text}]" + _analysis(action, self.context, cube) + _comment(action)
+        )
 
     def cube(self, action: Action, cube: int | None) -> None:
         """A double's or answer's node; ``cube``: the cube before the double (None: not known)."""
         self.action(action)
         assert self.context is not None  # begin_game came first
         self.nodes.append(
-            f"\n;{_COLOUR[action.player]}[{_CUBE_WORDS[action.kind]}]" + _analysis(action, self.context, cube)
+            f"\n;{_COLOUR[action.player]}[{_CUBE_WORDS[action.kind]}]"
+            + _analysis(action, self.context, cube)
+            + _comment(action)
         )
 
     def beaver(self, action: Action) -> None:
@@ -244,6 +248,11 @@ class SgfWriter(BaseVisitor[str]):
         if self.error is not None:
             raise self.error
         return "".join(self.parts)
+
+
+def _comment(action: Action) -> str:
+    """The action's comment as ``C[]`` (none when it has none)."""
+    return f"C[{_escape(action.comment)}]" if action.comment else ""
 
 
 def _escape(value: str) -> str:
