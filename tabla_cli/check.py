@@ -91,9 +91,20 @@ def check_text(text: str, path: str) -> FileReport:
 
 
 def check_file(source: Source | str, options: ReadOptions = ReadOptions()) -> FileReport:
-    """Check the file at ``source``; whatever goes wrong becomes a finding."""
+    """Check the file at ``source``; whatever goes wrong becomes a finding.
+
+    With ``options.verify``, an OGXM file's signatures are checked too
+    (:func:`~tabla_cli.signatures.signature_findings`).
+    """
     src = as_source(source)
-    return run(src, check_visitor(FileReport(src.path)), options)
+    report = run(src, check_visitor(FileReport(src.path)), options)
+    if options.verify:
+        from tabla_cli.signatures import signature_findings
+
+        report.findings.extend(
+            signature_findings(src.path, src.data, trusted=options.trusted_keys, max_size=options.max_size)
+        )
+    return report
 
 
 def failed_check(source: Source | str, message: str) -> FileReport:

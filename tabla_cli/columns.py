@@ -12,7 +12,7 @@ and pyarrow load only where a frame is typed: the column lists need neither.
 >>> Column("games", "int64", "games played").pandas_dtype
 'int64'
 >>> table("by.opponent")[-1]
-Column(name='opponent_drops', dtype='int64', doc="the opponent's drops", categories=())
+Column(name='opponent_drops', dtype='int64', doc="the opponent's drops", categories=(), unit='')
 """
 
 from __future__ import annotations
@@ -50,12 +50,17 @@ class Column:
             ``category`` (fixed ``categories``).
         doc: what the column holds.
         categories: the categories of a ``category`` column, in order.
+        unit: what a measure counts in, where a number alone would not say:
+            ``share`` (a fraction from 0 to 1, which pages show as a
+            percentage), ``mEMG`` or ``PR``; empty for counts, names and
+            figures whose doc says their unit.
     """
 
     name: str
     dtype: str
     doc: str
     categories: tuple[str, ...] = ()
+    unit: str = ""
 
     @property
     def pandas_dtype(self) -> Any:
@@ -123,11 +128,12 @@ def _columns(
             raise ValueError(f"{SCHEMA_FILE}: {name}: not a column: {entry!r}")
         options: dict[str, str] = entry[3] if len(entry) == 4 else {}
         sets = tuple(categories[options["categories"]]) if "categories" in options else ()
+        unit = options.get("unit", "")
         if "for" not in options:
-            yield Column(entry[0], entry[1], entry[2], sets)
+            yield Column(entry[0], entry[1], entry[2], sets, unit)
             continue
         for fields in _loops(options["for"], families):
-            yield Column(entry[0].format(**fields), entry[1], entry[2].format(**fields), sets)
+            yield Column(entry[0].format(**fields), entry[1], entry[2].format(**fields), sets, unit)
 
 
 def _loops(clause: str, families: Mapping[str, Family]) -> list[dict[str, str | Sequence[str]]]:

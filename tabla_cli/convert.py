@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from tabla_cli.errors import InvalidPlayError, Location
+from tabla_cli.errors import InvalidPlayError, Location, UnsupportedFormatError
 from tabla_cli.findings import Code, Finding, Severity
 from tabla_cli.model import Match
 from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, Source, as_source, internal_error, run
@@ -48,7 +49,7 @@ class Conversion:
     """What converting one input gave.
 
     Attributes:
-        output: the converted text; None when the input could not be read,
+        output: the converted text (bytes for OGXM); None when the input could not be read,
             or the check refused it.
         matches: matches read.
         games: games read.
@@ -58,7 +59,7 @@ class Conversion:
             written, an internal error.
     """
 
-    output: str | None
+    output: str | bytes | None
     matches: int = 0
     games: int = 0
     findings: list[Finding] = field(default_factory=list)
@@ -91,7 +92,7 @@ class ConvertVisitor(FileVisitor[Conversion]):
 
     wants = Wants.FINDING
 
-    def __init__(self, writer: Writer, written: BaseVisitor[str]) -> None:
+    def __init__(self, writer: Writer, written: BaseVisitor[Any]) -> None:
         self.writer = writer
         self.written = written
         self.done = Conversion(None)
@@ -125,6 +126,8 @@ class ConvertVisitor(FileVisitor[Conversion]):
             done.output = self.written.result()
         except InvalidPlayError as exc:  # --no-check, SGF: a play that cannot even be read
             done.file_findings.append(Finding(Code.INVALID_PLAY, exc.message, exc.location or Location(self.path)))
+        except UnsupportedFormatError as exc:  # the output format has no place for something the file records
+            done.file_findings.append(Finding(Code.UNWRITABLE, str(exc), Location(self.path)))
         except Exception as exc:  # one file's bug must not stop a run over many
             done.file_findings.append(internal_error(exc, self.path))
         return done
@@ -145,7 +148,7 @@ def replayed_with(visitor: ConvertVisitor) -> FileVisitor[Conversion]:
     return FileTee(visitor, visitor.written)
 
 
-def format_matches(to: str, matches: Pairs) -> str:
+def format_matches(to: str, matches: Pairs) -> Any:
     """``matches`` written as ``to``: each is replayed with the format's writer (the result beside it, from
     ``replay_match(...)`` or None, is not needed).
 

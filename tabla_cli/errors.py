@@ -10,8 +10,7 @@ class Location(NamedTuple):
     file (no lines), the 1-based game and move number, 0 where unknown.
 
     A named tuple rather than a frozen dataclass: a reader makes one for every action it reads,
-    and a frozen dataclass sets each field through ``object.__setattr__`` (a ``.mat`` check spent
-    8% of its instructions making them).
+    and a frozen dataclass sets each field through ``object.__setattr__``, slower to make.
 
     >>> str(Location("a.mat", 3, 5)), str(Location("a.xg", game=3, move=12)), str(Location("a.xg", game=2))
     ('a.mat:3:5', 'a.xg: game 3 move 12', 'a.xg: game 2')

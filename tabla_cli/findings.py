@@ -31,6 +31,7 @@ class Code(StrEnum):
     UNREADABLE_FILE = "unreadable-file"
     FILE_TOO_LARGE = "file-too-large"
     INTERNAL_ERROR = "internal-error"
+    UNWRITABLE = "unwritable"
     SPECIAL_FILE = "special-file"
     GUESSED_ENCODING = "guessed-encoding"
     SYNTAX_ERROR = "syntax-error"
@@ -46,6 +47,7 @@ class Code(StrEnum):
     UNANSWERED_DOUBLE = "unanswered-double"
     ILLEGAL_BEAVER = "illegal-beaver"
     ACTION_AFTER_END = "action-after-end"
+    POSITION_SET = "position-set"
     WRONG_WINNER = "wrong-winner"
     RESULT_MISMATCH = "result-mismatch"
     MISSING_RESULT = "missing-result"
@@ -73,6 +75,9 @@ class Code(StrEnum):
     UNNAMED_PLAYER = "unnamed-player"
     DUPLICATE_MATCH = "duplicate-match"
     POSITION_MISMATCH = "position-mismatch"
+    DAMAGED_CONTAINER = "damaged-container"
+    BAD_SIGNATURE = "bad-signature"
+    UNSIGNED_MATCH = "unsigned-match"
 
 
 READ_FAILURES: tuple[str, ...] = tuple(
@@ -87,6 +92,7 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.UNREADABLE_FILE: (E, "the file cannot be read, or its format is not recognised"),
     Code.FILE_TOO_LARGE: (E, "a file larger than the size limit (`--max-size`): not read"),
     Code.INTERNAL_ERROR: (E, "tabla failed on this file (a bug; the message names the exception): please report it"),
+    Code.UNWRITABLE: (E, "the output format has no place for what the file records (a position set inside a game)"),
     Code.SPECIAL_FILE: (N, "a named pipe, device or socket found in a directory: skipped, never opened"),
     Code.GUESSED_ENCODING: (
         N,
@@ -125,7 +131,10 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
     Code.DOUBLES_PROGRESSION: (E, "gulbara: a double (or owed dice) not played as far as the progression allows"),
     Code.MISSING_HIT_MARKER: (W, "a hit not marked with '*' in a transcript that marks hits"),
     Code.EXTRA_HIT_MARKER: (W, "a '*' where no checker is hit"),
-    Code.AMBIGUOUS_PLAY: (W, "a play written so that it could mean several positions"),
+    Code.AMBIGUOUS_PLAY: (
+        W,
+        "a move over several dice that could mean several positions, in a transcript that marks no hits (gnubg's and XG's files mark them all); the reading that hits nothing is chosen",
+    ),
     Code.MOVE_NUMBER: (W, "a move number out of sequence"),
     Code.GAME_NUMBER: (W, "a game number out of sequence"),
     Code.GLUED_LINE: (
@@ -149,6 +158,10 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
         "lines of their own or glued into a move line): the winner read from the score",
     ),
     Code.MATCH_INCOMPLETE: (N, "the transcript stops before a side reaches the match length"),
+    Code.POSITION_SET: (
+        N,
+        "the board or the cube set by hand inside a game (an SGF set-up node): play goes on from it",
+    ),
     Code.UNCHECKED: (N, "the rest of a game is not checked: a recorded play could not be applied"),
     Code.UNNAMED_PLAYER: (
         N,
@@ -163,6 +176,17 @@ _MEANINGS: dict[Code, tuple[Severity, str]] = {
         "a binary file (eXtreme Gammon) records a position before a decision that is not the "
         "one the file's previous play left, and does not mark it edited",
     ),
+    Code.DAMAGED_CONTAINER: (
+        W,
+        "a binary file (eXtreme Gammon) whose archive trailer or directory is missing or damaged: "
+        "the records found in its data are read",
+    ),
+    Code.BAD_SIGNATURE: (
+        E,
+        "`check --verify`: an OGXM signature that does not verify over the match as it is, "
+        "or one by a key not given with `--trusted-key`",
+    ),
+    Code.UNSIGNED_MATCH: (N, "`check --verify`: an OGXM match that carries no signature"),
 }
 
 CODES: dict[str, tuple[Severity, str]] = {code.value: entry for code, entry in _MEANINGS.items()}

@@ -36,7 +36,7 @@ def _can_cache(options: dict[str, Any]) -> bool:
     """Whether Lark may keep the built parser in the temporary folder for the next process.
 
     A cached parser skips building the LALR tables and checking the terminals for
-    collisions (a fifth of a second for all the grammars: every command's start-up).
+    collisions, which every command's start-up would otherwise pay for.
     A strict build is never cached, so that its collision check always runs; with no
     usable temporary folder there is nothing to cache into.
     """

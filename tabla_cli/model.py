@@ -38,6 +38,25 @@ class ActionKind(str, Enum):
     LOSS = "loss"
     """``Losses k point`` (Backgammon Galaxy): the player gives the game up (a forfeit) when
     it is not over yet; after a bear-off or a drop it only repeats the result."""
+    SETUP = "setup"
+    """The board or the cube set by hand inside a game (SGF's set-up nodes): :attr:`Action.setup`."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp:
+    """What a set-up inside a game sets; the next decision starts from it.
+
+    Attributes:
+        position: every checker, player 0 as ``mover`` (None: the board is not set).
+        cube: the cube's value (None: not set).
+        owner: who owns the cube, when ``owner_set`` (None: centred).
+        owner_set: the set-up says who owns the cube.
+    """
+
+    position: Position | None = None
+    cube: int | None = None
+    owner: Player | None = None
+    owner_set: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +77,10 @@ class Action:
         resigned: a ROLL written ``????``: the roller resigned without moving.
         analysis: the analysis the file records for this action (analysed
             gnubg text exports and SGF), None when it records none.
+        comment: a comment the file keeps on this decision (XG's comments,
+            SGF ``C[]``, tabla JSON), as plain text; None when none.
+        flagged: a user marked this decision to study it (XG's flag).
+        setup: what a SETUP action sets (``player`` is then player 0: nobody acts).
     """
 
     kind: ActionKind
@@ -70,6 +93,9 @@ class Action:
     match_won: bool = False
     resigned: bool = False
     analysis: RecordedAnalysis | None = field(default=None, compare=False)
+    comment: str | None = field(default=None, compare=False)
+    flagged: bool = field(default=False, compare=False)
+    setup: SetUp | None = None
 
 
 @dataclass(slots=True)
@@ -128,8 +154,10 @@ class RuleSet:
             ``Beaver`` header allows them).
         cube_limit: the highest cube value.
         cube: a doubling cube is used at all.
-        scoring: the scoring rule set (:mod:`tabla_cli.scoring`): ``standard``
-            (1, 2, 3) or ``1-2-4-8``.
+        scoring: the scoring rule set (:mod:`tabla_cli.scoring`) as the
+            transcript names it (``standard``: 1, 2, 3; ``1-2-4-8``; any alias
+            or case): the replay resolves the name, and scores a name it does
+            not know as standard, with an ``unknown-scoring`` warning.
         jacoby_said: the transcript says whether the Jacoby rule is on (a
             ``Jacoby`` header); where it does not, a money game's gammon on
             a centred cube may also be scored as the cube alone.
@@ -139,9 +167,6 @@ class RuleSet:
         galaxy: the match was played on Backgammon Galaxy (its ``Site``
             header says so), which writes a one-game session as a 16-point
             match of one game.
-        unknown_scoring: the scoring rule set a header asks for when tabla
-            does not know it (the match is scored by ``scoring``); None when
-            none does.
 
     Readers set each of these when they read a match; the replay reads no header.
     """
@@ -155,7 +180,6 @@ class RuleSet:
     jacoby_said: bool = False
     cube_said: bool = False
     galaxy: bool = False
-    unknown_scoring: str | None = None
 
     def beavers(self, length: int) -> bool:
         """Whether beavers and raccoons are allowed in a match of ``length`` points (0: money play)."""
@@ -185,6 +209,11 @@ class Match:
         game_stream: for a match read game by game (``.mat`` read with
             ``lazy=True``): its games, read as they are asked for; ``games``
             is then empty. None: the games are all in ``games``.
+        marks_hits: the program that wrote the match marks every hit of a
+            move that spans several dice (GNU Backgammon, eXtreme Gammon):
+            such a move written without ``*`` hits nothing on the way. Not
+            part of what the match is: two copies from different writers
+            are equal.
     """
 
     players: tuple[str, str]
@@ -200,6 +229,7 @@ class Match:
     location: Location = Location("")
     findings: list[Finding] = field(default_factory=list)
     game_stream: Iterator[Game] | None = field(default=None, repr=False, compare=False)
+    marks_hits: bool = field(default=False, compare=False)
 
     def iter_games(self) -> Iterator[Game]:
         """The games in order: ``games``, or, for a match read game by game, each game as it is read (once)."""

@@ -10,6 +10,11 @@ One implementation for every command that writes files (``report -o``,
   publishes it: without ``force`` with :func:`os.link`, which fails when the
   target appeared meanwhile (another process wrote it first), with ``force``
   with :func:`os.replace`;
+* only a regular file is ever replaced: a target that is a device, a FIFO or
+  a socket is written to as a stream (as the shell's ``>`` does, with or
+  without ``force``), and a symbolic link is left pointing where it points
+  while the file it names is the one written (:func:`replaces` tells which
+  targets ``force`` is needed for);
 * :func:`staged_folder` builds a whole folder of outputs in a temporary folder
   and moves it into place at the end (a failure leaves nothing behind);
 * temporary names start with :data:`TEMP_PREFIX` and carry the process id;
@@ -35,6 +40,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -52,6 +58,7 @@ __all__ = [
     "make_folder",
     "refuse_existing",
     "remove_created",
+    "replaces",
     "staged_folder",
     "temp_path",
     "write_atomic",
@@ -108,9 +115,35 @@ class Inputs:
         return (info.st_dev, info.st_ino) in self.files
 
 
+def _is_stream(path: str | Path) -> bool:
+    """Whether ``path`` (through any links) is a device, a FIFO or a socket: written to, never replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def replaces(path: str | Path) -> bool:
+    """Whether writing ``path`` would replace a file that exists (what ``--force`` allows).
+
+    A path that does not exist, a symbolic link that names nothing yet, a
+    device and a FIFO replace nothing: the first two are created, the others
+    written to as streams.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> os.mkfifo(folder / "pipe")
+    >>> (folder / "link").symlink_to(folder / "absent")
+    >>> replaces(folder / "pipe"), replaces(folder / "link"), replaces(folder)
+    (False, False, True)
+    """
+    return os.path.exists(path) and not _is_stream(path)
+
+
 def existing(paths: Iterable[str | Path]) -> list[str]:
-    """The paths among ``paths`` that exist, as strings, in order."""
-    return [str(p) for p in paths if Path(p).exists()]
+    """The paths among ``paths`` that writing would replace (see :func:`replaces`), as strings, in order."""
+    return [str(p) for p in paths if replaces(p)]
 
 
 def _listed(paths: list[str]) -> str:
@@ -261,6 +294,21 @@ def _permissions(path: Path) -> None:
     os.chmod(path, 0o666 & ~umask)
 
 
+def _final(path: Path) -> Path:
+    """The file that writing ``path`` writes: ``path``, or where the symbolic link ``path`` leads."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _stream(path: Path, data: bytes) -> bool:
+    """Write ``data`` to the device or FIFO ``path`` as a stream; False (nothing written) if it is a regular file now."""
+    fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "wb") as handle:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        handle.write(data)
+    return True
+
+
 def _publish(tmp: Path, path: Path, force: bool) -> None:
     """Move the finished file ``tmp`` to ``path``: replace only with ``force``.
 
@@ -292,6 +340,8 @@ def write_atomic(path: str | Path, data: str | bytes, *, force: bool = True, inp
     Readers of ``path`` see the old file or the whole new one, never a part;
     on any failure the temporary file is removed and ``path`` is untouched.
     Stale temporaries of killed runs in the same folder are removed first.
+    A device or FIFO is written to instead (it is never replaced); through a
+    symbolic link, the file it leads to is the one replaced, not the link.
 
     Args:
         path: the file to write; its folder must exist.
@@ -308,13 +358,17 @@ def write_atomic(path: str | Path, data: str | bytes, *, force: bool = True, inp
     path = Path(path)
     if inputs is not None and inputs.holds(path):
         raise OutputIsInputError(f"not writing over {path}: it is an input")
-    if not force and os.path.lexists(path):
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if _is_stream(path) and _stream(path, raw):
+        return
+    if not force and replaces(path):
         raise OutputExistsError(f"not overwriting {path}: use --force to replace")
+    path = _final(path)
     clean_stale(path.parent)
     tmp = temp_path(path.parent, path.name)
     try:
         with open(tmp, "xb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+            handle.write(raw)
         _permissions(tmp)
         _publish(tmp, path, force)
     except BaseException:
@@ -363,9 +417,11 @@ def staged_folder(
                     raise
                 # The folder appeared meanwhile: publish file by file into it.
         for name in names:
-            if inputs is not None and inputs.holds(folder / name):
-                raise OutputIsInputError(f"not writing over {folder / name}: it is an input")
-            _publish(tmp / name, folder / name, force)
+            target = folder / name
+            if inputs is not None and inputs.holds(target):
+                raise OutputIsInputError(f"not writing over {target}: it is an input")
+            if not (_is_stream(target) and _stream(target, (tmp / name).read_bytes())):
+                _publish(tmp / name, _final(target), force)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         remove_created(made)

@@ -20,13 +20,15 @@ stops a run over many.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
-from typing import TextIO, TypeVar
+from typing import BinaryIO, TextIO, TypeVar
 
 from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TablaError, TranscriptSyntaxError
 from tabla_cli.files import MAX_SIZE, NotRegularFileError, TooLargeError, decode_bytes, read_source
 from tabla_cli.findings import Code, Finding
-from tabla_cli.formats import Format, detect_binary
+from tabla_cli.formats import MAGIC_SAMPLE, Format, detect_binary
 from tabla_cli.reader import read_handle_matches, read_text_matches
 from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
@@ -52,12 +54,17 @@ class ReadOptions:
             on with the next game; False: it ends the reading of the file.
         scoring: a scoring rule set (``standard``, ``1-2-4-8``) that wins over
             the transcripts' headers (``--scoring``); None: as they say.
+        verify: ``check --verify``: check the signatures of OGXM files too
+            (:mod:`tabla_cli.signatures`).
+        trusted_keys: the Ed25519 public keys a signature must be by (``--trusted-key``); None: any.
     """
 
     encoding: str | None = None
     max_size: int = MAX_SIZE
     lenient: bool = True
     scoring: str | None = None
+    verify: bool = False
+    trusted_keys: tuple[bytes, ...] | None = None
 
 
 class FileVisitor(BaseVisitor[T]):
@@ -153,6 +160,11 @@ def run(
 
 def _stream(source: Source, visitor: FileVisitor[T], options: ReadOptions) -> bool:
     """Read and replay a large file as a stream, a match at a time; False when it is to be read whole."""
+    binary = _binary_stream(source, options)
+    if binary is not None:
+        with binary[1]:
+            _replay(_BinaryInput(binary[0], b"", binary[1]), source.path, visitor, options)
+        return True
     try:
         stream = open_stream(source.path, options.max_size, options.encoding)
     except (OSError, LookupError):
@@ -222,12 +234,30 @@ def _decode(data: bytes, path: str, visitor: FileVisitor[T], options: ReadOption
     return decoded.text
 
 
+def _binary_stream(source: Source, options: ReadOptions) -> tuple[Format, BinaryIO] | None:
+    """A regular file of a binary format whose reader streams (OGXM), open; None for any other input."""
+    try:
+        info = os.stat(source.path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > options.max_size:
+            return None
+        handle = open(source.path, "rb")  # noqa: SIM115 (closed by the caller)
+    except (OSError, ValueError):
+        return None
+    fmt = detect_binary(handle.read(MAGIC_SAMPLE))
+    if fmt is None or fmt.stream is None:
+        handle.close()
+        return None
+    handle.seek(0)
+    return fmt, handle
+
+
 @dataclass(frozen=True, slots=True)
 class _BinaryInput:
-    """The bytes of a file of a binary format, and that format."""
+    """The bytes of a file of a binary format, and that format (or the open file, for a reader that streams)."""
 
     fmt: Format
     data: bytes
+    handle: BinaryIO | None = None
 
 
 def _replay(text: str | TextIO | _BinaryInput, path: str, visitor: FileVisitor[T], options: ReadOptions) -> None:
@@ -241,7 +271,9 @@ def _replay(text: str | TextIO | _BinaryInput, path: str, visitor: FileVisitor[T
         handler = on_error if options.lenient else None
         lazy = visitor.lazy_games and not isinstance(text, str)  # game by game only for a streamed large file
         analysis = visitor.reads_analysis
-        if isinstance(text, _BinaryInput):
+        if isinstance(text, _BinaryInput) and text.handle is not None and text.fmt.stream is not None:
+            matches = text.fmt.stream(text.handle, path=path, on_error=handler, max_size=options.max_size)
+        elif isinstance(text, _BinaryInput):
             matches = text.fmt.read_bytes(text.data, path, handler, max_size=options.max_size)
         elif isinstance(text, str):
             matches = read_text_matches(text, path, handler, lazy=lazy, analysis=analysis)

@@ -32,7 +32,7 @@ from tabla_cli.cube import Cube
 from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
-from tabla_cli.notation import format_play, parse_play
+from tabla_cli.notation import format_play, format_play_plain, parse_play
 from tabla_cli.results import (
     Decision,
     EndedBy,
@@ -220,11 +220,43 @@ class _GameReplay:
                 self.cube.cancel()
         elif kind is ActionKind.BEAVER or kind is ActionKind.RACCOON:
             self.beaver(action)
+        elif kind is ActionKind.SETUP:
+            self.set_up(action)
         elif kind is ActionKind.RESIGN:
             if self.r.wants_resign:
                 self.v.visit_resign(self.state(action, action.player, action.player), action)
             self.cube.cancel()
             self.over = ("resign", action.player.other)
+
+    def set_up(self, action: Action) -> None:
+        """A set-up inside the game (:attr:`~tabla_cli.model.Action.setup`): the next decision starts from
+        the board and the cube it sets, whoever acts next."""
+        setup = action.setup
+        if setup is None:
+            return
+        if setup.position is not None:
+            self.pos = setup.position if self.side is Player.ZERO else setup.position.flip()
+        cube = self.cube
+        if setup.cube is not None:
+            cube.value = setup.cube
+        if setup.owner_set:
+            cube.owner = setup.owner
+        self.turn = None
+        self.doubled = False
+        pos = self.pos if self.side is Player.ZERO else self.pos.flip()
+        names = self.r.match.players
+        said = []
+        if setup.position is not None:
+            board = f"Position ID {pos.position_id()}" if self.variant.has_gnubg_ids else "the board"
+            said.append(f"{board} ({names[0]} on roll)")
+        if setup.cube is not None or setup.owner_set:
+            owner = "centred" if cube.owner is None else f"owned by {names[cube.owner]}"
+            said.append(f"the cube at {cube.value}, {owner}")
+        self.r.add(
+            Finding("position-set", f"set by hand: {' and '.join(said)}", action.location, game=self.game.number)
+        )
+        if self.r.wants_setup:
+            self.v.visit_setup(self.state(action, Player.ZERO, Player.ZERO), action)
 
     def settle_cube(self) -> None:
         """Put the cube as it stands into the game's result."""
@@ -297,11 +329,11 @@ class _GameReplay:
         if resolution.error is None:
             assert resolution.result is not None and resolution.play is not None
             play = resolution.play
-            if resolution.alternatives > 1 and not self.marks:
+            if resolution.alternatives > 1 and not self.marks and not self.r.match.marks_hits:
                 self.finding(
                     "ambiguous-play",
-                    f"'{text}' could mean {resolution.alternatives} different plays; "
-                    f"read as {self.format(self.pos, play)}",
+                    f"'{text}' could mean {resolution.alternatives} different plays (the transcript marks no "
+                    f"hits); read as {format_play_plain(play)}, a die at a time, the one that hits nothing on the way",
                     action,
                     play=text,
                 )
@@ -436,8 +468,8 @@ class _GameReplay:
         self.over = ("forfeit", action.player.other)
         self.finding(
             "forfeit",
-            f"{names[action.player]} gives the game up ('Losses {action.value or 0}') "
-            f"before it is over; {names[action.player.other]} gets what the result line says",
+            f"{names[action.player]} resigns ('Losses {action.value or 0}', Backgammon Galaxy's line for a "
+            f"resignation) before the game is over; {names[action.player.other]} gets what the result line says",
             action,
         )
 
@@ -551,16 +583,19 @@ class _MatchReplay:
         self.wants_result = Wants.RESULT in wants
         self.wants_unchecked = Wants.UNCHECKED in wants
         self.wants_result_line = Wants.RESULT_LINE in wants
+        self.wants_setup = Wants.SETUP in wants
         self.wants_finding = Wants.FINDING in wants
         # The first two games tell a one-game session and a transcript starting at a score; the
         # others are read as they come (a match read game by game).
         self.games = match.iter_games()
         self.ahead = list(itertools.islice(self.games, 2))
         self.kind = judge_kind(match, self.ahead[0] if self.ahead else None, len(self.ahead) == 1)
+        self.unknown_scoring: UnknownScoringError | None = None
         try:
             self.scoring: Scoring = find_scoring(match.rules.scoring)
-        except UnknownScoringError:
+        except UnknownScoringError as exc:
             self.scoring = find_scoring("standard")
+            self.unknown_scoring = exc
         self.cube_in_play = cube_in_play(match)
         self.result = MatchResult(match, kind=self.kind, scoring=self.scoring.name)
         self.variant: Variant = find_variant(match.variant)
@@ -583,12 +618,9 @@ class _MatchReplay:
         match = self.match
         self.visitor.begin_match(match)
         self.tell()
-        unknown = match.rules.unknown_scoring
-        if unknown is not None:
-            try:
-                find_scoring(unknown)
-            except UnknownScoringError as exc:
-                self.add(Finding("unknown-scoring", f"{exc}; scored as {self.scoring.name}", match.location))
+        if self.unknown_scoring is not None:
+            message = f"{self.unknown_scoring}; scored as {self.scoring.name}"
+            self.add(Finding("unknown-scoring", message, match.location))
         length = match.length
         score = (0, 0)
         first = 1

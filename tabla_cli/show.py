@@ -1,7 +1,7 @@
 """What ``tabla show`` and ``tabla plays`` compute: a position read from text, described, and its plays.
 
 A position is given as ``start``, a GNU Backgammon Position ID, ``POS:MATCH``
-IDs or an XGID; for a variant gnubg cannot encode (tapa, plakoto, gulbara,
+IDs, an XGID or an OGID (OGXM's position ID); for a variant gnubg cannot encode (tapa, plakoto, gulbara,
 fevga, long nardy, long tabla), as our position text. :func:`read_position`
 reads it; :func:`describe` gives the data ``show --format json`` prints and
 the lines of its board; :func:`legal_play_rows` and :func:`ranked_play_rows`
@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from tabla_cli.board import BAR, OFF, Dice, Player, Position
+from tabla_cli.board import BAR, CHECKERS, OFF, Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, TablaError
 from tabla_cli.ids import MatchState, encode_match_id, format_xgid, parse_ids
+from tabla_cli.ids.ogid import format_ogid, looks_like_ogid, parse_ogid
 from tabla_cli.render import gnubg_board, gnubg_legend
 from tabla_cli.variant import Backgammon, Variant
 from tabla_cli.variants.common import NO_IDS, VariantPosition
@@ -49,7 +50,10 @@ __all__ = [
 RANKED_VARIANTS = ("backgammon", "nackgammon")
 """The games whose plays the engine ranks."""
 
-_ID_LIKE = re.compile(r"(?:XGID=.*|[A-Za-z0-9+/]{14}(?::[A-Za-z0-9+/]{12})?|[-a-pA-P]{26}:.*)", re.IGNORECASE)
+_ID_LIKE = re.compile(
+    r"(?:XGID=.*|[A-Za-z0-9+/]{14}(?::[A-Za-z0-9+/]{12})?|[-a-pA-P]{26}:.*|[0-9a-p]{0,15}:[0-9a-p]{0,15}:[NWB].*)",
+    re.IGNORECASE,
+)
 
 
 class SideData(TypedDict):
@@ -67,6 +71,7 @@ class PositionData(TypedDict):
     position_id: str
     match_id: str
     xgid: str | None
+    ogid: str | None
     on_roll: SideData
     opponent: SideData
     player_on_roll: int
@@ -118,6 +123,11 @@ class RankedPlayRow(TypedDict):
     equity: float
     loss: float
     level: str
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
     position_id: str
     pips: list[int]
     dice_used: int
@@ -156,11 +166,15 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
             of the variant can reach (the message quotes the text).
     """
     game = variant or Backgammon
+    if text.strip().casefold().endswith(POSITION_FILE_SUFFIX) and game.has_gnubg_ids:
+        return _position_file(text.strip(), game)
     if text.strip().casefold() == "start":
         return GivenPosition(game, game.start_position(), MatchState() if game.has_gnubg_ids else None)
     state: MatchState | None
     position_class = game.position_class
-    if game.has_gnubg_ids or not issubclass(position_class, VariantPosition):
+    if game.has_gnubg_ids and game.checkers == CHECKERS and looks_like_ogid(text):
+        position, state, _ = parse_ogid(text)
+    elif game.has_gnubg_ids or not issubclass(position_class, VariantPosition):
         position, state = parse_ids(text, checkers=game.checkers)
         state = state or MatchState()
     else:
@@ -174,6 +188,32 @@ def read_position(text: str, variant: Variant | None = None) -> GivenPosition:
     if problem:
         raise InvalidIdError(f"{text.strip()!r} is not a position any game of {game.name} can reach: {problem}")
     return GivenPosition(game, position, state)
+
+
+POSITION_FILE_SUFFIX = ".xgp"
+"""A POSITION ending so names an eXtreme Gammon position file."""
+
+
+def _position_file(path: str, game: Variant) -> GivenPosition:
+    """The position an eXtreme Gammon position file (``.xgp``) was saved at."""
+    from tabla_cli.files import MAX_SIZE
+    from tabla_cli.formats.xg_position import read_position_file
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SIZE + 1)
+    except OSError as exc:
+        raise InvalidIdError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    if len(data) > MAX_SIZE:
+        raise InvalidIdError(f"{path}: larger than {MAX_SIZE} bytes, the size limit")
+    try:
+        found = read_position_file(data, path=path, max_size=MAX_SIZE)
+    except TablaError as exc:
+        raise InvalidIdError(f"{path}: {exc}") from exc
+    problem = game.position_problem(found.position)
+    if problem:
+        raise InvalidIdError(f"{path}: not a position any game of {game.name} can reach: {problem}")
+    return GivenPosition(game, found.position, found.state)
 
 
 def describe(given: GivenPosition) -> Shown:
@@ -244,10 +284,15 @@ def _position_data(position: Position, state: MatchState) -> PositionData:
         xgid: str | None = format_xgid(position, state)
     except TablaError:
         xgid = None
+    try:
+        ogid: str | None = format_ogid(position, state) if sum(position.mover) == CHECKERS else None
+    except TablaError:
+        ogid = None
     return {
         "position_id": position.position_id(),
         "match_id": encode_match_id(state),
         "xgid": xgid,
+        "ogid": ogid,
         "on_roll": _side(position.mover),
         "opponent": _side(position.opponent),
         "player_on_roll": int(state.dice_owner),
@@ -278,6 +323,7 @@ def _position_lines(data: PositionData, position: Position, state: MatchState) -
     lines = [
         f"Position ID: {data['position_id']}   Match ID: {data['match_id']}",
         data["xgid"] or "XGID: (not expressible)",
+        f"OGID: {data['ogid']}" if data["ogid"] else "OGID: (not expressible)",
         *gnubg_board(position, Player(data["player_on_roll"]), gnubg_legend(state, over=over)),
         f"Pip counts: O {by_side['O']['pips']}, X {by_side['X']['pips']}",
         f"Borne off: O {by_side['O']['off']}, X {by_side['X']['off']}",
@@ -391,6 +437,11 @@ def ranked_play_rows(given: GivenPosition, roll: Dice, level: str) -> list[Ranke
             "equity": round(r.equity, 6),
             "loss": round(best - r.equity, 6),
             "level": r.level,
+            "win": round(r.chances[0], 6),
+            "win_gammon": round(r.chances[1], 6),
+            "win_backgammon": round(r.chances[2], 6),
+            "lose_gammon": round(r.chances[3], 6),
+            "lose_backgammon": round(r.chances[4], 6),
             "position_id": r.position.position_id(),
             "pips": list(r.position.pips()),
             "dice_used": len(r.play),

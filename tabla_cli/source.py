@@ -240,15 +240,17 @@ class LeftOut:
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
 
-    def messages(self) -> list[str]:
-        """One line per loop and unreadable directory, then one counting the skipped files (for stderr)."""
+    def messages(self, *, verbose: bool = False) -> list[str]:
+        """One line per loop and unreadable directory, then one counting the skipped files (for stderr);
+        ``verbose`` names each skipped file on a line of its own too."""
         lines = [f"{loop}: a symbolic link back to a directory already walked; not followed" for loop in self.loops]
         lines += [f"{folder}: cannot read the directory: {reason}" for folder, reason in self.unreadable]
         lines += [f"{folder}: the output directory; not read as input" for folder in self.outputs]
         if self.skipped:
             count = len(self.skipped)
             what = "file that is not a match transcript" if count == 1 else "files that are not match transcripts"
-            lines.append(f"skipped {count} {what}")
+            lines.append(f"skipped {count:,} {what}" + ("" if verbose else " (-v names them)"))
+            lines += [f"  skipped {name}" for name in self.skipped] if verbose else []
         return lines
 
 

@@ -39,6 +39,8 @@ from enum import Flag, auto
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from tabla_cli.board import Dice, Play, Player, Position
+from tabla_cli.evaluation.recorded import RecordedAnalysis, read_written_cube
+from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, Game, Match
 
@@ -161,6 +163,13 @@ class DecisionState:
 
         return encode_match_id(self.match_state(dice, playing=playing))
 
+    def cube_context(self, doubler: Player) -> tuple[int, int, int, bool] | None:
+        """``(away, other, cube, crawford)``: the points ``doubler`` and the opponent need, the cube and the
+        Crawford game, as a cube analysis in match-winning chances is read; None in money play."""
+        if not self.length:
+            return None
+        return (self.length - self.score[doubler], self.length - self.score[doubler.other], self.cube, self.crawford)
+
     def match_id_or_none(self, dice: Dice | None = None, *, playing: bool = False) -> str | None:
         """:meth:`match_id`, or None when a field does not fit its bits (a money score past 32,767)."""
         from tabla_cli.errors import InvalidIdError
@@ -169,6 +178,25 @@ class DecisionState:
             return self.match_id(dice, playing=playing)
         except InvalidIdError:
             return None
+
+
+_ANSWERED = (CubeAction.TAKE, CubeAction.PASS)
+
+
+def recorded_at(state: DecisionState, action: Action) -> RecordedAnalysis | None:
+    """``action``'s recorded analysis with its written cube analysis (SGF's ``DA``) read at ``state``,
+    the state before it (:func:`~tabla_cli.evaluation.recorded.read_written_cube`)."""
+    recorded = action.analysis
+    if recorded is None or recorded.written_cube is None:
+        return recorded
+    doubler = action.player.other if recorded.written_cube.made in _ANSWERED else action.player
+    return read_written_cube(recorded, state.cube_context(doubler), state.cube)
+
+
+def recorded_unread(action: Action) -> RecordedAnalysis | None:
+    """``action``'s recorded analysis where the replay gives no state (an unchecked action): without
+    the written cube analysis, which cannot be read there."""
+    return read_written_cube(action.analysis, None, 0)
 
 
 class Wants(Flag):
@@ -187,6 +215,7 @@ class Wants(Flag):
     UNCHECKED = auto()
     FINDING = auto()
     RESULT_LINE = auto()
+    SETUP = auto()
 
 
 _METHODS = {
@@ -198,6 +227,7 @@ _METHODS = {
     Wants.UNCHECKED: "visit_unchecked",
     Wants.FINDING: "visit_finding",
     Wants.RESULT_LINE: "visit_result_line",
+    Wants.SETUP: "visit_setup",
 }
 """Each step and the method the replay calls for it."""
 
@@ -315,6 +345,9 @@ class BaseVisitor(Generic[T]):
     def visit_finding(self, finding: Finding) -> None:
         """A finding, as soon as the replay makes it."""
 
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        """A set-up inside a game (:attr:`~tabla_cli.model.Action.setup`); ``state`` is the state it sets."""
+
     def end_game(self, game_result: GameResult) -> None:
         """A game ends, with what the replay established."""
 
@@ -338,6 +371,7 @@ class _Routes:
     unchecked: tuple[Callable[[Action], None], ...]
     finding: tuple[Callable[[Finding], None], ...]
     result_line: tuple[Callable[[DecisionState, Action, GameResult], None], ...]
+    setup: tuple[Callable[[DecisionState, Action], None], ...]
 
     @classmethod
     def of(cls, children: Iterable[BaseVisitor[Any]]) -> _Routes:
@@ -356,6 +390,7 @@ class _Routes:
             to(Wants.UNCHECKED),
             to(Wants.FINDING),
             to(Wants.RESULT_LINE),
+            to(Wants.SETUP),
         )
 
 
@@ -436,6 +471,10 @@ class Tee(BaseVisitor[T]):
     def visit_finding(self, finding: Finding) -> None:
         for visit in self._all.finding:
             visit(finding)
+
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        for visit in self._playing.setup:
+            visit(state, action)
 
     def end_game(self, game_result: GameResult) -> None:
         self._playing = self._all

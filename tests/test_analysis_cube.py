@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import re
-from pathlib import Path
 
 import pytest
 
@@ -21,7 +20,9 @@ from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
 from tabla_cli.ids import MatchState, encode_match_id, parse_ids
 from tabla_cli.show import decision_input
 
-ORACLE = Path(__file__).parent / "data" / "cube" / "gnubg_cube.csv"
+import helpers
+
+ORACLE = helpers.DATA / "cube" / "gnubg_cube.csv"
 ROWS = list(csv.DictReader(ORACLE.open(encoding="utf-8")))
 SHARE = re.compile(r" \((\d+\.\d)%\)$")
 REFERENCE = "BwAAcAEAAAAAAA:AQHgAEAAEAAE"

@@ -30,7 +30,9 @@ from scipy.stats import spearmanr
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
 from tabla_cli.analysis.stats import decisions_frame, player_stats
 
-DATA = Path(__file__).parent / "data" / "generated"
+import helpers
+
+DATA = helpers.DATA / "generated"
 MANIFEST: list[dict[str, Any]] = json.loads((DATA / "manifest.json").read_text())
 ENGINE = AnalysisOptions(level="1ply", recorded=False, cache=False, luck=False)
 RECORDED = AnalysisOptions(level="1ply", recorded=True, cache=False, luck=False)

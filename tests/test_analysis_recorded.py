@@ -7,13 +7,23 @@ gnubg printed at the end of the same file.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
 import pytest
 
 from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
-from tabla_cli.analysis.stats import DECISION_COLUMNS, actual_result, decisions_frame, player_stats
+from tabla_cli.analysis.stats import (
+    DECISION_COLUMNS,
+    FIBS_RATING_OFFSET,
+    actual_result,
+    checker_rating_factor,
+    cube_rating_factor,
+    decisions_frame,
+    player_stats,
+    skill_rows,
+)
 from tabla_cli.evaluation.met import cube_outcomes, match_equity
 from tabla_cli.evaluation.recorded import (
     CubeAnalysis,
@@ -95,6 +105,89 @@ def test_statistics_equal_what_gnubg_printed(path: Path) -> None:
             assert int(row[column]) == printed[label][side], (name, label)
         for column, labels in SUMMED.items():
             assert int(row[column]) == sum(printed[label][side] for label in labels), (name, column)
+
+
+_FIGURE = re.compile(r"([+-]?[0-9]+\.[0-9]+)(?:\s*\(\s*([+-]?[0-9.]+)%\))?")
+
+
+def printed_figures(text: str) -> dict[tuple[str, str], list[tuple[float, float | None] | None]]:
+    """Every line of gnubg's 'Game statistics' block by (section, label): per player the figure and the
+    MWC percentage beside it (None: ``n/a``)."""
+    start = text.index("Game statistics for game")
+    end = text.find("Match statistics", start)
+    figures: dict[tuple[str, str], list[tuple[float, float | None] | None]] = {}
+    section = ""
+    for line in text[start : end if end > 0 else len(text)].split("\n"):
+        if line.endswith(" statistics"):
+            section = line.split()[0]
+            continue
+        found = [_FIGURE.match(column.strip()) for column in (line[41:65], line[65:])]
+        figures[section, line[:41].strip()] = [
+            None if f is None else (abs(float(f.group(1))), None if f.group(2) is None else abs(float(f.group(2))))
+            for f in found
+        ]
+    return figures
+
+
+@pytest.mark.parametrize("path", EXPORTS, ids=lambda p: p.name[:40])
+def test_mwc_snowie_and_fibs_rating_equal_what_gnubg_printed(path: Path) -> None:
+    """The MWC errors, the Snowie error rate and the error-based FIBS rating against gnubg's printout.
+
+    The recorded errors have three decimals, so the sums stray by their
+    rounding: within 0.07 % MWC, 0.1 mEMG (Snowie) and 1.5 rating points.
+    """
+    text = path.read_text()
+    [export] = gnubg_text.parse_exports(text, path=str(path))
+    rows = {r["player"]: r for r in skill_rows(analyse_text(text, str(path), RECORDED).rows)}
+    printed = printed_figures(text)
+    for side, name in enumerate(export.match.players):
+        row = rows[name]
+        for section, column in (("Chequerplay", "checker"), ("Cube", "cube"), ("Overall", "error")):
+            figure = printed[section, "Error total EMG (MWC)"][side]
+            assert figure is not None and figure[1] is not None
+            total = "error_total_mwc" if column == "error" else f"{column}_error_mwc"
+            assert row[total] == pytest.approx(figure[1], abs=0.07), (name, section)
+        rate = printed["Overall", "Error rate mEMG (MWC)"][side]
+        assert rate is not None and row["error_rate_mwc"] == pytest.approx(rate[1], abs=0.003)
+        snowie = printed["Overall", "Snowie error rate"][side]
+        assert snowie is not None and row["snowie_error_rate"] == pytest.approx(snowie[0], abs=0.1)
+        for label, column in (
+            ("Error based abs. FIBS rating", "fibs_rating"),
+            ("Chequerplay errors rating loss", "checker_rating_loss"),
+            ("Cube errors rating loss", "cube_rating_loss"),
+        ):
+            figure = printed["Overall", label][side]
+            if figure is None:  # n/a: no decision of that kind
+                assert row[column] != row[column], (name, label)
+            else:
+                assert row[column] == pytest.approx(figure[0], abs=1.5), (name, label)
+
+
+@pytest.mark.parametrize("path", EXPORTS, ids=lambda p: p.name[:40])
+def test_fibs_rating_formula_on_gnubgs_own_totals(path: Path) -> None:
+    """gnubg's rating from gnubg's own printed totals and counts: the formula, apart from tabla's sums.
+
+    The totals are printed to 0.0005, so the rating is known to that over the
+    counts times the factors (plus the 0.05 of its own printing).
+    """
+    text = path.read_text()
+    [export] = gnubg_text.parse_exports(text, path=str(path))
+    printed, counts = printed_figures(text), printed_statistics(text)
+    length = export.match.length
+    for side in (0, 1):
+        checker = printed["Chequerplay", "Error total EMG (MWC)"][side]
+        cube = printed["Cube", "Error total EMG (MWC)"][side]
+        rating = printed["Overall", "Error based abs. FIBS rating"][side]
+        assert checker is not None and cube is not None and rating is not None
+        unforced, close = counts["Unforced moves"][side], counts["Close or actual cube decisions"][side]
+        loss = bound = 0.0
+        if unforced:
+            loss += checker[0] / unforced * checker_rating_factor(length)
+            bound += 0.0005 / unforced * checker_rating_factor(length)
+        if close:
+            loss += cube[0] / close * cube_rating_factor(length)
+            bound += 0.0005 / close * cube_rating_factor(length)
+        assert FIBS_RATING_OFFSET - loss == pytest.approx(rating[0], abs=bound + 0.05), side
 
 
 def test_the_reader_keeps_the_ranked_list_and_the_cube_block() -> None:
@@ -298,6 +391,31 @@ def test_sgf_cube_analysis_by_hand() -> None:
     assert cube_outcomes(1, 3, 1, crawford=False) == (1.0, pytest.approx(1 - cube_outcomes(3, 1, 1, crawford=True)[0]))
 
 
+GS_MOVES = re.compile(r"GS\[M:([^\]]*)\]")
+
+
+@pytest.mark.parametrize("path", SGF_FILES, ids=lambda p: p.name)
+def test_sgf_checker_errors_in_mwc_are_gnubgs(path: Path) -> None:
+    """Each game's checker errors in EMG and in MWC equal gnubg's stored ones (``GS[M:...]``; each play's equities have 6 decimals).
+
+    gnubg stores per game the unforced and total moves, the marks, then each
+    player's checker error in EMG and in MWC; tabla's MWC error of a play is
+    its EMG error times (W - L) / 2 at the play's score and cube.
+    """
+    text = path.read_text()
+    rows = analyse_text(text, str(path), RECORDED).rows
+    names = {int(r["side"]): str(r["player"]) for r in rows}
+    stats = {(r["game"], r["player"]): r for r in skill_rows(rows, by_game=True)}
+    stored = [[float(v) for v in found.group(1).split()] for found in GS_MOVES.finditer(text)]
+    assert len(stored) == max(r["game"] for r in rows)
+    for number, values in enumerate(stored, 1):
+        for side in (0, 1):
+            row = stats[number, names[side]]
+            assert (row["unforced"], row["checker_decisions"]) == (values[side], values[2 + side])
+            assert row["checker_error"] == pytest.approx(values[12 + 2 * side], abs=1e-5), (number, side)
+            assert row["checker_error_mwc"] / 100 == pytest.approx(values[13 + 2 * side], abs=1e-5), (number, side)
+
+
 # --------------------------------------------------------------------------
 # Luck and the luck-adjusted result against gnubg's stored luck (GS[...][D:...])
 
@@ -331,6 +449,12 @@ def test_luck_adjusted_result_is_gnubgs(path: Path) -> None:
         assert stats.loc[name, "actual_result"] == pytest.approx(actual, abs=1e-6)
         assert stats.loc[name, "luck_adjusted_result"] == pytest.approx(actual - own + theirs, abs=5e-5)
         assert stats.loc[name, "luck_total"] == pytest.approx(sum(luck[2 * side] for luck in stored), abs=1e-3)
+        # gnubg's "Luck based FIBS rating diff." (relativeFibsRating) on gnubg's own luck, to its 0.01 printing
+        chance = 0.5 + actual - own + theirs
+        expected = -2000 / math.sqrt(match.length) * math.log10(1 / chance - 1)
+        by_match = player_stats(frame, by_match=True).set_index("player")
+        assert by_match.loc[name, "luck_fibs_rating_diff"] == pytest.approx(expected, abs=0.1), name
+        assert math.isnan(stats.loc[name, "luck_fibs_rating_diff"])  # no one length over a player's matches
 
 
 def test_the_statistics_need_nothing_beyond_the_frames_written(tmp_path: Path) -> None:
@@ -370,3 +494,13 @@ def test_a_game_result_in_match_play() -> None:
     assert match_equity(2, 1, crawford=True) == pytest.approx(1 - match_equity(1, 2, crawford=True))
     assert match_equity(2, 1, crawford=True) < 0.4 < match_equity(2, 1, crawford=False)
     assert actual_result(0, (0, 0), False, None, None) is None
+
+
+def test_every_match_play_error_has_its_mwc() -> None:
+    """Decision rows carry the error in MWC beside EMG in match play, also where the source gives EMG only."""
+    path = DATA / "bglab-lasse-4-ply-Magic_-_Lasse_5pt_Backgammon_Studio_2024_04_22_19_06_30.txt"
+    rows = analyse_text(path.read_text(), str(path), RECORDED).rows
+    analysed = [r for r in rows if r["error"] is not None]
+    assert analysed and all(r["error_mwc"] is not None for r in analysed)
+    scales = {round(r["error_mwc"] / r["error"], 9) for r in analysed if r["error"] > 0 and r["kind"] == "checker"}
+    assert len(scales) >= 1 and all(0 < s < 1 for s in scales)

@@ -18,7 +18,7 @@ from tabla_cli.model import ActionKind
 from tabla_cli.reports import build_frames
 from tabla_cli.source import LeftOut, collect_paths, is_transcript
 
-from helpers import CORPUS, DATA
+from helpers import CORPUS, DATA, run
 
 GALAXY = CORPUS / "mat" / "bglab-lasse-match3423068.txt"
 UNNAMED = DATA / "mat" / "galaxy-unnamed-player.mat"
@@ -32,11 +32,6 @@ SAME_MATCH = [
     *sorted((DATA / "archive").glob(f"gnubg-{MATCH}*.txt")),
 ]
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def codes(report: FileReport) -> list[str]:
@@ -191,7 +186,7 @@ def test_a_folder_with_other_files_checks_clean(tmp_path: Path) -> None:
     code, out, err = run("check", "--jobs", "1", str(folder))
     assert code == 0 and out == ""
     assert "skipped 4 files that are not match transcripts" in err
-    assert "checked 1 files, 1 matches" in err
+    assert "checked 1 file, 1 match" in err
 
 
 def test_report_and_convert_skip_other_files_too(tmp_path: Path) -> None:
@@ -228,7 +223,7 @@ def test_symlink_loops_and_unreadable_files_get_one_message_each(tmp_path: Path)
         f"{folder / 'sub' / 'up'}: a symbolic link back to a directory already walked; not followed"
     ]
     assert sum("error[unreadable-file]" in line for line in lines) == 2
-    assert "checked 3 files, 1 matches" in err
+    assert "checked 3 files, 1 match" in err
     assert code == 1
 
 
@@ -237,7 +232,12 @@ def test_collect_paths_tells_what_it_left_out(tmp_path: Path) -> None:
     left = LeftOut()
     assert collect_paths([str(folder)], left) == [str(folder / "match3423068.txt")]
     assert sorted(Path(p).name for p in left.skipped) == [".DS_Store", "README.md", "board.png", "settings.json"]
-    assert left.messages() == ["skipped 4 files that are not match transcripts"]
+    assert left.messages() == ["skipped 4 files that are not match transcripts (-v names them)"]
+    named = left.messages(verbose=True)
+    assert named[0] == "skipped 4 files that are not match transcripts"
+    assert sorted(Path(line.removeprefix("  skipped ")).name for line in named[1:]) == sorted(
+        Path(p).name for p in left.skipped
+    )
     assert collect_paths([str(folder / "README.md")]) == [str(folder / "README.md")]
 
 
@@ -287,7 +287,7 @@ def test_the_summary_names_the_files_with_errors(tmp_path: Path) -> None:
 
 def test_stdin_is_still_read() -> None:
     result = CliRunner().invoke(main, ["check", "-"], input=GALAXY.read_text(encoding="utf-8"))
-    assert result.exit_code == 0 and "checked 1 files, 1 matches" in result.stderr
+    assert result.exit_code == 0 and "checked 1 file, 1 match" in result.stderr
 
 
 # --- binary files named on the command line ------------------------------------------

@@ -94,7 +94,7 @@ def test_standard_input_closed_or_unreadable(command: str, state: str, tmp_path:
 
 def test_standard_input_in_order_is_read() -> None:
     got = run(FROM_STDIN["check"])
-    assert got.code == 0 and "1 matches" in got.err, got.err
+    assert got.code == 0 and "1 match" in got.err, got.err
 
 
 @pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["--version"]], ids=" ".join)

@@ -10,14 +10,9 @@ from click.testing import CliRunner
 from tabla_cli.cli import main
 from tabla_cli.errors import TablaError
 
-from helpers import CORPUS, EXAMPLES
+from helpers import CORPUS, EXAMPLES, run
 
 BAD = " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 31: 8/5 6/4\n"
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=input)
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.mark.parametrize("command", [[], ["check"], ["show"], ["plays"], ["cube"]])
@@ -73,7 +68,7 @@ def test_one_bad_file_does_not_stop_the_rest(tmp_path: Path) -> None:
     assert code == 1
     assert "a.mat: error[unreadable-file]" in err
     assert "missing.mat: error[unreadable-file]" in err
-    assert "checked 4 files, 1 matches, 4 games" in err
+    assert "checked 4 files, 1 match, 4 games" in err
 
 
 def test_warnings_fail_only_with_strict(tmp_path: Path) -> None:

@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 from tabla_cli.cli import main
 
-from helpers import CORPUS, EXAMPLES
+from helpers import CORPUS, EXAMPLES, tabla_command
 
 THREE_POINT = str(EXAMPLES / "three-point-match.mat")
 EXPORT = CORPUS / "txt" / "bglab-lasse-0-ply-match1788245.txt"
+EXPORT_2PLY = str(CORPUS / "txt" / "bglab-lasse-2-ply-match967143.txt")
 
 
 @pytest.fixture(autouse=True)
@@ -27,9 +28,7 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["analyze", *args])
-    return result.exit_code, result.stdout, result.stderr
+run = tabla_command("analyze")
 
 
 def test_one_row_per_match_and_player() -> None:
@@ -41,7 +40,7 @@ def test_one_row_per_match_and_player() -> None:
         assert row["file"] == THREE_POINT and row["match"] == 1
         assert row["decisions"] > 0 and row["error_rate"] >= 0
         assert row["pr"] == pytest.approx(row["error_rate"] / 2)
-    assert re.search(r"analyzed 1 files, 1 matches, \d+ decisions at 1ply", err)
+    assert re.search(r"analyzed 1 file, 1 match, \d+ decisions at 1ply", err)
 
 
 def test_decisions_are_consistent() -> None:
@@ -110,6 +109,9 @@ def test_html_has_worst_decisions_on_boards(tmp_path: Path) -> None:
         root = ET.fromstring(board)
         assert root.find("{http://www.w3.org/2000/svg}title") is not None
     assert section.count("<figcaption>") == len(boards)
+    full = str(Path(THREE_POINT))
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", section, re.DOTALL)
+    assert all(f'<span title="{full}">three-point-match.mat</span>' in c for c in captions)
 
 
 def test_output_is_not_overwritten(tmp_path: Path) -> None:
@@ -276,20 +278,60 @@ def _count_engine(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return batches
 
 
-def test_filters_choose_the_files_before_the_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_filters_choose_the_matches_and_the_players_rows_before_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = _two_matches(tmp_path)
     batches = _count_engine(monkeypatch)
     code, out, err = run(str(folder), "--player", "Ivan", "--level", "1ply", "--format", "json", "-j", "1")
     assert code == 0, err
-    assert "analyze: player Ivan: 1 of 2 files" in err
-    assert {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    assert "analyze: player Ivan: 1 of 2 matches; 1 file of 2 to analyse" in err
+    assert {row["player"] for row in json.loads(out)} == {"Ivan"}
     assert len(batches) == 1
-    code, _, err = run(str(folder), "--player", "Nobody", "--level", "1ply", "-j", "1")
-    assert code == 0 and "0 of 2 files" in err and len(batches) == 1
     code, out, err = run(str(folder), "--player", "ivan", "--level", "1ply", "--format", "json", "-j", "1")
-    assert "1 of 2 files" in err and {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
-    _, _, err = run(str(folder), "--player", "Ivna", "--level", "1ply", "-j", "1")
-    assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in err and len(batches) == 2
+    assert "1 file of 2" in err and {row["player"] for row in json.loads(out)} == {"Ivan"}
+    code, out, err = run(str(folder), "--opponent", "Ivan", "--level", "1ply", "--format", "json", "-j", "1")
+    assert code == 0 and {row["player"] for row in json.loads(out)} == {"Ivan", "Maria"}
+    for name, hint in (("Ivna", "; did you mean 'Ivan'?"), ("Nobody", "")):
+        code, out, err = run(str(folder), "--player", name, "--level", "1ply", "-j", "1")
+        assert (code, out) == (1, "")
+        assert f"analyze: no match has a player named {name!r}{hint}" in err
+    assert len(batches) == 3
+
+
+def test_a_date_filter_counts_the_undated_matches_it_leaves_out(tmp_path: Path) -> None:
+    folder = _two_matches(tmp_path)  # both played on 2025-03-14; b.mat's date taken out
+    undated = folder / "b.mat"
+    undated.write_text(undated.read_text(encoding="utf-8").replace('; [EventDate "2025.03.14"]\n', ""), "utf-8")
+    code, out, err = run(str(folder), "--since", "2025-01-01", "--level", "1ply", "--format", "json", "-j", "1")
+    assert code == 0 and {row["player"] for row in json.loads(out)} == {"Petar", "Maria"}
+    assert "since 2025-01-01: 1 of 2 matches; 1 undated match left out (--keep-undated keeps them)" in err
+    code, out, err = run(
+        str(folder), "--since", "2025-01-01", "--keep-undated", "--level", "1ply", "--format", "json", "-j", "1"
+    )
+    assert (
+        code == 0
+        and "(1 undated, kept)" in err
+        and {row["player"] for row in json.loads(out)}
+        == {
+            "Petar",
+            "Ivan",
+            "Maria",
+        }
+    )
+
+
+def test_player_means_the_same_in_analyze_and_report(tmp_path: Path) -> None:
+    folder = _two_matches(tmp_path)
+    code, out, _ = run(str(folder), "--player", "Ivan", "--level", "1ply", "--by", "player", "--format", "json")
+    report = CliRunner().invoke(
+        main, ["report", str(folder), "--analyze", "--player", "Ivan", "--format", "json", "-j", "1"]
+    )
+    assert code == report.exit_code == 0, report.stderr
+    assert [row["player"] for row in json.loads(out)] == [row["player"] for row in json.loads(report.stdout)]
+    for command in (["analyze"], ["report", "--analyze", "1ply"], ["report"]):
+        result = CliRunner().invoke(main, [*command, str(folder), "--player", "Ivna", "-j", "1"])
+        assert result.exit_code == 1 and "did you mean 'Ivan'?" in result.stderr, command
 
 
 def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -301,8 +343,8 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
     assert result.exit_code == 0, result.stderr
     assert len(batches) == 1
     assert {row["player"] for row in json.loads(result.stdout)} == {"Ivan"}
-    assert re.search(r"analysing: 1/1 files, 1 matches, [\d.]+ matches/s", result.stderr)
-    assert "report: player Ivan: 1 of 2 files hold a chosen match; analysing those" in result.stderr
+    assert re.search(r"analysing: 1/1 file, 1 match, [\d.]+ matches/s", result.stderr)
+    assert "report: player Ivan: 1 of 2 files holds a chosen match; analysing those" in result.stderr
     result = CliRunner().invoke(main, ["report", str(folder), "--analyze", "1ply", "--player", "Ivna", "-j", "1"])
     assert "no match has a player named 'Ivna'; did you mean 'Ivan'?" in result.stderr
     assert len(batches) == 1
@@ -311,9 +353,7 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
 def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1")
     assert code == 0
-    assert re.search(
-        r"^analysing: 1/1 files, 1 matches, [\d.]+ matches/s, \d+ decisions/s, about 0:00:00 left$", err, re.M
-    )
+    assert re.search(r"^analysing: 1/1 file, 1 match, [\d.]+ matches/s, \d+ decisions/s$", err, re.M)
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1", "--quiet")
     assert "analysing" not in err
 
@@ -334,7 +374,7 @@ def test_forced_plays_are_not_close() -> None:
 
 def test_summary_names_where_the_numbers_come_from() -> None:
     _, _, err = run(str(EXPORT), "--level", "2ply")
-    assert re.search(r"analyzed 1 files, 1 matches, \d+ decisions from recorded analysis in", err)
+    assert re.search(r"analyzed 1 file, 1 match, \d+ decisions from recorded analysis in", err)
     assert "2ply" not in err
 
 
@@ -349,7 +389,7 @@ def test_a_missing_rating_is_spelt_one_way() -> None:
 
 def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tabla_cli.analysis.cache import analyse_cached
-    from tabla_cli.cli.analyze import _cores
+    from tabla_cli.analysis.threads import cores as _cores
 
     threads: list[int] = []
 
@@ -363,3 +403,38 @@ def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, mon
         code, _, err = run(*args, "--level", "1ply", "--no-luck", "--format", "json")
         assert code == 0, err
     assert threads == [_cores(), _cores(), _cores(), 1]
+
+
+def test_columns_chooses_and_a_terminal_table_leaves_out_the_all_zero_ones() -> None:
+    code, out, err = run(EXPORT_2PLY, "--columns", "pr,player", "-q")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0].split() == ["pr", "player"]
+    code, out, _ = run(EXPORT_2PLY, "--columns", "player,pr", "--format", "csv", "-q")
+    assert out.splitlines()[0] == "player,pr"
+    _, table, _ = run(EXPORT_2PLY, "-q")
+    _, csv_text, _ = run(EXPORT_2PLY, "--format", "csv", "-q")
+    header = csv_text.splitlines()[0].split(",")
+    assert "wrong_takes" in header and "wrong_takes" not in table.splitlines()[0].split()
+    code, out, err = run(EXPORT_2PLY, "--columns", "player,nope", "-q")
+    assert code == 2 and "--columns: no column 'nope'; the table has file, match, player" in err
+
+
+def test_one_row_per_game_and_player() -> None:
+    """``--by game``: each game's decisions, errors and luck per player; they add up to the match's."""
+    sgf = CORPUS / "sgf" / "gnubg-bglab-lasse-match8640511.sgf"
+    code, out, err = run(str(sgf), "--by", "game", "--format", "json", "-j", "1")
+    assert code == 0, err
+    assert "analyzed 1 file," in err and out.startswith("[")
+    games = json.loads(out)
+    code, out, err = run(str(sgf), "--by", "match", "--format", "json", "-j", "1")
+    assert code == 0, err
+    matches = {row["player"]: row for row in json.loads(out)}
+    assert len(games) == 2 * max(row["game"] for row in games)
+    assert [(row["match"], row["game"]) for row in games[:2]] == [(1, 1), (1, 1)]
+    assert list(games[0])[:4] == ["file", "match", "game", "player"]
+    for player, whole in matches.items():
+        mine = [row for row in games if row["player"] == player]
+        for column in ("decisions", "unforced", "close_cube", "xg_decisions", "blunders"):
+            assert sum(row[column] for row in mine) == whole[column], column
+        for column in ("error_total", "luck_total", "error_total_mwc", "actual_result", "luck_adjusted_result"):
+            assert sum(row[column] for row in mine) == pytest.approx(whole[column], abs=1e-9), column

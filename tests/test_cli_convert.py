@@ -12,28 +12,21 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from test_writer_mat import mat_view
 from test_writer_sgf import SGF_CARRIES
 
-from tabla_cli.cli import main
 from tabla_cli.convert import FORMATS, convert_text, format_for_path, format_matches
 from tabla_cli.formats import mat
 from tabla_cli.model import Match
 from tabla_cli.reader import decode, read_text_matches
 
-from helpers import DATA, corpus_files
+from helpers import DATA, corpus_files, run
 from match_compare import EVERYTHING, Carried, match_differences
 
 SPEC = DATA / "mat" / "spec-3pt-gnubg.mat"
 MONEY = DATA / "mat" / "spec-money-xg.mat"
 BAD = " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 31: 8/5 6/4\n"
 TRANSCRIPTS = [p for folder in ("mat", "sgf", "txt") for p in corpus_files(folder)]
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=input)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def read_back(text: str) -> list[Match]:
@@ -64,7 +57,7 @@ def test_format_from_suffix(tmp_path: Path, suffix: str, fmt: str, start: str) -
     target = tmp_path / f"out{suffix}"
     code, out, err = run("convert", str(SPEC), "-o", str(target))
     assert code == 0 and out == ""
-    assert err.startswith(f"converted 1 of 1 inputs (1 matches) to {fmt} in ")
+    assert err.startswith(f"converted 1 of 1 input (1 match) to {fmt} in ")
     text = target.read_text(encoding="utf-8")
     assert text.startswith(start)
     assert format_for_path(target) == fmt
@@ -113,7 +106,7 @@ def test_usage_errors_about_inputs(tmp_path: Path) -> None:
 
 def test_stdin_to_stdout() -> None:
     code, out, err = run("convert", "-", "-o", "-", "--to", "json", input=SPEC.read_text(encoding="utf-8"))
-    assert code == 0 and err.startswith("converted 1 of 1 inputs (1 matches) to json")
+    assert code == 0 and err.startswith("converted 1 of 1 input (1 match) to json")
     (back,) = read_back(out)
     assert match_differences(mat.read_match(SPEC), back) == []
     code, out, err = run(
@@ -194,7 +187,7 @@ def test_out_dir_mirrors_directories_and_skips_bad_inputs(tmp_path: Path) -> Non
     assert match_differences(mat.read_match(SPEC), back) == []
 
 
-def test_same_name_twice_in_one_run(tmp_path: Path) -> None:
+def test_same_name_twice_in_one_run_gets_two_names(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     for folder, source in ((first, SPEC), (second, MONEY)):
         folder.mkdir()
@@ -210,7 +203,8 @@ def test_same_name_twice_in_one_run(tmp_path: Path) -> None:
         "--force",
         "-q",
     )
-    assert code == 1 and f"already written from {first / 'm.mat'} in this run" in err
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["m.mat-2.sgf", "m.mat.sgf"]
 
 
 def test_syntax_error_is_reported_like_check(tmp_path: Path) -> None:

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
-from tabla_cli.cli import main
+from helpers import tabla_command
 
 REFERENCE = "BwAAcAEAAAAAAA:AQHgAEAAEAAE"
 """7-point match at 4-2, cube 2 owned by the side on roll: gnubg 1-ply says "Redouble, pass"."""
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["cube", *args])
-    return result.exit_code, result.stdout, result.stderr
+run = tabla_command("cube")
 
 
 def test_text_gives_equities_words_and_costs_best_first() -> None:
@@ -22,9 +18,10 @@ def test_text_gives_equities_words_and_costs_best_first() -> None:
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "Position ID: BwAAcAEAAAAAAA   Match ID: AQHgAEAAEAAE"
-    assert lines[1] == "Cube analysis at 2ply (gnubg's 1-ply)"
-    assert lines[3].startswith("1. Redouble, pass      +1.000")
-    assert lines[4].startswith("2. Redouble, take") and lines[5].startswith("3. No redouble")
+    assert lines[1] == "Cube analysis at 3ply (gnubg's 2-ply)"
+    assert lines[2].startswith("Cubeless chances of the side on roll: 0.")
+    assert lines[4].startswith("1. Redouble, pass      +1.000")
+    assert lines[5].startswith("2. Redouble, take") and lines[6].startswith("3. No redouble")
     assert "Proper cube action: Redouble, pass" in lines
     assert lines[-1].startswith("Cost of each wrong action: no double ")
 
@@ -61,3 +58,16 @@ def test_bad_id_and_bad_level() -> None:
     assert code == 1 and out == "" and "nonsense" in err
     code, _, err = run("--level", "4ply", REFERENCE)
     assert code == 2 and "4ply" in err
+
+
+def test_a_tie_is_ranked_printed_and_flagged_as_one_verdict() -> None:
+    """Both sides one checker from home: no double and double/pass are both a sure win (issue 37)."""
+    tie = "XGID=-A----------------------a-:0:0:1:00:0:0:0:0:10"
+    code, out, err = run("--level", "1ply", tie)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert "Proper cube action: Double, pass" in lines
+    assert lines[4].startswith("1. Double, pass")
+    code, out, _ = run("--level", "1ply", "--format", "json", tie)
+    data = json.loads(out)
+    assert (data["proper"], data["double"], data["take"]) == ("Double, pass", True, False)

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).parent / "data"
+import helpers
+
+ROOT = helpers.ROOT
+DATA = helpers.DATA
 MATCH = ROOT / "examples" / "three-point-match.mat"
 HEAVY = ("pandas", "pyarrow", "numpy", "bgsage")
 

@@ -17,7 +17,7 @@ def test_a_line_every_few_seconds_and_at_the_end(capsys: pytest.CaptureFixture[s
     assert lines == [
         "analysing: 3/6 files, 6 matches, 1.00 matches/s, 50 decisions/s, about 0:00:06 left",
         "analysing: 5/6 files, 10 matches, 0.87 matches/s, 43 decisions/s, about 0:00:02 left",
-        "analysing: 6/6 files, 12 matches, 1.00 matches/s, 50 decisions/s, about 0:00:00 left",
+        "analysing: 6/6 files, 12 matches, 1.00 matches/s, 50 decisions/s",
     ]
 
 

@@ -7,13 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tabla_cli.cli import main
 from tabla_cli.ids import parse_ids
 from tabla_cli.render import gnubg_board, gnubg_legend
 
-from helpers import corpus_files
+from helpers import corpus_files, run
 
 START_64 = [
     "24/20 24/18",
@@ -31,11 +29,6 @@ START_64 = [
     "8/4 8/2",
     "8/2 6/2",
 ]
-
-
-def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), prog_name="tabla", env=env)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def gnubg_boards() -> list[tuple[str, str, list[str], tuple[str, str]]]:
@@ -192,7 +185,8 @@ def test_plays_ranked_by_equity() -> None:
     )
     assert {row["level"] for row in rows} == {"1ply"}
     code, out, _ = run("plays", "start", "64", "--level", "1ply")
-    first, second = out.splitlines()[:2]
+    first, chances, second = out.splitlines()[:3]
+    assert re.fullmatch(r"      0\.\d{3} 0\.\d{3} 0\.\d{3} - 0\.\d{3} 0\.\d{3} 0\.\d{3}", chances)
     assert re.fullmatch(rf"   1\. 1ply  {re.escape(rows[0]['play'])} +Eq\.: [+-]\d\.\d{{3}}", first)
     assert re.fullmatch(rf"   2\. 1ply  {re.escape(rows[1]['play'])} +Eq\.: [+-]\d\.\d{{3}} \(-\d\.\d{{3}}\)", second)
 

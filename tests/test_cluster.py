@@ -26,9 +26,11 @@ from distributed import Client
 from tabla_cli.cli import main
 from tabla_cli.cluster import ClusterError, check_scheduler, map_on_cluster
 
+import helpers
+
 pytestmark = pytest.mark.slow  # a scheduler and worker processes per module, workers killed and restarted
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = helpers.ROOT
 CORPUS = ROOT / "tests" / "data" / "corpus"
 REPORTS = str(ROOT / "tests" / "data" / "report" / "matches")
 THREE_POINT = str(ROOT / "examples" / "three-point-match.mat")

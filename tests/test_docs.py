@@ -17,7 +17,9 @@ from click.testing import CliRunner
 
 from tabla_cli.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+import helpers
+
+ROOT = helpers.ROOT
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 PAGES = (README, *sorted(DOCS.glob("*.md")))

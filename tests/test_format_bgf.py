@@ -398,7 +398,7 @@ def test_check_reads_standard_input() -> None:
     result = CliRunner().invoke(main, ["check", "-"], input=data)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
-    assert "checked 1 files, 1 matches, 3 games" in result.stderr
+    assert "checked 1 file, 1 match, 3 games" in result.stderr
 
 
 def test_a_directory_mixing_formats(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ legal games made by our move generator.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -23,9 +22,10 @@ from tabla_cli.replay import replay_match
 from tabla_cli.writers.mat import write_mat
 from tabla_cli.writers.rolls import replay_rolls
 
+import helpers
 from match_compare import match_differences
 
-DATA = Path(__file__).resolve().parent / "data" / "fibs"
+DATA = helpers.DATA / "fibs"
 ZERO, ONE = Player.ZERO, Player.ONE
 
 

@@ -20,9 +20,10 @@ from tabla_cli.errors import InputError, TablaError, TranscriptSyntaxError
 from tabla_cli.formats import mat
 from tabla_cli.model import Action, ActionKind, Match, RuleSet
 
+import helpers
 from helpers import CORPUS, corpus_files
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = helpers.ROOT
 DATA = REPO / "tests" / "data" / "mat"
 MAT_CORPUS = CORPUS / "mat"
 ZERO, ONE = Player.ZERO, Player.ONE

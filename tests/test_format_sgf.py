@@ -10,27 +10,33 @@ import dataclasses
 import hashlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabla_cli.board import Player, Position
-from tabla_cli.errors import RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.cli import main
+from tabla_cli.errors import Location, RuleError, TablaError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.formats import mat, sgf
+from tabla_cli.formats.json import parse_matches as parse_json
 from tabla_cli.grammar import load_grammar
-from tabla_cli.model import Action, ActionKind, Match
+from tabla_cli.model import Action, ActionKind, Match, SetUp
 from tabla_cli.replay import replay, replay_match
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+from tabla_cli.writers.json import format_json
+from tabla_cli.writers.positions import format_positions
 from tabla_cli.writers.sgf import format_sgf
 
-from helpers import CORPUS, DATA, corpus_files, replayed_decisions
+from helpers import CORPUS, DATA, corpus_files, recorded_by_action, replayed_decisions
 from match_compare import Carried, match_differences
 
 SAME_MATCH = "gnubg-bglab-lasse-match8640511"
-EVERY_SGF = sorted(DATA.rglob("*.sgf"))
-"""Every SGF file of the test data: the corpus, the fuzz seeds and the long fuzz cases."""
+EVERY_SGF = sorted(p for p in DATA.rglob("*.sgf") if ".expected." not in p.name)
+"""Every SGF file of the test data (the corpus, the fuzz seeds, the long fuzz cases), golden files left out."""
 ZERO, ONE = Player.ZERO, Player.ONE
 
 
@@ -584,11 +590,13 @@ READS = {
     "fuzz/sgf-15000-unanswered-doubles.sgf": "0f34a95ff545c3ac",
     "fuzz-seeds/sgf-gnubg-bglab-match8463624-game1.sgf": "a8bd89a09f9e2187",
     "fuzz-seeds/sgf-three-point-match.sgf": "da52e70a580d4cfa",
+    "gnubg-1.08/gnubgparser-charlot1-charlot2_7p_2025-11-08-2305.sgf": "858878a64d20db6a",  # taken when it came
 }
 """A digest of what the reader makes of each file (:func:`_read_digest`), taken with the reader of commit
 eeac4ac, before the reader stopped keeping its own cube and board: every field of the model, the recorded
-analysis (the ``DA`` cube analyses, read with the replay's cube now) included, the values of cube actions
-left out (SGF writes none; the reader of eeac4ac computed them)."""
+analysis (the ``DA`` cube analyses, which the reader keeps as written, read here at the replay's state as
+every consumer reads them) included, the values of cube actions left out (SGF writes none; the reader of
+eeac4ac computed them)."""
 
 
 _EEAC4AC_RULES = ("crawford", "jacoby", "beaver", "cube_limit", "cube", "scoring")
@@ -597,6 +605,7 @@ _EEAC4AC_RULES = ("crawford", "jacoby", "beaver", "cube_limit", "cube", "scoring
 def _read_digest(text: str, path: str) -> str:
     out: list[object] = []
     for match in sgf.parse_matches(text, path=path):
+        read = recorded_by_action(match)
         # The rules' fields of eeac4ac, in its repr (the fields added since say what the headers above say).
         rules = ", ".join(f"{name}={getattr(match.rules, name)!r}" for name in _EEAC4AC_RULES)
         out.append([match.players, match.length, match.headers, match.comments, match.ratings, f"RuleSet({rules})"])
@@ -604,7 +613,7 @@ def _read_digest(text: str, path: str) -> str:
         for game in match.games:
             out.append([game.number, game.score, repr(game.start), game.start_cube, game.variant, game.crawford])
             for a in game.actions:
-                rec = a.analysis
+                rec = read(a)
                 analysis = None
                 if rec is not None:
                     made = None if rec.cube_action is None else rec.cube_action.value
@@ -617,3 +626,173 @@ def _read_digest(text: str, path: str) -> str:
 
 def test_every_sgf_file_reads_as_before() -> None:
     assert {str(p.relative_to(DATA)): _read_digest(p.read_text(encoding="utf-8"), p.name) for p in EVERY_SGF} == READS
+
+
+# --- GNU Backgammon 1.08: its roll-only nodes -------------------------------------------------------
+
+GNUBG_108 = DATA / "gnubg-1.08" / "gnubgparser-charlot1-charlot2_7p_2025-11-08-2305.sgf"
+
+
+def _twin_decisions(text: str) -> tuple[list[tuple[str, ...]], tuple[int, int], list[str]]:
+    """The decisions (positions writer rows, resignations aside), the final score and the finding codes."""
+    [match] = sgf.parse_matches(text, path="m.sgf")
+    result = replay_match(match)
+    rows = format_positions([(match, result)]).splitlines()[1:]
+    findings = [f.code for f in result.findings]
+    return [tuple(r.split(",")[:10]) for r in rows if ",????," not in r], result.final_score, findings
+
+
+def _with_nodes(text: str, nodes: dict[int, str]) -> str:
+    """``text`` with ``nodes[i]`` written at the end of game tree ``i`` (0-based)."""
+    trees = text.split("\n(;")
+    for index, node in nodes.items():
+        end = trees[index].rstrip().rfind(")")
+        trees[index] = trees[index][:end] + node + trees[index][end:]
+    return "\n(;".join(trees)
+
+
+def test_gnubg_1_08_match_reads_as_its_mat_export() -> None:
+    [match] = sgf.parse_matches(GNUBG_108.read_text(encoding="utf-8"), path=str(GNUBG_108))
+    [mat_match] = mat.parse_matches(GNUBG_108.with_suffix(".mat").read_text(encoding="utf-8"), path="m.mat")
+    result, mat_result = replay_match(match), replay_match(mat_match)
+    assert result.findings == [] and mat_result.findings == []
+    assert result.final_score == mat_result.final_score == (9, 2)
+    assert [g.winner for g in result.games] == [g.winner for g in mat_result.games] == [ONE, ZERO, ZERO, ZERO]
+
+
+def test_roll_only_nodes_are_rolls_with_no_play_recorded() -> None:
+    """gnubg 1.08 ends a game with ``;PL[B]DI[33]LU[...]``: the roll after the last play, before a resignation
+    or the end. The loser's roll before resigning is a resignation; the winner's, or one after a bear-off,
+    is the game's trailing roll; a roll-only node before the same player's move is that move's roll."""
+    text = GNUBG_108.read_text(encoding="utf-8")
+    first_black_move = text.index("\n;B[", text.index("\n;W["))
+    before_a_move = text[:first_black_move] + "\n;PL[B]DI[11]LU[0.01000]" + text[first_black_move:]
+    ends = {0: "\n;PL[W]DI[33]LU[0.00000]", 1: "\n;PL[B]DI[21]LU[0.00000]", 3: "\n;PL[B]DI[65]LU[0.01000]"}
+    changed = _with_nodes(before_a_move, ends)
+    assert _twin_decisions(changed) == _twin_decisions(text)
+    [match] = sgf.parse_matches(changed, path="m.sgf")
+    games = match.games
+    resigned = [g.actions[-2] for g in (games[0], games[3])]  # the last action is the result (RE)
+    assert [(a.player, a.dice, a.play_text, a.resigned) for a in resigned] == [
+        (ZERO, (3, 3), "", True),
+        (ONE, (6, 5), "", True),
+    ]
+    assert resigned[0].analysis is not None and resigned[0].analysis.luck == 0.0
+    trailing = games[1].trailing_roll
+    assert trailing is not None and (trailing.player, trailing.dice) == (ONE, (2, 1))
+    [original] = sgf.parse_matches(text, path="m.sgf")
+    assert [len(g.actions) for g in games] == [len(g.actions) + (i in (0, 3)) for i, g in enumerate(original.games)]
+
+
+@pytest.mark.parametrize(
+    ("node", "message"),
+    [
+        (";DI[33]", "a roll DI[...] names no player"),
+        (";PL[X]DI[33]", "PL[X] must be W or B"),
+        (";PL[W]DI[37]", "cannot read the roll DI[37]"),
+    ],
+)
+def test_a_roll_only_node_that_cannot_be_read_is_a_syntax_error(node: str, message: str) -> None:
+    text = f"(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n{node})"
+    with pytest.raises(TranscriptSyntaxError, match=re.escape(message)) as caught:
+        list(sgf.parse_matches(text, path="m.sgf"))
+    assert caught.value.location is not None and caught.value.location.line == 3
+
+
+# --- set-up nodes inside a game ----------------------------------------------------------------------
+
+
+class _Afters(BaseVisitor[list[tuple[Action, Position | None]]]):
+    """Each roll of the first game with the position after it, player 0 as mover."""
+
+    wants = Wants.ROLL
+
+    def __init__(self) -> None:
+        self.rolls: list[tuple[Action, Position | None]] = []
+
+    def visit_roll(self, state: DecisionState, action: Action, play: object, after: Position | None) -> None:
+        if state.game == 1:
+            self.rolls.append((action, None if after is None else after if state.on_roll is ZERO else after.flip()))
+
+    def result(self) -> list[tuple[Action, Position | None]]:
+        return self.rolls
+
+
+def _with_setup(match: Match, roll: int, setup: SetUp) -> Match:
+    """``match`` with a SETUP action after the ``roll``-th roll of its first game."""
+    action = replay(match, _Afters())[roll][0]
+    actions = match.games[0].actions
+    at = next(i for i, a in enumerate(actions) if a is action) + 1
+    copy = dataclasses.replace(match, games=list(match.games))
+    copy.games[0] = dataclasses.replace(match.games[0], actions=[*actions[:at], _setup_action(setup), *actions[at:]])
+    return copy
+
+
+def _setup_action(setup: SetUp) -> Action:
+    return Action(ActionKind.SETUP, ZERO, Location("m.sgf", 1, 1), setup=setup)
+
+
+def test_a_set_up_node_inside_a_game_sets_the_next_position_and_is_a_note() -> None:
+    text = GNUBG_108.read_text(encoding="utf-8")
+    [match] = sgf.parse_matches(text, path="m.sgf")
+    after = replay(match, _Afters())[5][1]
+    assert after is not None
+    written = format_sgf(_with_setup(match, 5, SetUp(after, None, None, owner_set=True)))
+    assert ";AE[a:y]AW" in written and "CP[c]" in written
+    [again] = sgf.parse_matches(written, path="w.sgf")
+    [setup] = [a for a in again.games[0].actions if a.kind is ActionKind.SETUP]
+    assert setup.setup == SetUp(after, None, None, owner_set=True)
+    result = replay_match(again)
+    [note] = result.findings
+    assert (note.code, note.game, note.severity.value) == ("position-set", 1, "note")
+    assert note.message == (
+        f"set by hand: Position ID {after.position_id()} (charlot1 on roll) and the cube at 1, centred"
+    )
+    # The board and cube set are the ones the game had: every decision is as before.
+    original = format_positions([(match, replay_match(match))])
+    assert format_positions([(again, result)]) == original.replace("m.sgf", "w.sgf")
+
+
+def test_a_set_up_node_sets_a_board_the_next_play_moves_on() -> None:
+    # After 31 (8/5 6/5) and 62 (24/18 13/11), the board is set to a bear-off: one White checker on its
+    # 1-point, one Black checker on its own 1-point; White's 21 bears off and wins.
+    text = (
+        "(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[Crawford]RE[W+1]\n;W[31hefe]\n;B[62agln]\n"
+        ";AE[a:y]AW[a]AB[x]\n;W[21az])"
+    )
+    [match] = sgf.parse_matches(text, path="m.sgf")
+    result = replay_match(match)
+    assert [f.code for f in result.findings] == ["position-set"]
+    assert result.games[0].winner is ZERO and result.final_score == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("node", "message"),
+    [
+        (";AE[a:x]AW[a]", "must empty the whole board first (AE[a:y])"),
+        (";AW[a]", "must empty the whole board first (AE[a:y])"),
+        (";CV[3]", "the cube value CV[3] must be a power of two"),
+    ],
+)
+def test_a_set_up_node_inside_a_game_that_cannot_be_read(node: str, message: str) -> None:
+    text = f"(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n{node}\n;B[62agln])"
+    with pytest.raises(TranscriptSyntaxError, match=re.escape(message)):
+        list(sgf.parse_matches(text, path="m.sgf"))
+
+
+def test_a_set_up_inside_a_game_goes_through_json_and_is_refused_by_the_mat_writer(tmp_path: Path) -> None:
+    [match] = sgf.parse_matches(GNUBG_108.read_text(encoding="utf-8"), path="m.sgf")
+    after = replay(match, _Afters())[3][1]
+    changed = _with_setup(match, 3, SetUp(after))
+    [back] = parse_json(format_json([(changed, replay_match(changed))]))
+    assert [a.setup for a in back.games[0].actions if a.kind is ActionKind.SETUP] == [SetUp(after)]
+    path = tmp_path / "set.sgf"
+    path.write_text(format_sgf(changed), encoding="utf-8")
+    run = CliRunner().invoke(main, ["convert", "--to", "mat", "--out-dir", str(tmp_path / "out"), str(path)])
+    assert run.exit_code == 1
+    assert "error[unwritable]" in run.stderr and "no place for a position set inside a game" in run.stderr
+    assert not (tmp_path / "out" / "set.mat").exists()
+    text = CliRunner().invoke(main, ["convert", "--to", "txt", "--out-dir", str(tmp_path / "txt"), str(path)])
+    assert text.exit_code == 0, text.stderr
+    [drawn] = (tmp_path / "txt").rglob("*.txt")
+    assert f"Set by hand: Position ID {after.position_id()}" in drawn.read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import struct
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from tabla_cli.cli import main
 from tabla_cli.findings import Code
 from tabla_cli.formats import detect_binary
 from tabla_cli.formats.xg import read_matches as read_xg
-from tabla_cli.formats.xg_archive import read_game_file
+from tabla_cli.formats.xg_archive import max_records, read_game_file
 from tabla_cli.formats.xg_records import (
     RECORD_SIZE,
     CubeRecord,
@@ -37,7 +38,8 @@ from tabla_cli.writers.positions import format_positions
 from helpers import CORPUS, DATA
 from xg_pack import SMALL, game_file, pack, with_record
 
-XG_FILES = sorted((DATA / "xg").glob("*.xg"))
+XG_FILES = sorted((DATA / "xg").glob("gammonview-*.xg"))
+LIVE_FILES = sorted((DATA / "xg").glob("gbf-*.xg"))
 MYDVW = DATA / "xg" / "gammonview-MYdvw1qGuyaRUH_.xg"
 NOT_ANALYSED = -1000.0
 BIG = 1 << 30
@@ -210,8 +212,6 @@ def test_a_repacked_file_reads_as_the_original() -> None:
     ("make", "code", "says"),
     [
         (lambda raw: raw[:5000], Code.UNREADABLE_FILE, "truncated"),
-        (lambda raw: raw[:-100], Code.UNREADABLE_FILE, "does not fit the file"),
-        (lambda raw: raw[:30000] + bytes([raw[30000] ^ 1]) + raw[30001:], Code.UNREADABLE_FILE, "checksum"),
         (lambda raw: archive(temp_of(SMALL), size=12345), Code.UNREADABLE_FILE, "says temp.xg holds 12345 bytes"),
         (lambda raw: archive(temp_of(SMALL), crc=7), Code.UNREADABLE_FILE, "checksum of temp.xg"),
         (lambda raw: archive(temp_of(SMALL), name=b"other"), Code.UNREADABLE_FILE, "holds no temp.xg"),
@@ -226,7 +226,7 @@ def test_a_damaged_archive_is_a_finding(make: Callable[[bytes], bytes], code: st
 def test_a_bomb_is_refused_within_max_size() -> None:
     temp = temp_of(SMALL) + b"\0" * (50 * RECORD_SIZE)
     [(code, text)] = findings(archive(temp), max_size=len(temp) - 1)
-    assert code == Code.FILE_TOO_LARGE and "more than the size limit" in text
+    assert code == Code.FILE_TOO_LARGE and "--max-size" in text
     bomb = archive(b"\0" * (64 << 20), size=10)
     assert len(bomb) < 100_000
     [(code, text)] = findings(bomb, max_size=1 << 20)
@@ -400,3 +400,256 @@ def test_a_beaver_and_raccoon_carry_no_value_the_replays_cube_gives_them() -> No
     ]
     mat_text = format_mat(match)
     assert "Doubles => 2" in mat_text and "Beavers => 4" in mat_text and "Raccoons => 8" in mat_text
+
+
+def decision_rows(data: bytes) -> list[tuple[str, str, str, str, str, str]]:
+    [match] = read_xg(data, path="x.xg", max_size=BIG)
+    return decisions(match)
+
+
+@pytest.mark.parametrize(
+    ("make", "says", "whole"),
+    [
+        (lambda raw: raw[:-100], "its archive trailer is missing or does not fit the file", True),
+        (lambda raw: raw[:-36] + b"\xff" * 36, "its archive trailer is missing or does not fit the file", True),
+        (lambda raw: raw[: len(raw) * 2 // 3], "the records stop short", False),
+        (lambda raw: raw[:30000] + bytes([raw[30000] ^ 1]) + raw[30001:], "checksum does not match", False),
+    ],
+)
+def test_a_damaged_container_is_read_with_a_warning(make: Callable[[bytes], bytes], says: str, whole: bool) -> None:
+    raw = SMALL.read_bytes()
+    damaged = make(raw)
+    found = findings(damaged)
+    assert found[0][0] == Code.DAMAGED_CONTAINER and says in found[0][1], found
+    assert all(code != Code.UNREADABLE_FILE for code, _ in found)
+    read, original = decision_rows(damaged), decision_rows(raw)
+    assert read == original if whole else 0 < len(read) < len(original)
+
+
+def test_an_archive_of_one_stream_without_directory_is_read() -> None:
+    """An old XG's archive: temp.xg and temp.xgi in one zlib stream, no directory, no trailer."""
+    raw = SMALL.read_bytes()
+    temp = temp_of(SMALL)
+    index = temp[:RECORD_SIZE] + temp[-RECORD_SIZE:]
+    head = raw[: 8232 + struct.unpack_from("<I", raw, 20)[0]]
+    old = head + zlib.compress(temp + index)
+    [(code, text)] = findings(old)
+    assert code == Code.DAMAGED_CONTAINER and "no directory" in text
+    assert decision_rows(old) == decision_rows(raw)
+
+
+def test_a_file_with_no_records_in_its_data_is_unreadable() -> None:
+    raw = SMALL.read_bytes()
+    [(code, text)] = findings(raw[:9000] + b"\xff" * 100)
+    assert code == Code.UNREADABLE_FILE and "no match records were found" in text
+
+
+def test_records_past_the_limit_are_refused_naming_the_option() -> None:
+    temp = temp_of(SMALL)
+    limit = max_records(1 << 22)
+    many = temp[: 2 * RECORD_SIZE] + temp[2 * RECORD_SIZE : 3 * RECORD_SIZE] * (limit + 10)
+    [(code, text)] = findings(archive(many), max_size=1 << 22)
+    assert code == Code.FILE_TOO_LARGE and f"more than the limit of {limit} " in text and "--max-size raises it" in text
+    [(code, text)] = findings(archive(many)[:-36], max_size=1 << 22)  # found without the directory too
+    assert code == Code.FILE_TOO_LARGE and "--max-size" in text
+    assert not findings(archive(temp), max_size=1 << 22)
+
+
+def test_records_that_compress_far_better_than_xgs_are_a_bomb() -> None:
+    temp = temp_of(SMALL)
+    many = temp[: 2 * RECORD_SIZE] + temp[2 * RECORD_SIZE : 3 * RECORD_SIZE] * 3000
+    data = archive(many)
+    limit = max_records(256 << 20, len(data))
+    assert limit == 2048 < max_records(256 << 20)
+    [(code, text)] = findings(data)
+    assert code == Code.FILE_TOO_LARGE and f"more than the limit of {limit} " in text and "compression bomb" in text
+
+
+@pytest.mark.parametrize("path", LIVE_FILES, ids=lambda p: p.stem)
+def test_live_tournament_files_check_without_errors(path: Path) -> None:
+    report = check_file(Source(str(path)), ReadOptions())
+    assert [f.render() for f in report.findings if f.severity == "error"] == []
+    match = read(path)
+    plays = [a.play_text for game in match.games for a in game.actions if a.kind is ActionKind.ROLL]
+    assert "1/1" not in plays
+
+
+def test_a_roll_with_no_play_before_a_resignation_is_the_games_trailing_roll() -> None:
+    match = read(DATA / "xg" / "gbf-1-Intermediate-Round1-Unger-Kozoman-11pt.xg")
+    first, fifth = match.games[0], match.games[4]
+    for game, dice in ((first, (3, 2)), (fifth, (5, 1))):
+        assert game.trailing_roll is not None and game.trailing_roll.dice == dice
+        assert game.trailing_roll.play_text == ""
+        assert [a.kind for a in game.actions[-2:]] == [ActionKind.RESIGN, ActionKind.WIN]
+    assert all(game.trailing_roll is None for game in match.games[1:4])
+
+
+def test_a_game_header_without_a_start_starts_from_the_first_record() -> None:
+    match = read(DATA / "xg" / "gbf-match_with_comment.xg")
+    assert match.games[0].start is None  # the first record is at the usual start
+    rows = decisions(match)
+    assert rows[0][4] == "4HPwATDgc/ABMA"  # the opening position's Position ID
+
+
+def test_a_roll_with_no_play_inside_a_game_is_a_roll_without_a_move() -> None:
+    temp = temp_of(SMALL)
+    at = first(temp, 3)
+
+    def unplay(record: bytearray) -> None:
+        struct.pack_into("<8i", record, 68, *([0] * 8))
+        record[35:61] = bytes(26)
+
+    [match] = read_xg(archive(with_record(temp, at, unplay)), path="x.xg", max_size=BIG)
+    roll = next(a for a in match.games[0].actions if a.kind is ActionKind.ROLL)
+    assert roll.play_text == ""
+    assert match.games[0].trailing_roll is None
+
+
+def test_comments_and_flags_are_kept_on_their_decision() -> None:
+    match = read(DATA / "xg" / "gbf-match_with_comment.xg")
+    commented = [(a.move_number, a.comment) for g in match.games for a in g.actions if a.comment]
+    assert [text for _, text in commented] == [
+        "coup assez difficile",
+        "les double 66 sont toujpurs difficiles à trouver",
+    ]
+    temp = temp_of(SMALL)
+    move, cube = first(temp, 3), first(temp, 2)
+
+    def flag_move(record: bytearray) -> None:
+        record[2520] = 1
+
+    def flag_cube(record: bytearray) -> None:
+        record[288] = 1
+
+    flagged = with_record(with_record(temp, move, flag_move), cube, flag_cube)
+    [match] = read_xg(archive(flagged), path="x.xg", max_size=BIG)
+    rolls = [a for a in match.games[0].actions if a.kind is ActionKind.ROLL]
+    assert rolls[0].flagged and not any(a.flagged for a in rolls[2:])
+
+
+@pytest.mark.parametrize("target", ["sgf", "json"])
+def test_comments_are_written_by_convert_and_read_back(target: str, tmp_path: Path) -> None:
+    out = tmp_path / f"c.{target}"
+    result = CliRunner().invoke(
+        main, ["convert", str(DATA / "xg" / "gbf-match_with_comment.xg"), "--to", target, "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "comment" not in result.stdout
+    [match] = read_path_matches(out)
+    assert [a.comment for g in match.games for a in g.actions if a.comment] == [
+        "coup assez difficile",
+        "les double 66 sont toujpurs difficiles à trouver",
+    ]
+
+
+def test_plain_text_of_rtf() -> None:
+    from tabla_cli.formats._rtf import plain_text
+
+    assert plain_text(rb"{\rtf1\ansi{\fonttbl{\f0 Arial;}}{\*\generator X;}\pard a\par b\line c\tab d}") == "a\nb\nc\td"
+    assert plain_text(rb"{\rtf1\uc1 caf\u233?!}") == "café!"
+    assert plain_text(rb"{\rtf1\ansi\ansicpg1251 \'e4\'e0}") == "да"
+    assert plain_text(b"just text ") == "just text"
+
+
+def test_comments_become_mat_comment_lines_after_their_move_line(tmp_path: Path) -> None:
+    out = tmp_path / "c.mat"
+    result = CliRunner().invoke(
+        main, ["convert", str(DATA / "xg" / "gbf-match_with_comment.xg"), "--to", "mat", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = out.read_text(encoding="utf-8").splitlines()
+    at = lines.index("; Comment: coup assez difficile")
+    assert lines[at - 1].startswith("  2) 54: 18/14* 13/8")
+    assert lines[at + 2] == "; Comment: les double 66 sont toujpurs difficiles à trouver"
+    [match] = read_path_matches(out)
+    assert "Comment: coup assez difficile" in match.comments
+
+
+def position_file() -> tuple[bytes, tuple[str, str, str, str, str, str]]:
+    """An .xgp built from the documented layout (no real one was found): SMALL's match header, its first game
+    header set up at the position of the game's 7th roll, that roll's cube and move records; and the .xg's
+    decision at that roll."""
+    temp = temp_of(SMALL)
+    moves = [i for i in range(len(temp) // RECORD_SIZE) if temp[i * RECORD_SIZE + 8] == 3]
+    at = moves[6]
+    header = bytearray(temp[RECORD_SIZE : 2 * RECORD_SIZE])
+    move = parse_record(temp[at * RECORD_SIZE : (at + 1) * RECORD_SIZE], 30)
+    assert isinstance(move, MoveRecord)
+    struct.pack_into("<26b", header, 21, *move.position)
+    body = temp[:RECORD_SIZE] + bytes(header) + temp[(at - 1) * RECORD_SIZE : (at + 1) * RECORD_SIZE]
+    return pack(body, thumbnail=False), decisions(read(SMALL))[6]
+
+
+def test_a_position_file_is_read_by_show_plays_and_cube(tmp_path: Path) -> None:
+    data, decision = position_file()
+    path = tmp_path / "p.xgp"
+    path.write_bytes(data)
+    runner = CliRunner()
+    shown = runner.invoke(main, ["show", str(path), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    assert '"position_id": "im8HAyDg88gTAA"' in shown.stdout and decision[4] == "im8HAyDg88gTAA"
+    assert f'"match_id": "{decision[5]}"' in shown.stdout
+    plays = runner.invoke(main, ["plays", str(path), "32"])
+    assert plays.exit_code == 0 and "13/11 13/10" in plays.stdout.splitlines()
+    cube = runner.invoke(main, ["cube", str(path)])
+    assert cube.exit_code == 0 and "Proper cube action" in cube.stdout
+    missing = runner.invoke(main, ["show", str(tmp_path / "none.xgp")])
+    assert missing.exit_code == 1 and "cannot be read" in missing.stderr and not missing.stdout
+
+
+def test_a_position_file_converts_to_positions(tmp_path: Path) -> None:
+    data, decision = position_file()
+    path = tmp_path / "p.xgp"
+    path.write_bytes(data)
+    [match] = read_path_matches(path)
+    rows = decisions(match)
+    assert [(r[1], r[3], r[4]) for r in rows] == [(decision[1], decision[3], decision[4])]
+
+
+def test_xgs_rollouts_name_the_level_of_the_plays_it_rolled_out() -> None:
+    match = read(SMALL)
+    levels = [
+        [c.level for c in a.analysis.candidates]
+        for g in match.games
+        for a in g.actions
+        if a.analysis is not None and a.analysis.candidates and a.analysis.candidates[0].level.startswith("rollout")
+    ]
+    assert len(levels) == 1
+    assert levels[0][:2] == ["rollout, 500 games, 95% CI +-0.014", "rollout, 500 games, 95% CI +-0.013"]
+    assert all(not level.startswith("rollout") for level in levels[0][2:])
+
+
+def test_analyze_by_decision_shows_comments_and_flags() -> None:
+    result = CliRunner().invoke(
+        main, ["analyze", "--by", "decision", "--format", "csv", str(DATA / "xg" / "gbf-match_with_comment.xg")]
+    )
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert "comment" not in result.stderr
+    commented = [(r["game"], r["move"], r["kind"], r["comment"]) for r in rows if r["comment"]]
+    assert commented == [
+        ("1", "2", "checker", "coup assez difficile"),
+        ("1", "3", "checker", "les double 66 sont toujpurs difficiles à trouver"),
+    ]
+    assert {r["flagged"] for r in rows} == {"False"}
+
+
+def test_the_players_page_lists_the_commented_and_flagged_decisions() -> None:
+    from tabla_cli.analysis.stats import decision_row
+    from tabla_cli.evaluation.types import DecisionKind
+    from tabla_cli.reports.personal import noted_decisions
+
+    rows = [decision_row("m", 1, n, "Ann", 0, DecisionKind.CHECKER, error=0.0) for n in (1, 2, 3)]
+    rows[1]["comment"] = "a hard one"
+    rows[2]["flagged"] = True
+    noted = noted_decisions(decisions_frame(rows))
+    assert list(noted["move"]) == [2, 3]
+    assert list(noted["comment"].fillna("")) == ["a hard one", ""]
+    assert list(noted.columns)[-2:] == ["flagged", "comment"]
+
+
+def test_plain_text_of_rtf_joins_surrogate_pairs_and_replaces_lone_ones() -> None:
+    from tabla_cli.formats._rtf import plain_text
+
+    assert plain_text(rb"{\rtf1\uc1 a\u-10179?\u-8694?b}") == "a\U0001f60ab"
+    assert plain_text(rb"{\rtf1\uc1 a\u-10179?b}") == "a\ufffdb"

@@ -36,9 +36,10 @@ from tabla_cli.ids import (
     parse_xgid,
 )
 
+import helpers
 from helpers import corpus_files
 
-REPO = Path(__file__).parents[1]
+REPO = helpers.ROOT
 ZERO, ONE = Player.ZERO, Player.ONE
 
 

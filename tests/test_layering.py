@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "tabla_cli"
+import helpers
+
+PACKAGE = helpers.ROOT / "tabla_cli"
 
 ENGINE = ["tabla_cli.board", "tabla_cli.variant", "tabla_cli.notation", "tabla_cli.variants"]
 HEAVY = ["lark", "pandas", "click"]
@@ -275,3 +277,20 @@ def test_reports_and_analysis_sit_over_the_pipeline() -> None:
     graph = import_graph(deferred=True)
     assert not any(_package(t) == "reports" for m, ts in graph.items() if _package(m) == "analysis" for t in ts)
     assert any(_package(t) == "pipeline" for m, ts in graph.items() if _package(m) == "analysis" for t in ts)
+
+
+READERS_NEVER_REACH = {"replay", "results", "visitor", "scoring", "writers", "reader", "digest"}
+"""What the readers (``formats/``) never import: they say what a file writes, and the replay alone makes
+game state of it (the cube and score a ``DA`` is read at, the scoring rule set a name means)."""
+
+
+def test_the_readers_never_replay() -> None:
+    graph = import_graph(deferred=True)
+    reached = {
+        f"{m} -> {t}"
+        for m, targets in graph.items()
+        if _package(m) == "formats"
+        for t in targets
+        if _package(t) in READERS_NEVER_REACH
+    }
+    assert reached == set()

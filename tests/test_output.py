@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from tabla_cli import output
-from tabla_cli.cli import main
 from tabla_cli.output import (
     TEMP_PREFIX,
     Inputs,
@@ -33,13 +32,15 @@ from tabla_cli.output import (
     write_atomic,
 )
 
-DATA = Path(__file__).parent / "data"
+import helpers
+from helpers import invoke
+
+DATA = helpers.DATA
 SPEC = DATA / "mat" / "spec-3pt-gnubg.mat"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = helpers.ROOT
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
+run = invoke
 
 
 def no_traceback(result: Result) -> None:

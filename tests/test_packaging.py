@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+import helpers
 from helpers import EXAMPLES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = helpers.ROOT
 
 
 @pytest.fixture(scope="module")

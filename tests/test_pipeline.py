@@ -27,6 +27,7 @@ from tabla_cli.reports.options import format_for_path as report_format
 from tabla_cli.source import Source, decode_bytes
 from tabla_cli.writers import FORMATS, SUFFIXES, WRITERS, format_for_path, get
 
+import helpers
 from helpers import DATA, EXAMPLES, corpus_files
 
 THREE = (EXAMPLES / "three-point-match.mat").read_text(encoding="utf-8")
@@ -248,15 +249,22 @@ def test_every_reader_reads_utf16(tmp_path: Path, fmt: str, codec: str) -> None:
 
 
 def test_findings_page_lists_exactly_the_codes() -> None:
-    page = (Path(__file__).resolve().parents[1] / "docs" / "findings.md").read_text(encoding="utf-8")
+    page = (helpers.ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
     table = page.split("| Code | Severity | Meaning |", 1)[1].split("\n\n", 1)[0]
     listed = re.findall(r"^\| `([a-z0-9-]+)` \|", table, re.MULTILINE)
     assert listed == list(CODES)
 
 
 def test_writers_registry() -> None:
-    assert FORMATS == ("mat", "sgf", "json", "positions", "txt") == tuple(w.name for w in WRITERS)
-    assert SUFFIXES == {".mat": "mat", ".sgf": "sgf", ".json": "json", ".csv": "positions"}
+    assert FORMATS == ("mat", "sgf", "json", "positions", "txt", "ogxm") == tuple(w.name for w in WRITERS)
+    assert SUFFIXES == {
+        ".mat": "mat",
+        ".sgf": "sgf",
+        ".json": "json",
+        ".csv": "positions",
+        ".ogxm": "ogxm",
+        ".ogxms": "ogxm",
+    }
     assert get("positions").suffix == ".csv" and get("txt").suffix == ".txt"
     assert format_for_path("x/y.CSV") == "positions" and report_format("x/y.CSV") == "csv"
     assert format_for_path("m.txt") is None and report_format("m.txt") == "table"

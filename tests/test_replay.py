@@ -3,7 +3,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import random
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from tabla_cli.model import Action, ActionKind, Match
 from tabla_cli.reader import read_match, read_path_matches
 from tabla_cli.replay import replay_match
 
+import helpers
 from helpers import CORPUS, EXAMPLES, corpus_files, replayed_decisions
 
 MAT_FILES = corpus_files("mat")
@@ -77,7 +77,7 @@ def test_the_corpus_illegal_play_is_explained() -> None:
 
 
 def test_every_code_is_documented_in_the_findings_page() -> None:
-    page = (Path(__file__).resolve().parents[1] / "docs" / "findings.md").read_text(encoding="utf-8")
+    page = (helpers.ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
     for code, (severity, meaning) in CODES.items():
         assert f"| `{code}` | {severity.value} | {meaning} |" in page
 

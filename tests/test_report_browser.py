@@ -28,7 +28,9 @@ from selenium.webdriver.common.by import By
 
 from tabla_cli.cli import main
 
-DATA = Path(__file__).parent / "data" / "players"
+import helpers
+
+DATA = helpers.DATA / "players"
 FLAGS = (
     "--no-sandbox",
     "--disable-gpu",
@@ -133,7 +135,7 @@ def test_the_personal_headline_is_large_numbers_in_words(browser: webdriver.Chro
 
 def test_worst_decisions_show_their_boards(browser: webdriver.Chrome, tmp_path: Path, shots: Path) -> None:
     out = tmp_path / "skill.html"
-    analysed = Path(__file__).parent / "data" / "corpus" / "txt"
+    analysed = helpers.DATA / "corpus" / "txt"
     result = CliRunner().invoke(main, ["report", str(analysed), "-q", "-o", str(out)])
     assert result.exit_code == 0, result.stderr
     browser.get(out.resolve().as_uri())

@@ -17,10 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from tabla_cli.analysis.stats import decision_row, decisions_frame
-from tabla_cli.cli import main
 from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.reports import Frames, build_frames
 from tabla_cli.reports.dice import EXPECTED_PIPS, ROLLS, dice_summary, roll_probabilities
@@ -37,14 +35,15 @@ from tabla_cli.reports.summaries import (
     session_kinds,
 )
 
-from helpers import CORPUS
+import helpers
+from helpers import CORPUS, tabla_command
 
-DATA = Path(__file__).parent / "data" / "players"
+DATA = helpers.DATA / "players"
 LOST = DATA / "bglab-lasse-match10014006.txt"
 UNDATED = DATA / "bglab-lasse-match1070651.txt"
 SESSION = DATA / "bglab-lasse-match8055573.txt"
 STUDIO = DATA / "bglab-lasse-Magic_-_Lasse_5pt_Backgammon_Studio_2024_04_22_19_06_30.txt"
-REPORT_MATCHES = Path(__file__).parent / "data" / "report" / "matches"
+REPORT_MATCHES = helpers.DATA / "report" / "matches"
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +56,7 @@ def folded(frames: Frames) -> Frames:
     return fold_case(frames, ["lasse"])
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["report", *args])
-    return result.exit_code, result.stdout, result.stderr
+run = tabla_command("report")
 
 
 def typed_like(table: pd.DataFrame, by: str) -> None:
@@ -455,14 +452,15 @@ def test_cli_personal_html_sections(tmp_path: Path) -> None:
     assert "<td>gammons won %</td><td>28.6%</td>" in page
 
 
-def test_personal_page_draws_forfeits_apart_and_counts_them(tmp_path: Path) -> None:
+def test_personal_page_draws_galaxy_resignations_apart_and_counts_them(tmp_path: Path) -> None:
     from tabla_cli.reports.personal import headline_cards
     from tabla_cli.reports.plots import _ending
 
     frames = build_frames([CORPUS / "mat" / "bglab-lasse-match2836579.txt"])
     assert _ending(frames.games).tolist() == ["gammon", "forfeit"]
     card = headline_cards(player_summary(frames, ("lasse",)).iloc[0])
-    assert "100.0% / –" in card and "1 forfeit won" in card
+    assert "100.0% / –" in card and "1 game won by the opponent&#x27;s resignation" in card
+    assert "forfeit" not in card
 
 
 def test_readable_tables() -> None:

@@ -3,7 +3,7 @@
 The small matches in tests/data/report/matches were written for these tests;
 the expected tables beside them (``*.expected.csv``) were computed by hand
 from the transcripts (points, gammons, cube actions, pip counts). Rewrite them
-only with ``pytest --update-golden`` (when the suite's conftest offers it)
+only with ``pytest --update-golden``
 and review the diff.
 """
 
@@ -55,9 +55,10 @@ from tabla_cli.reports.render import (
 )
 from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
 
+import helpers
 from helpers import CORPUS
 
-DATA = Path(__file__).parent / "data" / "report"
+DATA = helpers.DATA / "report"
 MATCHES = DATA / "matches"
 
 
@@ -83,7 +84,7 @@ def read_golden(path: Path, columns: tuple[Column, ...]) -> pd.DataFrame:
 
 def check_golden(request: pytest.FixtureRequest, actual: pd.DataFrame, name: str, columns: tuple[Column, ...]) -> None:
     path = DATA / name
-    if request.config.getoption("--update-golden", default=False):
+    if request.config.getoption("--update-golden"):
         path.write_text(render_csv(Grid.of(actual)), encoding="utf-8")
     expected = read_golden(path, columns)
     assert_frame_equal(actual.reset_index(drop=True), expected, check_exact=False, rtol=1e-5)
@@ -138,7 +139,7 @@ DOC_TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
 def test_columns_page_tables_are_the_schema() -> None:
     """Each ``| Column | dtype | Meaning |`` table of docs/columns.md lists its table's columns exactly."""
     head = "| Column | dtype | Meaning |\n|---|---|---|\n"
-    text = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text(encoding="utf-8")
+    text = (helpers.ROOT / "docs" / "columns.md").read_text(encoding="utf-8")
     tables = [part.split("\n\n", 1)[0].rstrip("\n").split("\n") for part in text.split(head)[1:]]
     assert len(tables) == len(DOC_TABLES)
     for (label, columns), rows in zip(DOC_TABLES, tables, strict=True):
@@ -183,7 +184,7 @@ def test_errors_frame_locates_findings(frames: Frames) -> None:
 
 
 def test_plays_frame_pips_hits_and_dances() -> None:
-    text = (Path(__file__).resolve().parents[1] / "examples" / "three-point-match.mat").read_text()
+    text = (helpers.ROOT / "examples" / "three-point-match.mat").read_text()
     plays = frames_from_text(text, "three.mat").plays
     assert len(plays) == 16
     first = plays.iloc[0]

@@ -5,7 +5,6 @@ Work is counted in search states (deterministic), not in seconds.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +16,9 @@ from tabla_cli.check import check_text
 from tabla_cli.variants import Gulbara, GulbaraPosition
 from tabla_cli.variants.search import SEARCH_LIMIT, SearchLimitError, SearchResult, search
 
-ROOT = Path(__file__).resolve().parents[1]
+import helpers
+
+ROOT = helpers.ROOT
 DAMAGED = ROOT / "tests" / "data" / "search" / "gulbara-damaged.mat"
 CLEAN = ROOT / "examples" / "gulbara.mat"
 # Game 2 move 13 of the damaged file: Georgi to play 1-1 (a progression: 1s to 6s, four each).

@@ -24,7 +24,9 @@ from click.testing import CliRunner
 from tabla_cli.cli import main
 from tabla_cli.source import collect_paths, is_transcript, read_source
 
-ROOT = Path(__file__).resolve().parents[1]
+import helpers
+
+ROOT = helpers.ROOT
 MATCH = ROOT / "examples" / "three-point-match.mat"
 PIPES = ("notes.txt", "plain", "match.mat", "game.sgf", "export.json")
 
@@ -85,7 +87,7 @@ def test_every_command_skips_the_special_files_of_a_directory_with_a_note(
         assert run.stderr.count("note[special-file]") + run.stderr.count("special-file 7") >= 1, run.stderr
     if command[0] == "convert":
         assert [path.name for path in out.iterdir()] == ["three-point-match.json"]
-        assert "converted 1 of 8 inputs (1 matches)" in run.stderr
+        assert "converted 1 of 8 inputs (1 match)" in run.stderr
         assert "; 7 skipped (not a regular file)" in run.stderr
 
 

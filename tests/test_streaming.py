@@ -20,7 +20,9 @@ from tabla_cli.reports.rows import file_rows, text_rows
 from tabla_cli.source import open_stream
 from tabla_cli.visitor import BaseVisitor, DecisionState
 
-DATA = Path(__file__).parent / "data"
+import helpers
+
+DATA = helpers.DATA
 CORPUS = sorted((DATA / "corpus" / "mat").iterdir())[:12]
 
 

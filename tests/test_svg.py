@@ -1,7 +1,7 @@
 """Board diagrams (tabla_cli.svg) and ``tabla show --format svg``.
 
-The golden file ``tests/data/svg/start.svg`` is rewritten only with
-``pytest --update-golden`` (when the suite's conftest offers it); review the
+The golden file ``tests/data/svg/start.expected.svg`` is rewritten only with
+``pytest --update-golden``; review the
 diff and the drawing before committing it.
 """
 
@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tabla_cli.board import BAR, OFF, Player, Position
-from tabla_cli.cli import main
 from tabla_cli.errors import UnsupportedFormatError
 from tabla_cli.ids import MatchState, parse_ids
 from tabla_cli.render import board_lines
 from tabla_cli.svg import board_svg
 from tabla_cli.variant import Plakoto
 
-DATA = Path(__file__).parent / "data" / "svg"
+import helpers
+from helpers import run
+
+DATA = helpers.DATA / "svg"
 NS = "{http://www.w3.org/2000/svg}"
 MARK = {Player.ZERO: "o", Player.ONE: "x"}
 
@@ -35,11 +37,6 @@ CASES = {
     "stack-6": "27Y5AADgc/ADQA",
     "stack-14": "4HN8ABj/PwAEAA",
 }
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def parse(svg: str) -> ET.Element:
@@ -221,12 +218,8 @@ def test_title_viewbox_and_size() -> None:
     assert not [e for e in root.iter() if e.get("id")]
 
 
-def test_start_matches_golden(request: pytest.FixtureRequest) -> None:
-    svg = board_svg(Position.start())
-    golden = DATA / "start.svg"
-    if request.config.getoption("--update-golden", default=False):
-        golden.write_text(svg, encoding="utf-8")
-    assert svg == golden.read_text(encoding="utf-8")
+def test_start_matches_golden(golden: Callable[[Path, str], None]) -> None:
+    golden(DATA / "start.expected.svg", board_svg(Position.start()))
 
 
 def test_variant_boards_are_refused() -> None:

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tabla_cli.board import OFF, Position
 from tabla_cli.check import check_file
-from tabla_cli.cli import main
 from tabla_cli.errors import InvalidIdError, UnknownVariantError
 from tabla_cli.findings import Severity
 from tabla_cli.formats.mat import parse_matches
@@ -38,7 +35,8 @@ from tabla_cli.variants import (
 from tabla_cli.variants.position_text import board_lines
 from tabla_cli.variants.search import SearchLimitError
 
-from helpers import DATA, EXAMPLES
+import helpers
+from helpers import DATA, EXAMPLES, run
 from selfplay import random_play
 from variant_reference import reference_plays
 
@@ -617,11 +615,6 @@ def test_a_series_names_the_variant_of_each_game() -> None:
 # --- command line --------------------------------------------------------------------------
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
 def test_cli_plays_for_a_variant() -> None:
     code, out, err = run("plays", "--variant", "тапа", "start", "64")
     assert (code, out, err) == (0, "24/20 24/18\n24/14\n", "")
@@ -663,7 +656,7 @@ def test_cli_variant_usage_errors() -> None:
 
 
 def test_variants_page_documents_the_variants() -> None:
-    page = (Path(__file__).resolve().parents[1] / "docs" / "variants.md").read_text(encoding="utf-8")
+    page = (helpers.ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
     for variant in VARIANTS:
         assert f"`{variant.name}`" in page
     for word in ("mother_checker", "start_exit", "prime_rule", "unplayable_progression", "rolls=", "owed="):

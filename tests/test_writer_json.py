@@ -31,7 +31,8 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.reader import detect_format, read_path_matches, read_text_matches
 from tabla_cli.writers.json import SCHEMA, format_json, match_data, write_json
 
-from helpers import DATA, corpus_files
+import helpers
+from helpers import DATA, corpus_files, recorded_by_action
 from match_compare import match_differences
 
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -221,7 +222,7 @@ def test_check_and_report_read_json(tmp_path: Path) -> None:
     target.write_text(format_json([(mat.read_match(source), None)]), encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(target), "--jobs", "1"])
     assert result.exit_code == 0 and result.stdout == ""
-    assert "checked 1 files, 1 matches, 4 games" in result.stderr
+    assert "checked 1 file, 1 match, 4 games" in result.stderr
     result = CliRunner().invoke(main, ["report", str(target), "--by", "match", "--format", "csv", "--quiet"])
     assert result.exit_code == 0 and "Petar,Maria,3,match,standard,2025-03-14,Kafene Sofia,Petar" in result.stdout
 
@@ -368,7 +369,7 @@ def test_arbitrary_documents_raise_only_tabla_errors(body: object) -> None:
 
 def test_schema_document_example_is_what_the_writer_writes(tmp_path: Path) -> None:
     """docs/json-schema.md: its example reads back and is written again byte for byte."""
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "json-schema.md").read_text(encoding="utf-8")
+    doc = (helpers.ROOT / "docs" / "json-schema.md").read_text(encoding="utf-8")
     example = doc.split("```json\n", 1)[1].split("```", 1)[0]
     (match,) = json_format.parse_matches(example, path="club.json")
     assert format_json([(match, None)], generator=json.loads(example)["generator"]) == example
@@ -501,11 +502,13 @@ def test_recorded_gnubg_analysis_is_kept(path: Path) -> None:
     }
     compared = 0
     for a, b in zip(matches, back):
+        read_a, read_b = recorded_by_action(a), recorded_by_action(b)
         for game_a, game_b in zip(a.games, b.games):
             for action_a, action_b in zip(game_a.actions, game_b.actions):
+                recorded_a, recorded_b = read_a(action_a), read_b(action_b)
                 for kind in kinds.get(action_a.kind, ()):
-                    want = None if action_a.analysis is None else evaluation_from_recorded(action_a.analysis, kind)
-                    got = None if action_b.analysis is None else evaluation_from_recorded(action_b.analysis, kind)
+                    want = None if recorded_a is None else evaluation_from_recorded(recorded_a, kind)
+                    got = None if recorded_b is None else evaluation_from_recorded(recorded_b, kind)
                     assert got == want
                     compared += want is not None
     assert compared > 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -77,14 +78,11 @@ def mat_view(match: Match) -> tuple[Match, Carried]:
 
 
 @pytest.mark.parametrize("case", ["spec-3pt-gnubg", "spec-money-xg"])
-def test_golden(request: pytest.FixtureRequest, case: str) -> None:
+def test_golden(golden: Callable[[Path, str], None], case: str) -> None:
     """The spec's transcripts (mat-format.md §9) in the writer's canonical form."""
     match = mat.read_match(DATA / "mat" / f"{case}.mat")
     written = format_mat(match)
-    golden = DATA / "mat" / f"{case}.expected.mat"
-    if request.config.getoption("--update-golden", default=False):
-        golden.write_text(written, encoding="utf-8")
-    assert written == golden.read_text(encoding="utf-8")
+    golden(DATA / "mat" / f"{case}.expected.mat", written)
     assert match_differences(match, read_one(written)) == []
 
 

@@ -25,6 +25,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.writers.positions import COLUMNS, format_positions, position_rows, write_positions
 from tabla_cli.writers.text import format_text, write_text
 
+import helpers
 from helpers import CORPUS, DATA, corpus_files
 
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -170,7 +171,7 @@ def test_unresolved_play_and_a_play_that_cannot_be_applied() -> None:
     ann[7] += 1
     assert rows[1].position == Position(Position.start().mover, tuple(ann))  # Bob on roll after 13/7
     assert rows[2].position_id and not rows[3].position_id and rows[3].pips is None
-    assert rows[3].values()[8:] == ["", "", "", None, None]
+    assert rows[3].values()[8:] == ["", "", "", None, None, ""]
 
 
 def test_csv_columns_and_rows() -> None:
@@ -217,7 +218,7 @@ def test_text_of_corpus_exports(path: Path) -> None:
 
 
 def test_convert_page_lists_every_column() -> None:
-    page = (Path(__file__).resolve().parents[1] / "docs" / "convert.md").read_text(encoding="utf-8")
+    page = (helpers.ROOT / "docs" / "convert.md").read_text(encoding="utf-8")
     section = page[page.index("| Column | Meaning |") :]
     for column in COLUMNS:
         assert f"| `{column}` |" in section, column

@@ -240,7 +240,7 @@ def test_the_rules_decide_not_the_headers() -> None:
     assert cube_in_play(_one_game([], RuleSet(cube_said=True)))
     codes = {f.code for f in replay_match(_one_game([("Scoring", "odd")], RuleSet(), length=3)).findings}
     assert "unknown-scoring" not in codes
-    unknown = replay_match(_one_game([], RuleSet(unknown_scoring="odd"), length=3)).findings
+    unknown = replay_match(_one_game([], RuleSet(scoring="odd"), length=3)).findings
     assert [f.message for f in unknown if f.code == "unknown-scoring"] == [
         "unknown scoring 'odd'; known: standard, 1-2-4-8; scored as standard"
     ]
@@ -262,7 +262,7 @@ MAT_HEADERS = """; [Site "Backgammon Galaxy"]
 def test_readers_put_what_headers_mean_into_the_rules() -> None:
     [match] = parse_mat(MAT_HEADERS)
     rules = match.rules
-    assert (rules.galaxy, rules.jacoby_said, rules.cube_said, rules.unknown_scoring) == (True, True, True, "odd")
+    assert (rules.galaxy, rules.jacoby_said, rules.cube_said, rules.scoring) == (True, True, True, "odd")
     assert session_kind(match) == "one-game"
     # JSON keeps the headers; reading it back says the same.
     [again] = parse_json(format_json([(match, None)], generator="t"))

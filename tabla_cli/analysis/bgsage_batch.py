@@ -233,6 +233,8 @@ class Rescorer:
         self.level = level
         self.threads = threads
         self.memo: dict[str, dict[_Play, float]] = defaultdict(dict)
+        self.chances: dict[str, dict[_Play, Probabilities]] = defaultdict(dict)
+        """The cubeless chances of the side that moved after each play searched, by level."""
         self.stages = stages(level)
 
     def evaluate(self, wanted: Sequence[_Play], level: str) -> None:
@@ -241,12 +243,15 @@ class Rescorer:
         plies = int(level[0])
         todo = [play for play in dict.fromkeys(wanted) if play not in memo]
 
-        def search(play: _Play, threads: int) -> float:
+        def search(play: _Play, threads: int) -> tuple[float, Probabilities]:
             board, state = play
             item = state.flipped().cube_input(bgbot_cpp.flip_board(list(board)))
-            return -float(_search(item, item[1], item[2], plies, threads, state.jacoby)["equity"])
+            found = _search(item, item[1], item[2], plies, threads, state.jacoby)
+            return -float(found["equity"]), invert(tuple(float(p) for p in found["probs"]))
 
-        memo.update(zip(todo, in_parallel(search, todo, self.threads)))
+        for play, (equity, chances) in zip(todo, in_parallel(search, todo, self.threads)):
+            memo[play] = equity
+            self.chances[level][play] = chances
 
     def score(
         self, decisions: Sequence[tuple[list[Move], State, tuple[int, ...] | None]]
@@ -258,26 +263,17 @@ class Rescorer:
                 state and the play made (None when unknown).
 
         The plays go one ply deeper at a time, each stage through a move
-        filter over the ranking of the stage before, always with the play made
-        (gnubg scores it at full depth): at 2ply the best
-        :data:`_FILTER_MAX_MOVES` within :data:`_FILTER_THRESHOLD` of the best
-        1ply equity; at 3ply the best :data:`_DEEP_FILTER_MAX_MOVES` within
-        :data:`_DEEP_FILTER_THRESHOLD` of the best 2ply equity. A stage whose
-        filter leaves only the play made is skipped: the play made is the
-        best and no other comes within reach, so its error is 0 whatever the
-        depth (the play keeps the figure of the stage before, as gnubg's and
-        XG's filters leave such plays). At each stage, while one of the first two of
-        the ranking holds a figure from a lower level, that play is rescored
-        too (bgsage's ``_promote_second_best``); at 3ply, where the play made
-        is known, only the first: its error needs no more than the best play's
-        figure. 3ply's figures tend to fall below 2ply's, so a play left at
-        2ply often climbs into second place, and rescoring it cost a fifth of
-        the searches at 3ply for errors no closer to eXtreme Gammon's per
-        decision (docs/analysis-accuracy.md). At ``auto`` a stage also
-        skips a decision whose play made errs by no more than the stage's bound
-        at the stage before (:func:`stages`). Ties rank by cubeless 1ply
-        equity, then by board. A play that ends the game keeps its 1ply value:
-        it is exact.
+        filter over the stage before's ranking, always with the play made: at
+        2ply the best :data:`_FILTER_MAX_MOVES` within :data:`_FILTER_THRESHOLD`
+        of the best 1ply equity; at 3ply the best :data:`_DEEP_FILTER_MAX_MOVES`
+        within :data:`_DEEP_FILTER_THRESHOLD` of the best 2ply equity. A stage
+        whose filter leaves only the play made is skipped (its error is 0 at
+        any depth). While one of the first two of a stage's ranking holds a
+        lower level's figure it is rescored too (at 3ply with the play made
+        known, only the first). At ``auto`` a stage also skips a decision whose
+        play made errs by no more than the stage's bound (:func:`stages`). Ties
+        rank by cubeless 1ply equity, then by board; a play that ends the game
+        keeps its exact 1ply value. Why these filters: docs/analysis-accuracy.md.
         """
         reached: list[dict[tuple[int, ...], str]] = [
             {board: "1ply" for board, _, _ in moves} for moves, _, _ in decisions
@@ -331,6 +327,15 @@ class Rescorer:
         ]
 
 
+def chances_after(plays: Sequence[_Play], threads: int) -> list[Probabilities]:
+    """The 1ply net's cubeless chances of the side that moved, after each play."""
+    if not plays:
+        return []
+    positions = [(list(board), state.owner_code()) for board, state in plays]
+    raw = bgbot_cpp.batch_evaluate_post_move(positions, _net(), threads, jacoby=plays[0][1].jacoby)
+    return [tuple(float(p) for p in r["probs"]) for r in raw]
+
+
 def _error(moves: list[Move], played: tuple[int, ...] | None) -> float:
     """The play made's error among ``moves`` (infinite when it is unknown or not among them)."""
     made = next((equity for board, equity, _ in moves if board == played), None)
@@ -342,14 +347,26 @@ def _order(move: Move) -> tuple[float, float, tuple[int, ...]]:
     return (-move[1], -move[2], move[0])
 
 
+Probabilities = tuple[float, ...]
+"""Cubeless chances of one side, as gnubg orders them: win, win a gammon, win a backgammon,
+lose a gammon, lose a backgammon (the gammons include the backgammons)."""
+
+
+def invert(probs: Probabilities) -> Probabilities:
+    """The same chances from the other side."""
+    return (1.0 - probs[0], probs[3], probs[4], probs[1], probs[2])
+
+
 class CubeValues(NamedTuple):
     """A pre-roll position's cube figures from the side on roll: no double, double/take,
-    double/pass (cubeful, normalised) and the cubeless chance of winning a gammon or more."""
+    double/pass (cubeful, normalised), the cubeless chance of winning a gammon or more, and
+    the cubeless chances as the engine gives them (:data:`Probabilities`; empty when not asked)."""
 
     nd: float
     dt: float
     dp: float
     gammon: float
+    probs: Probabilities = ()
 
 
 _CUBE_MEMO: dict[str, dict[tuple[Any, ...], CubeValues]] = defaultdict(dict)
@@ -384,13 +401,19 @@ def _cube_values(items: list[tuple[Any, ...]], level: str, threads: int, jacoby:
     if level == "1ply":
         raw = bgbot_cpp.batch_evaluate_positions(items, _net(), threads, jacoby=jacoby, beaver=False)
         return [
-            CubeValues(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]), float(r["probs"][1]))
+            CubeValues(
+                float(r["equity_nd"]),
+                float(r["equity_dt"]),
+                float(r["equity_dp"]),
+                float(r["probs"][1]),
+                tuple(float(p) for p in r["probs"]),
+            )
             for r in raw
         ]
     plies = int(level[0])
     turned = in_parallel(lambda item, each: _double_take(item, plies, each, jacoby), items, threads)
     no_double = _no_double(items, level, threads, jacoby)
-    return [CubeValues(nd, dt, 1.0, gammon) for nd, (dt, gammon) in zip(no_double, turned)]
+    return [CubeValues(nd, dt, 1.0, probs[1], probs) for nd, (dt, probs) in zip(no_double, turned)]
 
 
 _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
@@ -402,10 +425,8 @@ def _no_double(items: list[tuple[Any, ...]], level: str, threads: int, jacoby: b
 
     gnubg's look-ahead picks each roll's play the same way, with its quickest
     evaluation, before it looks deeper at that one play. At 2ply this is the
-    best 1ply play of each roll; at 3ply one 2ply search a roll, where taking
-    the best of the move filter's few plays at 2ply cost about three, for
-    figures that moved the totals against XG's by 0.002
-    (docs/analysis-accuracy.md).
+    best 1ply play of each roll; at 3ply one 2ply search of that play a roll
+    (why not the best of the move filter's few: docs/analysis-accuracy.md).
     """
     if not items:
         return []
@@ -462,8 +483,8 @@ def _search(item: tuple[Any, ...], cube: int, owner: Any, plies: int, threads: i
     )
 
 
-def _double_take(item: tuple[Any, ...], plies: int, threads: int, jacoby: bool) -> tuple[float, float]:
-    """Double/take of one position by bgsage's cubeful ``plies``-ply search, and the chance of a gammon.
+def _double_take(item: tuple[Any, ...], plies: int, threads: int, jacoby: bool) -> tuple[float, Probabilities]:
+    """Double/take of one position by bgsage's cubeful ``plies``-ply search, and its cubeless chances.
 
     Double/take is the side on roll's cubeful equity before the roll with the
     cube turned: twice the value, the opponent's. The search gives it in units
@@ -473,13 +494,13 @@ def _double_take(item: tuple[Any, ...], plies: int, threads: int, jacoby: bool) 
     _, cube, _, *match = item
     away1, away2, crawford = match if match else (0, 0, False)
     turned = _search(item, 2 * cube, _OWNERS["opponent"], plies, threads, jacoby)
-    equity, gammon = float(turned["equity"]), float(turned["probs"][1])
+    equity, probs = float(turned["equity"]), tuple(float(p) for p in turned["probs"])
     if away1 == 0 and away2 == 0:
-        return 2 * equity, gammon
+        return 2 * equity, probs
     win = float(bgbot_cpp.eq2mwc(1.0, away1, away2, cube, crawford))
     lose = float(bgbot_cpp.eq2mwc(-1.0, away1, away2, cube, crawford))
     chances = float(bgbot_cpp.eq2mwc(equity, away1, away2, 2 * cube, crawford))
-    return (2 * chances - (win + lose)) / (win - lose), gammon
+    return (2 * chances - (win + lose)) / (win - lose), probs
 
 
 def in_parallel(work: Callable[[_T, int], _R], items: Sequence[_T], threads: int) -> list[_R]:
@@ -509,9 +530,8 @@ def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while the engine runs.
 
     A batch returns a dict and lists for every legal play of every roll
-    (about 20 000 for the luck of a 7-point match); their allocation triggers
-    collections that scan them all again, a fifth of a 1ply analysis's time.
-    They hold no cycles, so nothing is lost by collecting after the batch.
+    (thousands for the luck of a match); their allocation triggers
+    collections that scan them all again. They hold no cycles, so nothing is lost by collecting after the batch.
     """
     enabled = gc.isenabled()
     gc.disable()

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabla_cli.analysis.bgsage_batch import CubeValues, State, clear_caches, collector_paused, cube_batch
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, check_level, to_board
+from tabla_cli.analysis.bgsage_batch import AUTO, CubeValues, State, clear_caches, collector_paused, cube_batch
+from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, one_position_level, to_board
 from tabla_cli.errors import TablaError
 from tabla_cli.evaluation.types import DecisionInput
 
@@ -54,6 +54,9 @@ class CubeVerdict:
             and, where beavers are allowed, ``beaver``) what it loses against
             the right one, in normalised equity (0.0 for the right action).
         level: the engine level.
+        chances: the cubeless chances of the side on roll, before its roll:
+            win, win gammon, win backgammon, lose gammon, lose backgammon
+            (empty when the figures came without them).
     """
 
     no_double: float
@@ -64,6 +67,7 @@ class CubeVerdict:
     take: bool
     costs: dict[str, float]
     level: str
+    chances: tuple[float, ...] = ()
 
 
 def proper_action(values: CubeValues, *, redouble: bool, beavers: bool = False) -> str:
@@ -83,6 +87,19 @@ def proper_action(values: CubeValues, *, redouble: bool, beavers: bool = False) 
     >>> proper_action(CubeValues(0.5, 0.6, 1.0, 0.1), redouble=False)
     'Double, take'
     """
+    return _action(values, redouble=redouble, beavers=beavers).words
+
+
+@dataclass(frozen=True, slots=True)
+class _Action:
+    """One proper action: gnubg's words, and what they say to do."""
+
+    words: str
+    double: bool
+    take: bool
+
+
+def _action(values: CubeValues, *, redouble: bool, beavers: bool) -> _Action:
     nd, dt, dp = values.nd, values.dt, values.dp
     verb = "redouble" if redouble else "double"
     beaver = beavers and -2.0 <= dt <= 0.0
@@ -90,32 +107,40 @@ def proper_action(values: CubeValues, *, redouble: bool, beavers: bool = False) 
     if dt > nd and dp >= nd:
         if dp > dt:
             if beaver and 2.0 * dt < nd:
-                return f"No {verb}, beaver"
+                return _Action(f"No {verb}, beaver", double=False, take=True)
             optional = abs(dt - nd) <= OPTIONAL
             return _sentence(optional, verb, "beaver" if beaver else "take")
         return _sentence(abs(dp - nd) <= OPTIONAL and gammons, verb, "pass")
     if nd > dt and dt <= dp:
         if nd > dp:
-            return f"Too good to {verb}, take" if gammons else f"No {verb}, take"
+            return _Action(f"Too good to {verb}, take" if gammons else f"No {verb}, take", double=False, take=True)
         share = f" ({100.0 * (nd - dt) / (dp - dt):.1f}%)" if dp != dt else ""
-        return f"No {verb}, {'beaver' if beaver else 'take'}{share}"
+        return _Action(f"No {verb}, {'beaver' if beaver else 'take'}{share}", double=False, take=True)
     if not gammons:
-        return f"{verb.capitalize()}, pass"
+        return _sentence(False, verb, "pass")
     share = f" ({100.0 * (nd - dp) / (dt - dp):.1f}%)" if nd < dt else ""
-    return f"Too good to {verb}, pass{share}"
+    return _Action(f"Too good to {verb}, pass{share}", double=False, take=False)
 
 
-def _sentence(optional: bool, verb: str, response: str) -> str:
+def _sentence(optional: bool, verb: str, response: str) -> _Action:
     text = f"optional {verb}, {response}" if optional else f"{verb}, {response}"
-    return text[0].upper() + text[1:]
+    return _Action(text[0].upper() + text[1:], double=True, take=response != "pass")
 
 
 def verdict(values: CubeValues, level: str, *, redouble: bool, beavers: bool = False) -> CubeVerdict:
-    """The full :class:`CubeVerdict` for ``values``.
+    """The full :class:`CubeVerdict` for ``values``: the proper action decided once, and
+    ``double`` and ``take`` read from it (so that the words and the flags never disagree).
 
     >>> v = verdict(CubeValues(0.713, 1.086, 1.0, 0.0), "2ply", redouble=True)
     >>> v.proper, v.double, v.take, round(v.costs["no double"], 3), round(v.costs["take"], 3)
     ('Redouble, pass', True, False, 0.287, 0.086)
+
+    At a tie (a sure win with no gammons: no double and double/pass both 1.0)
+    gnubg's words are "Double, pass", and so are the flags:
+
+    >>> v = verdict(CubeValues(1.0, 2.0, 1.0, 0.0), "1ply", redouble=False)
+    >>> v.proper, v.double, v.take, v.costs["no double"], v.costs["double"]
+    ('Double, pass', True, False, 0.0, 0.0)
     """
     nd, dt, dp = values.nd, values.dt, values.dp
     answers = {"take": -dt, "pass": -dp}
@@ -126,15 +151,17 @@ def verdict(values: CubeValues, level: str, *, redouble: bool, beavers: bool = F
     best = max(nd, doubled)
     costs = {"no double": best - nd, "double": best - doubled}
     costs.update({action: answers[answer] - value for action, value in answers.items()})
+    action = _action(values, redouble=redouble, beavers=beavers)
     return CubeVerdict(
         no_double=nd,
         double_take=dt,
         double_pass=dp,
-        proper=proper_action(values, redouble=redouble, beavers=beavers),
-        double=doubled > nd,
-        take=answer != "pass",
+        proper=action.words,
+        double=action.double,
+        take=action.take,
         costs=costs,
         level=level,
+        chances=values.probs,
     )
 
 
@@ -159,12 +186,13 @@ def not_available(state: State) -> str | None:
     return None
 
 
-def cube_verdict(decision: DecisionInput, level: str = "2ply", threads: int = 1) -> CubeVerdict:
+def cube_verdict(decision: DecisionInput, level: str = AUTO, threads: int = 1) -> CubeVerdict:
     """The engine's verdict on the cube decision before ``decision``'s roll, at ``level``.
 
     Args:
         decision: the position and match state (``dice`` and ``played`` are ignored).
-        level: ``1ply``, ``2ply`` or ``3ply``.
+        level: ``1ply``, ``2ply``, ``3ply`` or ``auto`` (which judges one
+            position at :data:`~tabla_cli.analysis.engine.ONE_POSITION_LEVEL`).
         threads: threads of the engine's C++ core (0 = every core).
 
     Raises:
@@ -172,7 +200,7 @@ def cube_verdict(decision: DecisionInput, level: str = "2ply", threads: int = 1)
         CubeNotAvailableError: the side on roll may not double (says why).
         TablaError: a variant the engine does not evaluate.
     """
-    check_level(level)
+    level = one_position_level(level)
     if decision.variant not in ANALYSABLE_VARIANTS:
         raise TablaError(f"the engine evaluates backgammon and nackgammon, not {decision.variant}")
     state = State.of(decision)

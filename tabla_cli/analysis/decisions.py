@@ -20,7 +20,7 @@ from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.stats import actual_result, decision_row, evaluation_fields
+from tabla_cli.analysis.stats import actual_result, decision_row, error_in_mwc, evaluation_fields
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
@@ -30,7 +30,7 @@ from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
 from tabla_cli.source import Source
-from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
 _DECIDED = frozenset(
@@ -89,11 +89,14 @@ class FileAnalysis:
         document: with :attr:`AnalysisOptions.document`, the file's matches as
             a ``tabla-match/1`` document whose actions carry their decisions'
             evaluations (None when no match could be read).
+        notices: problems met with the evaluation cache (for stderr; the
+            analysis itself is whole).
     """
 
     report: FileReport
     rows: list[dict[str, Any]] = field(default_factory=list)
     document: str | None = None
+    notices: list[str] = field(default_factory=list)
 
     @property
     def decisions(self) -> int:
@@ -196,6 +199,10 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         row["file"] = self.match.path
         row["opponent"] = self.match.players[actor.other]
         row["dice"] = dice
+        if not (action.kind is ActionKind.ROLL and kind is DecisionKind.DOUBLE):
+            # A roll's comment and flag go on its play's row, not on the no-double decision before it.
+            row["comment"] = action.comment
+            row["flagged"] = action.flagged
         return row
 
     def _input(self, state: DecisionState, kind: DecisionKind, **extra: Any) -> DecisionInput:
@@ -226,15 +233,15 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         else:
             self.pending.append(_Pending(row, action, self.place, kind, decision=decision))
 
-    def _cube_recorded(self, action: Action, kind: DecisionKind) -> Evaluation | None:
-        recorded = action.analysis
+    def _cube_recorded(self, state: DecisionState, action: Action, kind: DecisionKind) -> Evaluation | None:
+        recorded = recorded_at(state, action)
         return None if recorded is None else evaluation_from_recorded(recorded, kind)
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
         self._step()
         if not self.use_recorded and state.variant.name not in ANALYSABLE_VARIANTS:
             return
-        cube = self._cube_recorded(action, DecisionKind.DOUBLE)
+        cube = self._cube_recorded(state, action, DecisionKind.DOUBLE)
         if cube is not None if self.use_recorded else _no_double(state):
             row = self._row(
                 state,
@@ -275,7 +282,7 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         row = self._row(
             state, action, kind, made.value, None, match_id=state.match_id_or_none() if state.has_ids else None
         )
-        self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(action, kind))
+        self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(state, action, kind))
 
     def result(self) -> list[_Pending]:
         return self.pending
@@ -291,8 +298,14 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
             item.row["game_result"] = None if result is None else result[item.row["side"]]
 
 
-def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str, Any]]:
-    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch."""
+def evaluate(
+    pending: list[_Pending], options: AnalysisOptions, notices: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch.
+
+    In match play every error is also given in MWC (:func:`~tabla_cli.analysis.stats.error_in_mwc` where the
+    source has none). Problems met with the evaluation cache are added to ``notices``.
+    """
     wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
     if wanted:
         results = analyse_cached(
@@ -301,19 +314,27 @@ def evaluate(pending: list[_Pending], options: AnalysisOptions) -> list[dict[str
             options.threads,
             luck=options.luck,
             use_cache=options.cache,
+            notices=notices,
         )
         for item, evaluation in zip(wanted, results):
             item.evaluation = evaluation
     for item in pending:
         if item.evaluation is not None:
-            item.row.update(evaluation_fields(item.evaluation))
+            item.row.update(evaluation_fields(item.evaluation, item.kind))
+            if item.row["error_mwc"] is None:  # a source that gives the error in EMG only
+                item.row["error_mwc"] = error_in_mwc(item.row["error"], item.row["match_id"])
         if item.action.analysis is not None and item.action.analysis.undecided:
             item.row["action"] = None  # a position export: no decision was made
     return [item.row for item in pending]
 
 
 def analyse_source(
-    source: Source | str, options: AnalysisOptions, read: ReadOptions = ReadOptions(), *, text: str | None = None
+    source: Source | str,
+    options: AnalysisOptions,
+    read: ReadOptions = ReadOptions(),
+    *,
+    text: str | None = None,
+    visitor_class: type[DecisionsVisitor] | None = None,
 ) -> FileAnalysis:
     """Check and analyse every match of ``source``; never raises for bad input.
 
@@ -322,14 +343,17 @@ def analyse_source(
         options: how to evaluate.
         read: how to read the file (encoding, size limit).
         text: the file's text, when already at hand.
+        visitor_class: the decisions' visitor (a subclass adds columns to the
+            rows, as the index's :class:`~tabla_cli.study.visitor.StudyVisitor`).
     """
     path = as_source(source).path
-    visitor = DecisionsVisitor(path, options)
+    visitor = (visitor_class or DecisionsVisitor)(path, options)
     report = FileReport(path)
     run(source, FileTee(CheckVisitor(report), Fingerprint(report.keys), visitor), read, text=text)
-    rows = evaluate(visitor.pending, options)
+    notices: list[str] = []
+    rows = evaluate(visitor.pending, options, notices)
     document = analysed_document(visitor.matches, visitor.pending) if options.document and visitor.matches else None
-    return FileAnalysis(report, rows, document)
+    return FileAnalysis(report, rows, document, notices)
 
 
 def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis:

@@ -107,9 +107,11 @@ from tabla_cli.analysis.bgsage_batch import (
     AUTO,
     CubeValues,
     Move,
+    Probabilities,
     Rescorer,
     State,
     best_equities,
+    chances_after,
     checker_batch,
     clear_caches,
     collector_paused,
@@ -135,6 +137,20 @@ CUBE_FILTER_MARGIN = 2 * CLOSE_CUBE_THRESHOLD
 AUTO_CUBE_LEVEL = "3ply"
 """At ``auto``, the level of a cube decision whose action made is not the best at 1ply."""
 
+ONE_POSITION_LEVEL = "3ply"
+"""At ``auto``, the level of one position judged on its own (``tabla cube``, ``tabla plays --level``):
+the depth that agrees with gnubg's 2-ply verdicts most at an interactive cost (docs/analyze.md)."""
+
+
+def one_position_level(level: str) -> str:
+    """``level`` for one position judged on its own: ``auto`` is :data:`ONE_POSITION_LEVEL`.
+
+    >>> one_position_level("auto"), one_position_level("1ply")
+    ('3ply', '1ply')
+    """
+    return ONE_POSITION_LEVEL if check_level(level) == AUTO else level
+
+
 _ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 _NON_DOUBLES: tuple[Dice, ...] = tuple(r for r in _ROLLS if r[0] != r[1])
 
@@ -143,7 +159,7 @@ class UnknownLevelError(TablaError, ValueError):
     """An evaluation level the engine does not offer (see :data:`LEVELS`)."""
 
 
-SCORING_REVISION = 7
+SCORING_REVISION = 8
 """How this module scores with the engine; raised whenever its numbers change
 (2: plays above 1ply rescored as the cube decisions are, with the cube value;
 3: exact bear-off figures from bgsage's one-sided database;
@@ -152,7 +168,9 @@ decisions far from doubling at 1ply kept at 1ply;
 5: above 1ply, cube decisions and plays from bgsage's cubeful search, not interpolation;
 6: at 3ply, no double looks at 2ply at the play the 1ply net picks for each roll only;
 7: at 3ply, with the play made known, only the first play of the ranking is rescored when it
-holds a 2ply figure, not the first two)."""
+holds a 2ply figure, not the first two;
+8: each checker evaluation keeps the spread of its plays' equities, for eXtreme Gammon's count of
+decisions, so a cached evaluation without it is not reused)."""
 
 
 def engine_version() -> str:
@@ -267,6 +285,9 @@ class RankedPlay:
         level: the level the equity comes from: the one asked for, or
             ``1ply`` for a play the move filter left at the raw net (as
             gnubg's hint shows such plays at 0-ply).
+        chances: the cubeless chances of the side that moved after the play,
+            at ``level`` (win, win gammon, win backgammon, lose gammon, lose
+            backgammon: :data:`~tabla_cli.analysis.bgsage_batch.Probabilities`).
     """
 
     play: Play
@@ -274,9 +295,10 @@ class RankedPlay:
     position: Position
     equity: float
     level: str
+    chances: Probabilities = ()
 
 
-def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -> list[RankedPlay]:
+def rank_plays(decision: DecisionInput, level: str = AUTO, threads: int = 1) -> list[RankedPlay]:
     """Every legal play of one checker decision with its equity, best first.
 
     The plays are scored as :func:`analyse` scores a checker decision (all at
@@ -286,7 +308,7 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
 
     Args:
         decision: a checker decision (``dice`` set; ``played`` is ignored).
-        level: ``1ply``, ``2ply`` or ``3ply``.
+        level: ``1ply``, ``2ply``, ``3ply`` or ``auto`` (:func:`one_position_level`).
         threads: threads of the engine's C++ core (0 = every core).
 
     Returns:
@@ -298,7 +320,7 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
         TablaError: the decision has no dice or is of a variant the engine
             cannot evaluate.
     """
-    check_level(level)
+    level = one_position_level(level)
     if decision.variant not in ANALYSABLE_VARIANTS:
         raise TablaError(f"the engine evaluates backgammon and nackgammon, not {decision.variant}")
     if decision.dice is None:
@@ -308,10 +330,23 @@ def rank_plays(decision: DecisionInput, level: str = "2ply", threads: int = 1) -
         tuple(to_board(after)): (after, play) for after, play in legal_plays(decision.position, decision.dice).items()
     }
     (moves,) = checker_batch([state.checker_input(to_board(decision.position), decision.dice)], threads, state.jacoby)
-    (scored,) = Rescorer(level, threads).score([(moves, state, None)])
+    rescorer = Rescorer(level, threads)
+    (scored,) = rescorer.score([(moves, state, None)])
+    shallow = [
+        (board, state)
+        for board in plays
+        if board in scored and (board, state) not in rescorer.chances[scored[board][1]]
+    ]
+    chances = dict(zip(shallow, chances_after(shallow, threads)))
     clear_caches()
     ranked = [
-        RankedPlay(play, format_play(decision.position, play), after, *scored[board])
+        RankedPlay(
+            play,
+            format_play(decision.position, play),
+            after,
+            *scored[board],
+            rescorer.chances[scored[board][1]].get((board, state)) or chances[board, state],
+        )
         for board, (after, play) in plays.items()
         if board in scored
     ]
@@ -506,6 +541,7 @@ class _Job:
             options=len(item.plays),
             forced=False,
             luck=luck,
+            spread=best_equity - min(equities.values()),
         )
 
     def _cube(self, d: DecisionInput, state: State, values: CubeValues | None, reached: str = "1ply") -> Evaluation:

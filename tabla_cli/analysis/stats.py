@@ -11,8 +11,11 @@ it says otherwise (docs/analysis.md gives the sources):
   (capped at +1) by less than 0.16;
 * ``error_rate`` is 1000 x (checker + cube error) / (unforced plays + close
   or actual cube decisions), in normalised millipoints (mEMG);
-* ``pr`` is eXtreme Gammon's Performance Rating, 500 x the same average
-  (XG's own counting of decisions differs a little: see docs/analysis.md).
+* ``pr`` is eXtreme Gammon's Performance Rating, 500 x the average error
+  over the decisions XG counts (:func:`xg_decision`: XG's own filter, not
+  gnubg's);
+* the MWC errors, the Snowie error rate and the error-based FIBS rating are
+  gnubg's (``formatgs.c``, ``analysis.c``).
 
 pandas loads where a frame is made: a file's rows are collected without it.
 
@@ -27,6 +30,8 @@ Example:
     >>> row = stats.iloc[0]
     >>> int(row.unforced), float(row.error_rate), float(row.pr), int(row.doubtful)
     (2, 25.0, 12.5, 1)
+    >>> float(row.snowie_error_rate)
+    16.666666666666668
 """
 
 from __future__ import annotations
@@ -50,9 +55,14 @@ __all__ = [
     "STAT_COLUMNS",
     "decision_row",
     "actual_result",
+    "checker_rating_factor",
+    "cube_rating_factor",
     "decisions_frame",
+    "error_in_mwc",
+    "luck_fibs_rating_diff",
     "player_stats",
     "rating_word",
+    "xg_decision",
 ]
 
 
@@ -87,6 +97,38 @@ LUCK_WORDS: tuple[tuple[float, str], ...] = (
 """GNU Backgammon's luck rating by luck per roll: the first bound the rate is
 above; "Go to bed" below all (its luck levels 0.6 and 0.3 applied to ten
 times the rate)."""
+
+XG_TRIVIAL = 0.001
+"""eXtreme Gammon's bound for "no real choice": a checker play whose listed plays
+are within it of each other, a take whose double/take and double/pass are."""
+
+XG_OBVIOUS = 0.2
+"""eXtreme Gammon's margin for an obvious cube decision: no double beats
+double/take or double/pass by more than this."""
+
+FIBS_RATING_OFFSET = 2050.0
+"""gnubg's ``rRatingOffset``: the error-based FIBS rating of a player who makes no error."""
+
+
+def checker_rating_factor(length: int) -> float:
+    """gnubg's rating points lost per unit of checker error per unforced play in a ``length``-point match
+    (``absoluteFibsRatingChequer``, from Kees van den Doel's fit: 8798 + 25526 / N).
+
+    >>> round(checker_rating_factor(5), 1)
+    13903.2
+    """
+    return 8798.0 + 25526.0 / length
+
+
+def cube_rating_factor(length: int) -> float:
+    """gnubg's rating points lost per unit of cube error per close cube decision (``absoluteFibsRatingCube``:
+    863 - 519 / N).
+
+    >>> round(cube_rating_factor(5), 1)
+    759.2
+    """
+    return 863.0 - 519.0 / length
+
 
 STAT_COLUMNS: tuple[Column, ...] = table("analysis.stats")
 """The statistics per player (with ``match`` first when grouped by match)."""
@@ -150,6 +192,7 @@ def decision_row(
         "options": 1,
         "forced": forced,
         "close": close,
+        "xg_decision": None,
         "luck": None,
         "skill": None,
         "source": None,
@@ -157,9 +200,11 @@ def decision_row(
         "position_id": position_id,
         "match_id": match_id,
         "game_result": None,
+        "comment": None,
+        "flagged": False,
     }
     if evaluation is not None:
-        row.update(evaluation_fields(evaluation))
+        row.update(evaluation_fields(evaluation, kind))
     return row
 
 
@@ -188,9 +233,52 @@ def actual_result(
     return (gain, -gain) if winner == 0 else (-gain, gain)
 
 
-def evaluation_fields(ev: Evaluation) -> dict[str, Any]:
-    """The columns of a decision row that come from its :class:`Evaluation`."""
+def xg_decision(kind: DecisionKind, ev: Evaluation) -> bool | None:
+    """Whether eXtreme Gammon counts the decision in its PR (None: no action judged, or the analysis lacks
+    what the filter needs, and the statistics fall back on gnubg's count).
+
+    XG's filter, as bgsage's ``xg_compare`` documents it: a checker play
+    counts unless it is forced or its listed plays are all within
+    :data:`XG_TRIVIAL` of each other; a take or pass counts unless
+    double/take and double/pass are that close; the doubler's decision counts
+    unless it is obvious (no double within :data:`XG_TRIVIAL` of
+    double/take, or beating double/take or double/pass by more than
+    :data:`XG_OBVIOUS`, or both no double and double/take under -0.9),
+    and even an obvious one counts when it lost :data:`XG_TRIVIAL` or more.
+
+    >>> from tabla_cli.evaluation.types import Evaluation
+    >>> xg_decision(DecisionKind.CHECKER, Evaluation(0.1, 0.1, "8/2", 0.0, "x", spread=0.0004))
+    False
+    >>> xg_decision(DecisionKind.DOUBLE, Evaluation(0.5, 0.5, "No double", 0.0, "x", cube_equities=(0.5, 0.2, 1.0)))
+    False
+    >>> xg_decision(DecisionKind.DOUBLE, Evaluation(0.3, 0.5, "No double", 0.2, "x", cube_equities=(0.5, 0.3, 1.0)))
+    True
+    """
+    if ev.error is None:
+        return None
+    if kind is DecisionKind.CHECKER:
+        if ev.forced:
+            return False
+        return ev.spread is None or round(ev.spread, 6) >= XG_TRIVIAL
+    if ev.cube_equities is None:
+        return None
+    no_double, double_take, double_pass = ev.cube_equities
+    if kind is DecisionKind.TAKE:
+        return round(abs(double_take - double_pass), 6) >= XG_TRIVIAL
+    obvious = (
+        round(abs(no_double - double_take), 6) < XG_TRIVIAL
+        or no_double - double_take > XG_OBVIOUS
+        or no_double - double_pass > XG_OBVIOUS
+        or (no_double < -0.9 and double_take < -0.9)
+    )
+    return not obvious or round(ev.error, 6) >= XG_TRIVIAL
+
+
+def evaluation_fields(ev: Evaluation, kind: DecisionKind | None = None) -> dict[str, Any]:
+    """The columns of a decision row that come from its :class:`Evaluation` (``kind``: the decision's, for
+    ``xg_decision``)."""
     return {
+        "xg_decision": None if kind is None else xg_decision(kind, ev),
         "best": ev.best,
         "equity": ev.equity,
         "best_equity": ev.best_equity,
@@ -239,6 +327,7 @@ def player_stats(
     decisions: pd.DataFrame,
     *,
     by_match: bool = False,
+    by_game: bool = False,
     thresholds: Sequence[float] = SKILL_THRESHOLDS,
 ) -> pd.DataFrame:
     """:func:`skill_rows` of a decisions frame, as a frame with the dtypes of :data:`STAT_COLUMNS`.
@@ -246,10 +335,11 @@ def player_stats(
     Args:
         decisions: the decisions frame (:data:`DECISION_COLUMNS`).
         by_match: one row per match and player (a ``match`` column first).
+        by_game: one row per game and player (``match`` and ``game`` first).
         thresholds: doubtful, bad and very bad error bounds (normalised).
     """
-    rows = skill_rows(_cells(decisions, _STAT_INPUTS), by_match=by_match, thresholds=thresholds)
-    return Table.of(stat_columns(by_match), rows).frame()
+    rows = skill_rows(_cells(decisions, _STAT_INPUTS), by_match=by_match, by_game=by_game, thresholds=thresholds)
+    return Table.of(stat_columns(by_match, by_game), rows).frame()
 
 
 _STAT_INPUTS = (
@@ -263,6 +353,8 @@ _STAT_INPUTS = (
     "error",
     "forced",
     "close",
+    "xg_decision",
+    "error_mwc",
     "luck",
     "skill",
     "match_id",
@@ -277,8 +369,11 @@ def _cells(frame: pd.DataFrame, names: Sequence[str]) -> list[dict[str, Any]]:
     return [dict(zip(names, values)) for values in zip(*lists)]
 
 
-def stat_columns(by_match: bool = False) -> tuple[Column, ...]:
-    """The columns of :func:`skill_rows`: :data:`STAT_COLUMNS`, after ``match`` when ``by_match``."""
+def stat_columns(by_match: bool = False, by_game: bool = False) -> tuple[Column, ...]:
+    """The columns of :func:`skill_rows`: :data:`STAT_COLUMNS`, after ``match`` when ``by_match``, after
+    ``match`` and ``game`` when ``by_game``."""
+    if by_game:
+        return (DECISION_COLUMNS[0], DECISION_COLUMNS[1], *STAT_COLUMNS)
     return (DECISION_COLUMNS[0], *STAT_COLUMNS) if by_match else STAT_COLUMNS
 
 
@@ -324,15 +419,29 @@ _COUNTS = (
     "wrong_passes",
     "lucky_rolls",
 )
+_TALLIES = ("xg_decisions", "match_decisions", "match_unforced", "match_close_cube")
+"""Counts kept beside :data:`_COUNTS`: the decisions XG counts, and the decisions of match play."""
+_SUMS = (
+    "checker_error",
+    "cube_error",
+    "luck_total",
+    "xg_error",
+    "checker_mwc",
+    "cube_mwc",
+    "checker_loss",
+    "cube_loss",
+)
+"""The sums of a group: EMG errors, luck, the errors XG counts, MWC errors, errors x gnubg's rating factors."""
 
 
 def skill_rows(
     decisions: Iterable[Mapping[str, Any]],
     *,
     by_match: bool = False,
+    by_game: bool = False,
     thresholds: Sequence[float] = SKILL_THRESHOLDS,
 ) -> list[dict[str, Any]]:
-    """The statistics of :data:`STAT_COLUMNS`, one row per player (or per match and player).
+    """The statistics of :data:`STAT_COLUMNS`, one row per player (or per match, or game, and player).
 
     Plain Python: ``tabla analyze`` writes its tables without pandas.
 
@@ -340,6 +449,8 @@ def skill_rows(
         decisions: decision rows (:func:`decision_row`, or the rows of a
             decisions frame), missing values None or NaN.
         by_match: one row per match and player (a ``match`` value first).
+        by_game: one row per game and player (``match`` and ``game`` first);
+            a game's results and Snowie error rate are the game's own.
         thresholds: doubtful, bad and very bad error bounds (normalised).
 
     Returns:
@@ -353,25 +464,30 @@ def skill_rows(
     no_double, double, take, drop = (
         a.value for a in (CubeAction.NO_DOUBLE, CubeAction.DOUBLE, CubeAction.TAKE, CubeAction.PASS)
     )
+    by_match = by_match or by_game
     rows = [row for row in decisions if _known(row["player"]) and (not by_match or _known(row["match"]))]
     groups: dict[tuple[str, ...], dict[str, Any]] = {}
+    units: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    moves: dict[tuple[str, ...], int] = {}
     for row in rows:
-        key: tuple[str, ...] = (str(row["match"]), str(row["player"])) if by_match else (str(row["player"]),)
+        unit = _unit(row, by_game)
+        key: tuple[str, ...] = (*unit, str(row["player"])) if by_match else (str(row["player"]),)
         group = groups.get(key)
         if group is None:
-            group = groups[key] = dict.fromkeys(_COUNTS, 0)
-            group.update(checker_error=_Sum(), cube_error=_Sum(), luck_total=_Sum())
+            group = groups[key] = dict.fromkeys(_COUNTS + _TALLIES, 0)
+            group.update((name, _Sum()) for name in _SUMS)
         kind, error, analysed = row["kind"], _number(row["error"]), _known(row["error"])
         checker = kind == checker_kind
         cube_row = (kind == double_kind or kind == take_kind) and analysed
         unforced = checker and analysed and not row["forced"]
+        close = cube_row and bool(row["close"])
         action, best = row["action"] or "", row["best"] or ""
         wrong = cube_row and error > 0 and action != best
         skill = row["skill"] if _known(row["skill"]) else _mark(error, doubtful, bad, very_bad)
         group["checker_decisions"] += checker
         group["unforced"] += unforced
         group["cube_decisions"] += cube_row
-        group["close_cube"] += cube_row and bool(row["close"])
+        group["close_cube"] += close
         group["checker_error"].add(error if unforced else 0.0)
         group["cube_error"].add(error if cube_row else 0.0)
         if checker and analysed:
@@ -387,7 +503,28 @@ def skill_rows(
         if checker and _known(row["luck"]):
             group["luck_total"].add(float(row["luck"]))
             group["lucky_rolls"] += 1
-    results = _results(rows, by_match)
+        if _known(row["xg_decision"]):
+            xg = bool(row["xg_decision"]) and analysed
+            group["xg_decisions"] += xg
+            group["xg_error"].add(error if xg else 0.0)
+        else:  # nothing to apply XG's filter to: gnubg's count, and every error, as error_rate has them
+            group["xg_decisions"] += unforced or close
+            group["xg_error"].add(error if unforced or cube_row else 0.0)
+        units.setdefault(key, set()).add(unit)
+        moves[unit] = moves.get(unit, 0) + checker
+        length, scale = _match_facts(row["match_id"])
+        group.setdefault("length", length or None)
+        if length and (unforced or cube_row):
+            mwc = float(row["error_mwc"]) if _known(row["error_mwc"]) else error * scale
+            group["checker_mwc" if unforced else "cube_mwc"].add(mwc)
+            group["match_decisions"] += unforced or close
+            group["match_unforced"] += unforced
+            group["match_close_cube"] += close
+            if unforced:
+                group["checker_loss"].add(error * checker_rating_factor(length))
+            else:
+                group["cube_loss"].add(error * cube_rating_factor(length))
+    results = _results(rows, by_match, by_game)
     out = []
     for key, group in groups.items():
         checker_error, cube_error = group["checker_error"].value(), group["cube_error"].value()
@@ -397,8 +534,10 @@ def skill_rows(
         error_rate = _rate(error_total, decisions_count, 1000)
         luck_rate = _rate(luck_total, group["lucky_rolls"], 1000)
         actual, adjusted = results.get(key, (math.nan, math.nan))
+        both_moves = sum(moves[unit] for unit in units.get(key, ()))
         stats = {
             **({"match": key[0]} if by_match else {}),
+            **({"game": int(key[1])} if by_game else {}),
             "player": key[-1],
             **{name: group[name] for name in _COUNTS},
             "decisions": decisions_count,
@@ -408,7 +547,8 @@ def skill_rows(
             "error_rate": error_rate,
             "checker_error_rate": _rate(checker_error, group["unforced"], 1000),
             "cube_error_rate": _rate(cube_error, group["close_cube"], 1000),
-            "pr": _rate(error_total, decisions_count, 500),
+            "xg_decisions": group["xg_decisions"],
+            "pr": _rate(group["xg_error"].value(), group["xg_decisions"], 500),
             "luck_total": luck_total,
             "luck_rate": luck_rate,
             # A missing rate gives a missing word (null, an empty cell), as for a player with no analysis at all.
@@ -416,9 +556,67 @@ def skill_rows(
             "luck_rating": None if math.isnan(luck_rate) else _luck_word(luck_rate),
             "actual_result": actual,
             "luck_adjusted_result": adjusted,
+            "luck_fibs_rating_diff": _luck_rating_diff(adjusted, group["length"]) if by_match else math.nan,
+            "snowie_error_rate": _rate(error_total, both_moves, 1000),
+            **_match_play(group),
         }
         out.append(stats)
     return out
+
+
+def luck_fibs_rating_diff(luck_adjusted_result: float, length: int) -> float:
+    """gnubg's "Luck based FIBS rating diff." of one match (or game): the FIBS rating difference at which the
+    luck-adjusted result would be the expected one (``relativeFibsRating``), NaN when it is not a chance.
+
+    ``0.5 + luck_adjusted_result`` (MWC) is taken as the chance to win a ``length``-point match, and FIBS's
+    formula, P = 1 / (1 + 10^(-D sqrt(N) / 2000)), solved for D (at least -2100, as gnubg has it).
+
+    >>> round(luck_fibs_rating_diff(0.1, 7), 1), abs(luck_fibs_rating_diff(0.0, 7)), luck_fibs_rating_diff(0.6, 7)
+    (133.1, 0.0, nan)
+    """
+    chance = 0.5 + luck_adjusted_result
+    if not 0.0 < chance < 1.0 or not length:
+        return math.nan
+    return max(-2100.0, -2000.0 / math.sqrt(length) * math.log10(1.0 / chance - 1.0))
+
+
+def _luck_rating_diff(adjusted: float, length: int | None) -> float:
+    return math.nan if length is None or math.isnan(adjusted) else luck_fibs_rating_diff(adjusted, length)
+
+
+def _unit(row: Mapping[str, Any], by_game: bool) -> tuple[str, ...]:
+    """What a row's results and Snowie rate are counted over: its match, or its match and game."""
+    return (str(row["match"]), str(row["game"])) if by_game else (str(row["match"]),)
+
+
+def _match_play(group: Mapping[str, Any]) -> dict[str, float]:
+    """The MWC errors and gnubg's error-based FIBS rating of a group (NaN without match-play decisions).
+
+    gnubg's rating loss is the error per decision times a factor of the match
+    length; over matches of several lengths each decision's error is taken
+    with its own match's factor (for one length, exactly gnubg's figure).
+    """
+    count = group["match_decisions"]
+    if not count:
+        return dict.fromkeys(
+            ("checker_error_mwc", "cube_error_mwc", "error_total_mwc", "error_rate_mwc")
+            + ("fibs_rating", "checker_rating_loss", "cube_rating_loss"),
+            math.nan,
+        )
+    checker, cube = 100 * group["checker_mwc"].value(), 100 * group["cube_mwc"].value()
+    checker_loss = _rate(group["checker_loss"].value(), group["match_unforced"], 1)
+    cube_loss = _rate(group["cube_loss"].value(), group["match_close_cube"], 1)
+    return {
+        "checker_error_mwc": checker,
+        "cube_error_mwc": cube,
+        "error_total_mwc": checker + cube,
+        "error_rate_mwc": (checker + cube) / count,
+        "fibs_rating": FIBS_RATING_OFFSET
+        - (0.0 if math.isnan(checker_loss) else checker_loss)
+        - (0.0 if math.isnan(cube_loss) else cube_loss),
+        "checker_rating_loss": checker_loss,
+        "cube_rating_loss": cube_loss,
+    }
 
 
 def _known(value: Any) -> bool:
@@ -446,9 +644,11 @@ def _mark(error: float, doubtful: float, bad: float, very_bad: float) -> str:
     return "none"
 
 
-def _results(rows: list[Mapping[str, Any]], by_match: bool) -> dict[tuple[str, ...], tuple[float, float]]:
-    """``actual_result`` and ``luck_adjusted_result`` per key (player, or match and player), summed from
-    each match's two sides.
+def _results(
+    rows: list[Mapping[str, Any]], by_match: bool, by_game: bool = False
+) -> dict[tuple[str, ...], tuple[float, float]]:
+    """``actual_result`` and ``luck_adjusted_result`` per key (player, or match and player, or match, game
+    and player), summed from each match's (or game's) two sides.
 
     A game's result is read from any row of the game (the two sides' results
     are opposite); a roll's luck counts in the result's unit: times the cube
@@ -457,18 +657,18 @@ def _results(rows: list[Mapping[str, Any]], by_match: bool) -> dict[tuple[str, .
     opponent's luck, as gnubg's ``updateStatcontext`` adds it up.
     """
     checker_kind = DecisionKind.CHECKER.value
-    games: dict[tuple[str, Any], float] = {}
-    lucky: dict[tuple[str, int], _Sum] = {}
-    sides: dict[tuple[str, int], str] = {}
+    games: dict[tuple[tuple[str, ...], Any], float] = {}
+    lucky: dict[tuple[tuple[str, ...], int], _Sum] = {}
+    sides: dict[tuple[tuple[str, ...], int], str] = {}
     for row in rows:
-        match, side = str(row["match"]), int(row["side"])
+        match, side = _unit(row, by_game), int(row["side"])
         sides.setdefault((match, side), str(row["player"]))
         if _known(row["game_result"]):
             result = float(row["game_result"])
             games.setdefault((match, row["game"]), result if side == 0 else -result)
         if row["kind"] == checker_kind and _known(row["luck"]):
             lucky.setdefault((match, side), _Sum()).add(float(row["luck"]) * _luck_unit(row["match_id"]))
-    actual0: dict[str, _Sum] = {}
+    actual0: dict[tuple[str, ...], _Sum] = {}
     for (match, _), result in games.items():
         actual0.setdefault(match, _Sum()).add(result)
     totals: dict[tuple[str, ...], tuple[_Sum, _Sum]] = {}
@@ -480,10 +680,45 @@ def _results(rows: list[Mapping[str, Any]], by_match: bool) -> dict[tuple[str, .
         adjusted = (
             math.nan if own_luck is None and their_luck is None else result - (own_luck or 0.0) + (their_luck or 0.0)
         )
-        actual_sum, adjusted_sum = totals.setdefault((match, player) if by_match else (player,), (_Sum(), _Sum()))
+        actual_sum, adjusted_sum = totals.setdefault((*match, player) if by_match else (player,), (_Sum(), _Sum()))
         actual_sum.add(result)
         adjusted_sum.add(adjusted)
     return {key: (actual.value(min_count=1), adjusted.value(min_count=1)) for key, (actual, adjusted) in totals.items()}
+
+
+def error_in_mwc(error: object, match_id: object) -> float | None:
+    """A decision's error in match-winning chances: ``error`` (EMG) times (W - L) / 2 at the score and cube of
+    its Match ID, as gnubg converts it (``eq2mwc(error) - eq2mwc(0)``); None in money play or without an ID.
+
+    >>> error_in_mwc(0.1, "cAkAAAAAAAAA") is None  # money play
+    True
+    >>> round(error_in_mwc(0.1, "cIjuAAAAAAAE"), 5)  # 7-point match at 0-0, cube 1
+    0.00626
+    """
+    length, scale = _match_facts(match_id)
+    if not length or not _known(error) or math.isnan(scale):
+        return None
+    return float(error) * scale  # type: ignore[arg-type]
+
+
+def _match_facts(match_id: object) -> tuple[int, float]:
+    """The match length and the MWC worth of one unit of normalised equity, from a row's Match ID ((0, NaN):
+    money play, or no ID)."""
+    if not isinstance(match_id, str) or not match_id:
+        return 0, math.nan
+    return _facts(match_id)
+
+
+@functools.cache
+def _facts(match_id: str) -> tuple[int, float]:
+    from tabla_cli.errors import TablaError
+    from tabla_cli.ids import decode_match_id
+
+    try:
+        length = decode_match_id(match_id, strict=False).length
+    except TablaError:
+        return 0, math.nan
+    return (length, _scale(match_id)) if length else (0, math.nan)
 
 
 @functools.cache

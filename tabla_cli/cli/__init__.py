@@ -17,7 +17,9 @@ from tabla_cli.cli.analyze import analyze
 from tabla_cli.cli.check import check
 from tabla_cli.cli.convert import convert
 from tabla_cli.cli.cube import cube
+from tabla_cli.cli.index import index
 from tabla_cli.cli.options import TRACEBACK
+from tabla_cli.cli.positions import positions
 from tabla_cli.cli.report import report
 from tabla_cli.cli.rollout import rollout
 from tabla_cli.cli.show import plays, show
@@ -72,5 +74,5 @@ def main(ctx: click.Context, traceback: bool, old_traceback: bool) -> None:
     ctx.meta[TRACEBACK] = traceback or old_traceback
 
 
-for _command in (check, show, plays, cube, rollout, analyze, convert, report):
+for _command in (check, show, plays, cube, rollout, analyze, convert, report, index, positions):
     main.add_command(_command)

@@ -8,7 +8,6 @@ the tables as ``tabla report`` does. Register it with
 
 from __future__ import annotations
 
-import datetime
 import functools
 import os
 import sys
@@ -20,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tabla_cli.cli.options import (
-    LEVELS,
+    Filters,
+    chosen_columns,
+    filter_options,
     input_options,
-    iso_date,
+    level_option,
     read_options,
     reports_errors,
     table_format,
@@ -32,17 +33,37 @@ from tabla_cli.cli.options import (
 from tabla_cli.cli.progress import analysis_progress
 from tabla_cli.output import Inputs, check_targets
 from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
+from tabla_cli.words import plural
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
+    from tabla_cli.study.store import Store
 
 
 def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
     from tabla_cli.analysis.decisions import analyse_source
 
     return analyse_source(source, options, read)
+
+
+def _tagged(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
+    from tabla_cli.study.index import analyse_tagged
+
+    return analyse_tagged(options, read, source)
+
+
+def _open_index(target: str | None) -> Store | None:
+    from tabla_cli.study.store import open_store
+
+    return None if target is None else open_store(target)
+
+
+def _store(store: Store, source: Source, result: FileAnalysis) -> None:
+    from tabla_cli.study.index import store_analysis
+
+    store_analysis(store, source, result)
 
 
 def _failed(source: Source, message: str) -> FileAnalysis:
@@ -56,23 +77,16 @@ def _failed(source: Source, message: str) -> FileAnalysis:
 
 @click.command("analyze")
 @click.argument("paths", nargs=-1, required=True)
-@click.option(
-    "--level",
-    type=click.Choice(LEVELS),
-    default="auto",
-    show_default=True,
-    help="Engine depth (XG's numbering: 1ply = the raw net = gnubg's 0-ply, 2ply = gnubg's 1-ply). "
-    "auto looks deeper only where the play or cube action made is not the best at 1ply: closest to "
-    "eXtreme Gammon's analysis. CPU time per match measured here (whole process, one core, 8 real "
-    "matches): about 0.9-1.1 s at 1ply, 1.6-2.0 s at 2ply, 9 s at 3ply, 2.0-2.4 s at auto; GNU "
-    "Backgammon 1-ply 1.1-1.4 s (see docs/analysis-accuracy.md).",
+@level_option(
+    help="Engine depth; auto looks deeper (3ply) only where the play or cube action made is not the best at "
+    "1ply, which comes closest to eXtreme Gammon's analysis (costs by level: docs/analysis-accuracy.md)."
 )
 @click.option(
     "--by",
     type=click.Choice(ANALYSIS_TABLES),
     default="match",
     show_default=True,
-    help="One row per match and player, per player, or per decision.",
+    help="One row per match and player, per game and player, per player, or per decision.",
 )
 @table_options(FORMATS)
 @click.option(
@@ -87,8 +101,10 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     "--threads",
     type=click.IntRange(min=0),
     default=None,
-    help="Engine threads per process (0 = every core). Default: every core when one process "
-    "analyses (one file, or --jobs 1), else 1 (the files' processes share the cores).",
+    help="Engine threads per process (0 = every core; at most the cores this process may use). Default: "
+    "every core when one process analyses (one file, or --jobs 1), else 1 (the files' processes share "
+    "the cores). Every core means as many as the address-space limit (ulimit -v) has room for; a number "
+    "it has no room for is an error.",
 )
 @click.option(
     "--out-dir",
@@ -98,37 +114,13 @@ def _failed(source: Source, message: str) -> FileAnalysis:
     help="Also write each input as DIR/<name>.json: tabla JSON keeping every decision's analysis.",
 )
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
+@filter_options
 @click.option(
-    "--player",
-    "players",
-    multiple=True,
-    metavar="NAME",
-    help="Only files with a match of this player (repeatable), chosen before the engine runs.",
-)
-@click.option(
-    "--opponent",
-    "opponents",
-    multiple=True,
-    metavar="NAME",
-    help="Only files with a match against this opponent (repeatable).",
-)
-@click.option(
-    "--since",
-    type=click.DateTime(["%Y-%m-%d"]),
+    "--db",
+    "target",
     default=None,
-    metavar="YYYY-MM-DD",
-    help="Only files with a match on or after this date.",
-)
-@click.option(
-    "--until",
-    type=click.DateTime(["%Y-%m-%d"]),
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Only files with a match on or before this date.",
-)
-@click.option("--site", default=None, metavar="NAME", help="Only files with a match whose Site header is NAME.")
-@click.option(
-    "--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only files with an N-point match."
+    metavar="FILE|URL",
+    help="Also write every decision's analysis into this index ('tabla index'), replacing the file's decisions.",
 )
 @input_options(quiet="No progress bar and no summary line (errors still go to stderr).")
 @reports_errors
@@ -138,18 +130,15 @@ def analyze(
     by: str,
     fmt: str | None,
     output: str | None,
+    columns: tuple[str, ...],
     recorded: bool,
     no_cache: bool,
     no_luck: bool,
     threads: int | None,
     out_dir: str | None,
     force: bool,
-    players: tuple[str, ...],
-    opponents: tuple[str, ...],
-    since: datetime.datetime | None,
-    until: datetime.datetime | None,
-    site: str | None,
-    length: int | None,
+    filters: Filters,
+    target: str | None,
     jobs: int | None,
     scheduler: str | None,
     quiet: bool,
@@ -164,13 +153,15 @@ def analyze(
     and luck. With --out-dir, each input is also written as tabla JSON whose
     actions keep their analysis: every tabla command reads it, and analysing
     it again takes the stored numbers without the engine. The check's errors
-    go to stderr first. --player, --opponent, --since, --until, --site and
-    --length choose the files first, as 'tabla report' chooses matches (a
-    quick read of every file, no engine): only the files holding a chosen
-    match are analysed. Progress (files, matches/s, time left) goes to
-    stderr, a line every few seconds when it is not a terminal. Time per
-    match, one core, by level: see docs/analysis.md. Exit 0 when done, 1
-    when a file has errors or could not be read, 2 on usage errors.
+    go to stderr first. --player, --opponent, --since, --until, --site,
+    --length and --money choose the matches as 'tabla report' does (a quick
+    read of every file, no engine): only the files holding a chosen match
+    are analysed, only the chosen matches are in the rows, and with --player
+    only that player's rows; the summary counts the matches left out. Progress (files, matches/s, time left) goes to
+    stderr, a line now and then when it is not a terminal. The cost of each
+    level: docs/analysis-accuracy.md. Exit 0 when done, 1
+    when a file has errors or could not be read or a --player or --opponent
+    name is in no match, 2 on usage errors.
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
     from tabla_cli.findings import READ_FAILURES, Severity
@@ -181,29 +172,37 @@ def analyze(
     names = collect_sources(paths, outputs=[out_dir] if out_dir is not None else [])
     targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
     inputs = Inputs(source.path for source in names)
+    if output and any(os.path.realpath(output) == os.path.realpath(target) for target in targets):
+        raise click.UsageError(f"-o {output} is also where --out-dir writes an input's analysis")
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
-    # The report's filter machinery (and pandas with it) loads only when an option chooses files.
-    if players or opponents or since or until or site or length is not None:
+    chosen_row = None
+    # The report's filter machinery (and pandas with it) loads only when an option chooses matches.
+    if filters.selects:
         from tabla_cli.reports.build import ReportOptions
-        from tabla_cli.reports.filters import ReportFilter
-        from tabla_cli.reports.select import files_to_analyse
+        from tabla_cli.reports.select import files_to_analyse, row_filter
 
-        flt = ReportFilter(
-            players=players, opponents=opponents, since=iso_date(since), until=iso_date(until), site=site, length=length
-        )
         kept, quick = files_to_analyse(
             names,
             ReportOptions(
-                filter=flt, read=read_options(encoding, max_size), jobs=jobs or os.cpu_count() or 1, scheduler=scheduler
+                filter=filters.report_filter(),
+                exact_case=filters.exact_case,
+                read=read_options(encoding, max_size),
+                jobs=jobs or os.cpu_count() or 1,
+                scheduler=scheduler,
             ),
         )
         for name, near in quick.unknown:
             hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
             click.echo(f"analyze: no match has a player named {name!r}{hint}", err=True)
+        if quick.unknown:
+            sys.exit(1)
+        chosen_row = row_filter(quick, exact_case=filters.exact_case)
         paths_kept = {source.path for source in kept}
         chosen = [i for i, source in enumerate(names) if source.path in paths_kept]
         if not quiet:
-            click.echo(f"analyze: {flt.describe()}: {len(chosen)} of {len(names)} files", err=True)
+            click.echo(
+                f"analyze: {quick.describe()}; {plural(len(chosen), 'file')} of {len(names)} to analyse", err=True
+            )
         names = [names[i] for i in chosen]
         targets = [targets[i] for i in chosen] if targets else targets
     options = AnalysisOptions(
@@ -218,14 +217,22 @@ def analyze(
     rows: list[dict[str, Any]] = []
     errors = 0
     codes: set[str] = set()
+    notices: set[str] = set()
+    store = _open_index(target)
     with analysis_progress(len(names), quiet) as advance:
-        work = functools.partial(_work, options, read_options(encoding, max_size))
+        work = functools.partial(_work if store is None else _tagged, options, read_options(encoding, max_size))
         for index, result in enumerate(
             map_in_order(
                 work, names, jobs or os.cpu_count() or 1, per_job=2, max_chunk=1, scheduler=scheduler, on_error=_failed
             )
         ):
-            rows += result.rows
+            rows += result.rows if chosen_row is None else [row for row in result.rows if chosen_row(row)]
+            for notice in result.notices:
+                if notice not in notices:
+                    notices.add(notice)
+                    click.echo(f"analyze: warning: {notice}", err=True)
+            if store is not None:
+                _store(store, names[index], result)
             if result.document is not None:
                 targets[index].parent.mkdir(parents=True, exist_ok=True)
                 write_output(targets[index], result.document, force, inputs)
@@ -236,45 +243,57 @@ def analyze(
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
+    if store is not None:
+        store.close()
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     if rows or not unread:
-        _emit(rows, by, fmt, output, force, inputs)
+        _emit(rows, by, fmt, output, force, inputs, columns)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
         click.echo(
-            f"analyzed {len(names)} files, {len({row['match'] for row in rows})} matches, "
+            f"analyzed {plural(len(names), 'file')}, {plural(len({row['match'] for row in rows}), 'match')}, "
             f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}",
             err=True,
         )
         if out_dir is not None:
-            click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
+            click.echo(f"wrote {plural(written, 'analysed JSON file')} to {out_dir}", err=True)
     if errors:
         sys.exit(1)
 
 
 def engine_threads(threads: int | None, jobs: int | None, files: int, scheduler: str | None) -> int:
-    """The engine's threads per process: ``threads`` when given; else every core when one process
-    analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
+    """The engine's threads per process: ``threads`` when given (0 = every core); else every core when
+    one process analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
 
-    >>> engine_threads(3, 4, 10, None)
-    3
+    Run here (no ``scheduler``), ``threads`` may not pass the cores this process may use (a usage
+    error), and every core means as many as the address-space limit leaves room for
+    (:func:`tabla_cli.analysis.threads.engine_threads`); on a cluster the workers' cores are theirs.
+
+    Raises:
+        click.UsageError: ``threads`` is more than this process's cores.
+        EngineThreadsError: the threads do not fit in the address-space limit (``ulimit -v``).
+
+    >>> engine_threads(1, 4, 10, None)
+    1
     >>> engine_threads(None, 4, 10, None), engine_threads(None, 1, 10, "local")
     (1, 1)
-    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == _cores()
+    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == engine_threads(0, 1, 1, None)
     True
     """
-    if threads is not None:
+    from tabla_cli.analysis.threads import cores
+    from tabla_cli.analysis.threads import engine_threads as fitting
+
+    if threads is None:
+        one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
+        threads = 0 if one_process else 1
+    if scheduler is not None:
         return threads
-    one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
-    return _cores() if one_process else 1
-
-
-def _cores() -> int:
-    """The cores this process may run on (its CPU affinity, where the system tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    if threads > cores():
+        raise click.UsageError(
+            f"--threads {threads}: this process may use {cores()} cores; give 0 (every core) to {cores()}"
+        )
+    return fitting(threads)
 
 
 def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
@@ -296,46 +315,33 @@ def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:
         reached = Counter(source.removeprefix("bgsage ") for source in sources if source.startswith("bgsage"))
         level = f"auto ({', '.join(f'{n} at {name}' for name, n in sorted(reached.items()))})"
     if engine and recorded:
-        return f"{len(rows)} decisions ({engine} at {level}, {recorded} from recorded analysis)"
+        return f"{plural(len(rows), 'decision')} ({engine:,} at {level}, {recorded:,} from recorded analysis)"
     if recorded:
-        return f"{len(rows)} decisions from recorded analysis"
-    return f"{len(rows)} decisions at {level}"
+        return f"{plural(len(rows), 'decision')} from recorded analysis"
+    return f"{plural(len(rows), 'decision')} at {level}"
 
 
 def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
-    """Where ``--out-dir`` writes each input, in the order of ``collect_paths(paths)``.
+    """Where ``--out-dir`` writes each input, in the order of ``collect_paths(paths)``: ``<stem>.json``,
+    a file found under a directory given keeping its folders; unique over the run (:mod:`tabla_cli.mirror`)."""
+    from tabla_cli.mirror import mirror
 
-    A file given by name becomes ``<stem>.json``; a file found under a
-    directory given keeps its folders below that directory. Inputs that would
-    share a name keep their suffix (``x.mat.json``, ``x.sgf.json``); any that
-    still do get ``-2``, ``-3``, ... in input order.
-    """
-    from tabla_cli.source import collect_paths
-
-    relative: list[Path] = []
-    for name in paths:
-        if Path(name).is_dir():
-            relative += [Path(found).relative_to(name) for found in collect_paths([name], outputs=[out_dir])]
-        else:
-            relative.append(Path(Path(name).name))
-    targets = [path.with_suffix(".json") for path in relative]
-    counts = Counter(targets)
-    targets = [
-        path.with_name(path.name + ".json") if counts[target] > 1 else target for path, target in zip(relative, targets)
-    ]
-    seen: Counter[Path] = Counter()
-    unique = []
-    for target in targets:
-        seen[target] += 1
-        unique.append(target if seen[target] == 1 else target.with_name(f"{target.stem}-{seen[target]}.json"))
-    return [out_dir / target for target in unique]
+    return [item.target for item in mirror(paths, out_dir, ".json")]
 
 
-def _emit(rows: list[dict[str, Any]], by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
+def _emit(
+    rows: list[dict[str, Any]],
+    by: str,
+    fmt: str,
+    output: str | None,
+    force: bool,
+    inputs: Inputs,
+    columns: tuple[str, ...] = (),
+) -> None:
     """Write the ``by`` table of the decision rows (pandas loads for the HTML page and Parquet only)."""
     from tabla_cli.reports.analysis import analysis_table
 
-    table = analysis_table(rows, by)
+    table = chosen_columns(analysis_table(rows, by), columns)
     data: str | bytes
     if fmt == "html":
         from tabla_cli.analysis.stats import decisions_frame, player_stats

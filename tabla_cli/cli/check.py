@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -22,6 +23,7 @@ from tabla_cli.cli.options import (
     scoring_option,
     stdin_source,
 )
+from tabla_cli.words import plural
 
 if TYPE_CHECKING:
     from tabla_cli.check import FileReport
@@ -33,6 +35,18 @@ if TYPE_CHECKING:
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--notes", "show_notes", is_flag=True, help="Show notes too (by default only counted in the summary).")
 @click.option("-v", "--verbose", "show_all", is_flag=True, help="Show every finding: the same as --notes.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Check the signatures of OGXM files too: one that does not verify is an error, a match with none a note.",
+)
+@click.option(
+    "--trusted-key",
+    "trusted",
+    multiple=True,
+    metavar="KEY",
+    help="With --verify: an Ed25519 public key (base64 or hex) a signature must be by; repeat for several.",
+)
 @input_options(quiet="No progress bar and no summary.")
 @scoring_option
 @reports_errors
@@ -48,6 +62,8 @@ def check(
     encoding: str | None,
     max_size: int,
     scoring: str | None,
+    verify: bool,
+    trusted: tuple[str, ...],
 ) -> None:
     """Check that every match in PATHS (files or directories, '-' for stdin) is legal.
 
@@ -65,9 +81,11 @@ def check(
     start = time.perf_counter()
     reports: list[FileReport] = []
     options = read_options(encoding, max_size, scoring=scoring)
+    if verify or trusted:
+        options = dataclasses.replace(options, verify=True, trusted_keys=_keys(trusted))
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
-    for message in left_out.messages():
+    for message in left_out.messages(verbose=show_all):
         click.echo(message, err=True)
     if not names and "-" not in paths:
         raise click.ClickException(f"no match transcripts found under {', '.join(paths)}")
@@ -101,6 +119,18 @@ def check(
         sys.exit(1)
 
 
+def _keys(texts: tuple[str, ...]) -> tuple[bytes, ...] | None:
+    """The raw keys of ``--trusted-key`` (None when none is given); a key that cannot be read is a usage error."""
+    from tabla_cli.signatures import parse_key
+
+    if not texts:
+        return None
+    try:
+        return tuple(parse_key(text) for text in texts)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--trusted-key") from None
+
+
 def _summary(reports: list[FileReport], counts: Counter[str], seconds: float) -> None:
     from tabla_cli.findings import CODES
 
@@ -108,10 +138,10 @@ def _summary(reports: list[FileReport], counts: Counter[str], seconds: float) ->
     games = sum(r.games for r in reports)
     plays = sum(r.plays for r in reports)
     rate = f"{matches / seconds:.0f} matches/s, {plays / seconds:.0f} plays/s" if seconds else ""
-    click.echo(
-        f"checked {len(reports)} files, {matches} matches, {games} games, {plays} plays in {seconds:.2f} s ({rate})",
-        err=True,
+    counted = ", ".join(
+        plural(n, word) for n, word in ((len(reports), "file"), (matches, "match"), (games, "game"), (plays, "play"))
     )
+    click.echo(f"checked {counted} in {seconds:.2f} s ({rate})", err=True)
     for severity in ("error", "warning", "note"):
         found = {c: n for c, n in sorted(counts.items()) if CODES[c][0].value == severity}
         if found:

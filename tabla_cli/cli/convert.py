@@ -24,6 +24,7 @@ from tabla_cli.cli.options import (
     stdin_source,
 )
 from tabla_cli.output import Inputs
+from tabla_cli.words import plural
 from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get
 
 if TYPE_CHECKING:
@@ -78,28 +79,20 @@ def _resolve_format(to: str | None, output: str | None, out_dir: str | None) -> 
 
 
 def _jobs(inputs: tuple[str, ...], output: str | None, out_dir: str | None, to: str) -> list[_Job]:
-    """Each input file with its output; directories are walked and mirrored under ``out_dir``."""
-    from tabla_cli.source import LeftOut, collect_paths
+    """Each input file with its output; directories are walked and mirrored under ``out_dir`` (:mod:`tabla_cli.mirror`)."""
+    from tabla_cli.mirror import mirror
+    from tabla_cli.source import LeftOut
 
-    suffix = get(to).suffix
-    jobs: list[_Job] = []
-    for name in inputs:
-        if name == STDIO:
-            if out_dir is not None:
-                raise click.UsageError("stdin ('-') has no file name: convert it with -o OUTPUT")
-            jobs.append(_Job(STDIO, ""))
-            continue
-        path = Path(name)
-        if path.is_dir():
-            left_out = LeftOut()
-            found_paths = collect_paths([name], left_out, outputs=[out_dir] if out_dir is not None else [])
-            for message in left_out.messages():
-                _say(message)
-            for found in found_paths:
-                relative = Path(found).relative_to(path)
-                jobs.append(_Job(found, str(Path(out_dir or ".") / relative.with_suffix(suffix)), found=True))
-        else:
-            jobs.append(_Job(name, str(Path(out_dir or ".") / Path(path.name).with_suffix(suffix))))
+    if out_dir is not None and STDIO in inputs:
+        raise click.UsageError("stdin ('-') has no file name: convert it with -o OUTPUT")
+    left_out = LeftOut()
+    files = [name for name in inputs if name != STDIO]
+    outputs = [out_dir] if out_dir is not None else []
+    found = mirror(files, out_dir or ".", get(to).suffix, left_out, outputs=outputs)
+    for message in left_out.messages():
+        _say(message)
+    jobs = [_Job(item.source, str(item.target), item.found) for item in found]
+    jobs += [_Job(STDIO, "") for name in inputs if name == STDIO]
     if output is not None:
         if len(jobs) != 1:
             raise click.UsageError(f"{len(jobs)} inputs: -o takes one; use --out-dir DIR (with --to) for several")
@@ -156,10 +149,12 @@ def convert(
     """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
 
     Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
-    export, FIBS oldmoves, tabla JSON; detected by content) and writes
-    'mat' (.mat transcript, GNU Backgammon's layout), 'sgf' (GNU
-    Backgammon SGF), 'json' (tabla-match/1), 'positions' (CSV, one row per
-    decision with Position ID, Match ID and XGID) or 'txt' (ASCII boards).
+    export, FIBS oldmoves, tabla JSON, OGXM files and streams; detected by
+    content) and writes 'mat' (.mat transcript, GNU Backgammon's layout),
+    'sgf' (GNU Backgammon SGF), 'json' (tabla-match/1), 'positions' (CSV,
+    one row per decision with Position ID, Match ID, XGID and OGID), 'txt'
+    (ASCII boards) or 'ogxm' (OGXM v2, one file per match: many matches
+    make an .ogxms stream).
     Every match is replayed first: a transcript with an error (an illegal
     play, a wrong score, ...) is reported and not converted unless
     --no-check. Outputs are written through a temporary file; an existing
@@ -186,9 +181,10 @@ def convert(
             matches += result
     if not quiet:
         seconds = time.perf_counter() - start
-        what = f"converted {converted} of {len(jobs)} inputs ({matches} matches) to {fmt} in {seconds:.2f} s"
-        what += f"; {skipped} skipped (not a regular file)" if skipped else ""
-        _say(what + (f"; {failed} not converted" if failed else ""))
+        what = f"converted {converted:,} of {plural(len(jobs), 'input')} ({plural(matches, 'match')}) to {fmt}"
+        what += f" in {seconds:.2f} s"
+        what += f"; {skipped:,} skipped (not a regular file)" if skipped else ""
+        _say(what + (f"; {failed:,} not converted" if failed else ""))
     if failed:
         sys.exit(1)
 
@@ -212,7 +208,14 @@ def _convert_one(
     """
     from tabla_cli.convert import convert_source
     from tabla_cli.findings import Severity
-    from tabla_cli.output import OutputExistsError, OutputIsInputError, make_folder, remove_created, write_atomic
+    from tabla_cli.output import (
+        OutputExistsError,
+        OutputIsInputError,
+        make_folder,
+        remove_created,
+        replaces,
+        write_atomic,
+    )
     from tabla_cli.source import Source
 
     name = "<stdin>" if job.source == STDIO else job.source
@@ -225,7 +228,7 @@ def _convert_one(
         if _resolved(path) in written:
             _say(f"{target}: error: already written from {written[_resolved(path)]} in this run; not replacing it")
             return None
-        if path.exists() and not force:
+        if not force and replaces(path):
             _say(f"{target}: error: exists; use --force to replace it")
             return None
     source: Source = stdin_source(options.max_size) if job.source == STDIO else Source(job.source, found=job.found)

@@ -4,15 +4,35 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import click
 
-from tabla_cli.cli.options import format_option, reports_errors
+from tabla_cli.cli.options import format_option, level_option, reports_errors
 from tabla_cli.errors import TablaError
 
+CHANCES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The names of the cubeless chances in ``--format json`` (gnubg's order)."""
 
-def _cube_data(text: str, position: Any, state: Any, level: str) -> dict[str, Any]:
+GNUBG_DEPTH = {"1ply": "gnubg's 0-ply", "2ply": "gnubg's 1-ply", "3ply": "gnubg's 2-ply"}
+
+
+def chances_data(chances: tuple[float, ...]) -> dict[str, float]:
+    """The cubeless chances by their JSON names, rounded as the other figures are."""
+    return {name: round(value, 6) for name, value in zip(CHANCES, chances)}
+
+
+def chances_line(data: Mapping[str, Any]) -> str:
+    """The chances as gnubg prints them: win, gammon, backgammon of the side, a dash, then the other side's."""
+    lose = 1.0 - data["win"]
+    return (
+        f"{data['win']:.3f} {data['win_gammon']:.3f} {data['win_backgammon']:.3f} - "
+        f"{lose:.3f} {data['lose_gammon']:.3f} {data['lose_backgammon']:.3f}"
+    )
+
+
+def _cube_data(position: Any, state: Any, level: str) -> dict[str, Any]:
     """The engine's verdict on the cube decision before the roll in ``position``, as data."""
     from tabla_cli.analysis.cube import cube_verdict
     from tabla_cli.evaluation.types import DecisionKind
@@ -23,7 +43,8 @@ def _cube_data(text: str, position: Any, state: Any, level: str) -> dict[str, An
     return {
         "position_id": position.position_id(),
         "match_id": encode_match_id(state),
-        "level": level,
+        "level": verdict.level,
+        **chances_data(verdict.chances),
         "no_double": round(verdict.no_double, 6),
         "double_take": round(verdict.double_take, 6),
         "double_pass": round(verdict.double_pass, 6),
@@ -35,7 +56,10 @@ def _cube_data(text: str, position: Any, state: Any, level: str) -> dict[str, An
 
 
 def _cube_text(data: dict[str, Any]) -> list[str]:
-    """The verdict as GNU Backgammon prints its cube analysis: best first, each with its loss."""
+    """The verdict as GNU Backgammon prints its cube analysis: the chances, then best first, each with its loss.
+
+    The ranking follows the verdict's own ``double`` and ``take``: the proper action first.
+    """
     redouble = data["proper"].split(",")[0].lower().endswith("redouble")
     verb = "Redouble" if redouble else "Double"
     nd, dt, dp = data["no_double"], data["double_take"], data["double_pass"]
@@ -45,7 +69,8 @@ def _cube_text(data: dict[str, Any]) -> list[str]:
     rows = [proper] + sorted((row for row in rows if row != proper), key=lambda row: -row[1])
     lines = [
         f"Position ID: {data['position_id']}   Match ID: {data['match_id']}",
-        f"Cube analysis at {data['level']} ({LEVEL_NAMES[data['level']]})",
+        f"Cube analysis at {data['level']} ({GNUBG_DEPTH[data['level']]})",
+        f"Cubeless chances of the side on roll: {chances_line(data)}",
         "Cubeful equities:",
     ]
     for rank, (name, equity) in enumerate(rows, 1):
@@ -57,27 +82,21 @@ def _cube_text(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-LEVEL_NAMES = {"1ply": "gnubg's 0-ply", "2ply": "gnubg's 1-ply", "3ply": "gnubg's 2-ply"}
-
-
 @click.command(short_help="The cube decision before the roll: no double, double/take, double/pass.")
 @click.argument("ids", nargs=-1, required=True, metavar="POSITION...")
 @format_option("text", "json", default="text")
-@click.option(
-    "--level",
-    type=click.Choice(["1ply", "2ply", "3ply"]),
-    default="2ply",
-    show_default=True,
-    help="The bgsage engine's depth (2ply looks one roll ahead, as gnubg's 1-ply).",
-)
+@level_option(help="The bgsage engine's depth; auto judges at 3ply, which agrees with gnubg's 2-ply most.")
 @reports_errors
 def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
     """Judge the cube decision of the side on roll, before it rolls, in each POSITION.
 
-    POSITION is a 'POSITION:MATCH' ID, a Position ID (money, cube centred) or
-    an XGID, as 'tabla show' reads them. Prints the no double, double/take and
-    double/pass equities (cubeful, normalised to the cube, from the side that
-    may double), the proper action in GNU Backgammon's words ("Redouble,
+    POSITION is a 'POSITION:MATCH' ID, a Position ID (money, cube centred), an
+    XGID or an eXtreme Gammon position file (FILE.xgp), as 'tabla show' reads
+    them. Prints the cubeless chances of the side on roll (win, gammon,
+    backgammon for it, then for the other side; in JSON win, win_gammon,
+    win_backgammon, lose_gammon, lose_backgammon), the no double, double/take
+    and double/pass equities (cubeful, normalised to the cube, from the side
+    that may double), the proper action in GNU Backgammon's words ("Redouble,
     pass", "Too good to double, take", "No double, take (28.9%)", ...) and
     what each wrong action costs. A position where the side on roll may not
     double (Crawford game, a cube the other side owns or that already wins
@@ -90,7 +109,7 @@ def cube(ids: tuple[str, ...], fmt: str, level: str) -> None:
     for text in ids:
         try:
             given = read_position(text)
-            data = _cube_data(text, given.position, given.state, level)
+            data = _cube_data(given.position, given.state, level)
         except TablaError as exc:
             click.echo(f"tabla: {text.strip()}: {exc}", err=True)
             failed = True

@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,13 +27,17 @@ if TYPE_CHECKING:
     from tabla_cli.source import Source
 
 __all__ = [
-    "DEPTHS",
     "LEVELS",
+    "LEVEL_NAMES",
     "TRACEBACK",
+    "Filters",
     "encoding_option",
+    "filter_options",
+    "chosen_columns",
     "format_option",
     "input_options",
     "iso_date",
+    "level_option",
     "max_size_option",
     "option_callback",
     "parse_size",
@@ -54,8 +59,24 @@ LEVELS = ("1ply", "2ply", "3ply", "auto")
 """The engine levels of ``--level`` and ``report --analyze``: :data:`tabla_cli.analysis.engine.LEVELS`, named
 here because that module loads the engine."""
 
-DEPTHS = LEVELS[:3]
-"""The levels that are one depth for every decision: ``plays --level`` ranks at one of them."""
+LEVEL_NAMES = (
+    "Levels count plies as eXtreme Gammon does: 1ply is the raw net (gnubg's 0-ply), 2ply looks one roll "
+    "ahead (gnubg's 1-ply), 3ply two rolls (gnubg's 2-ply), and auto looks deeper only where it matters."
+)
+"""The one sentence that explains the level names, in every ``--help`` that takes a level."""
+
+
+def level_option(*names: str, help: str, default: str | None = "auto", **more: Any) -> Callable[[F], F]:
+    """An engine level option (``--level`` unless ``names``): :data:`LEVELS`, ``help`` then :data:`LEVEL_NAMES`."""
+    return click.option(
+        *(names or ("--level",)),
+        type=click.Choice(LEVELS),
+        default=default,
+        show_default=default is not None,
+        help=f"{help} {LEVEL_NAMES}",
+        **more,
+    )
+
 
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)(?:i?B)?", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
@@ -273,7 +294,8 @@ def input_options(quiet: str) -> Callable[[F], F]:
 
 
 def table_options(formats: Sequence[str]) -> Callable[[F], F]:
-    """``--format`` (one of ``formats``, by default from ``-o``'s suffix) and ``-o/--output``: where a table goes."""
+    """``--format`` (one of ``formats``, by default from ``-o``'s suffix), ``-o/--output`` and ``--columns``:
+    where a table goes and what of it."""
     return _together(
         click.option(
             "--format",
@@ -289,7 +311,26 @@ def table_options(formats: Sequence[str]) -> Callable[[F], F]:
             default=None,
             help="Write the table to FILE (through a temporary file) instead of stdout.",
         ),
+        click.option(
+            "--columns",
+            metavar="NAMES",
+            default="",
+            callback=lambda ctx, param, value: tuple(name.strip() for name in value.split(",") if name.strip()),
+            help="Only these columns, in this order (comma-separated names, as in docs/columns.md). Without it "
+            "a terminal table leaves out the numeric columns that are 0 in every row.",
+        ),
     )
+
+
+def chosen_columns(table: Any, columns: Sequence[str]) -> Any:
+    """:func:`~tabla_cli.reports.render.select_columns`, a column the table lacks a usage error (exit 2)."""
+    from tabla_cli.reports.cells import UnknownColumnError
+    from tabla_cli.reports.render import select_columns
+
+    try:
+        return select_columns(table, columns)
+    except UnknownColumnError as exc:
+        raise click.UsageError(f"--columns: {exc}") from None
 
 
 def table_format(fmt: str | None, output: str | None) -> str:
@@ -325,3 +366,110 @@ def write_output(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> 
 def iso_date(value: datetime.datetime | None) -> str | None:
     """The ``YYYY-MM-DD`` of a ``--since``/``--until`` value (None stays None)."""
     return None if value is None else value.date().isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What ``--player``, ``--opponent``, ``--since`` ... chose: the same for every command that has them.
+
+    They choose matches (a file is read only for the matches it holds), and
+    ``--player`` the player's rows of those matches.
+    """
+
+    players: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()
+    exact_case: bool = False
+    since: str | None = None
+    until: str | None = None
+    keep_undated: bool = False
+    site: str | None = None
+    length: int | None = None
+    money: bool = False
+
+    @property
+    def selects(self) -> bool:
+        """Whether any match may be left out."""
+        return bool(self.players or self.opponents or self.since or self.until or self.site or self.money) or (
+            self.length is not None
+        )
+
+    def report_filter(self) -> Any:
+        """The :class:`~tabla_cli.reports.filters.ReportFilter` of these choices (loads the report machinery)."""
+        from tabla_cli.reports.filters import ReportFilter
+
+        return ReportFilter(
+            players=self.players,
+            opponents=self.opponents,
+            since=self.since,
+            until=self.until,
+            site=self.site,
+            length=self.length,
+            money=self.money,
+            keep_undated=self.keep_undated,
+        )
+
+
+_FILTER_PARAMS = ("players", "opponents", "exact_case", "since", "until", "keep_undated", "site", "length", "money")
+
+
+def filter_options(func: F) -> F:
+    """The options that choose matches and a player's rows, given to the command as one ``filters``
+    argument (:class:`Filters`); ``--length`` with ``--money``, or ``--keep-undated`` without a date,
+    is a usage error."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {name: kwargs.pop(name) for name in _FILTER_PARAMS}
+        if given["length"] is not None and given["money"]:
+            raise click.UsageError("--length and --money exclude each other")
+        if given["keep_undated"] and given["since"] is None and given["until"] is None:
+            raise click.UsageError("--keep-undated needs --since or --until")
+        given["since"], given["until"] = iso_date(given["since"]), iso_date(given["until"])
+        return func(*args, filters=Filters(**given), **kwargs)
+
+    dated = "undated matches are left out and counted, unless --keep-undated"
+    options = [
+        click.option(
+            "--player",
+            "players",
+            multiple=True,
+            metavar="NAME",
+            help="Only matches of this player (repeatable), and of those only this player's rows; a name in no "
+            "match is an error (exit 1) that suggests the nearest names.",
+        ),
+        click.option(
+            "--opponent",
+            "opponents",
+            multiple=True,
+            metavar="NAME",
+            help="Only matches against this opponent (repeatable).",
+        ),
+        click.option(
+            "--exact-case",
+            is_flag=True,
+            help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
+            "and the spellings count as one player).",
+        ),
+        click.option(
+            "--since",
+            type=click.DateTime(["%Y-%m-%d"]),
+            default=None,
+            metavar="YYYY-MM-DD",
+            help=f"Only matches on or after this date ({dated}).",
+        ),
+        click.option(
+            "--until",
+            type=click.DateTime(["%Y-%m-%d"]),
+            default=None,
+            metavar="YYYY-MM-DD",
+            help=f"Only matches on or before this date ({dated}).",
+        ),
+        click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date."),
+        click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case)."),
+        click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches."),
+        click.option("--money", is_flag=True, help="Only money sessions."),
+    ]
+    decorated: Any = wrapper
+    for option in reversed(options):
+        decorated = option(decorated)
+    return decorated  # type: ignore[no-any-return]

@@ -16,6 +16,8 @@ from datetime import timedelta
 
 import click
 
+from tabla_cli.words import plural
+
 EVERY = 5.0
 """Seconds between two progress lines when stderr is not a terminal."""
 
@@ -23,17 +25,26 @@ Advance = Callable[[int, int], None]
 """Called once per file done, with the matches and the decisions it held."""
 
 
+ETA_FILES = 3
+"""Files done before the time left is estimated: from fewer, one slow or quick file decides it."""
+
+ETA_SHARE = 0.02
+"""... and the share of the files done: the first files of a large archive say little of the rest."""
+
+
 def progress_line(label: str, files: int, total: int, matches: int, decisions: int, seconds: float) -> str:
-    """One progress line.
+    """One progress line; the time left only once enough files are done (:data:`ETA_FILES`, :data:`ETA_SHARE`).
 
     >>> progress_line("analysing", 12, 33, 14, 9000, 27.0)
     'analysing: 12/33 files, 14 matches, 0.52 matches/s, 333 decisions/s, about 0:00:47 left'
+    >>> progress_line("analysing", 1, 1698, 1, 150, 18.0)
+    'analysing: 1/1,698 files, 1 match, 0.06 matches/s, 8 decisions/s'
     """
     rate = f"{matches / seconds:.2f} matches/s, {decisions / seconds:.0f} decisions/s" if seconds else "starting"
     left = ""
-    if files and seconds:
+    if seconds and files < total and files >= max(ETA_FILES, ETA_SHARE * total):
         left = f", about {timedelta(seconds=round(seconds / files * (total - files)))} left"
-    return f"{label}: {files}/{total} files, {matches} matches, {rate}{left}"
+    return f"{label}: {files:,}/{plural(total, 'file')}, {plural(matches, 'match')}, {rate}{left}"
 
 
 @contextmanager

@@ -6,7 +6,6 @@ A thin layer like the rest of the CLI: it parses options, calls
 
 from __future__ import annotations
 
-import datetime
 import os
 import shutil
 import sys
@@ -19,9 +18,11 @@ from typing import TYPE_CHECKING
 import click
 
 from tabla_cli.cli.options import (
-    LEVELS,
+    Filters,
+    chosen_columns,
+    filter_options,
     input_options,
-    iso_date,
+    level_option,
     progress,
     read_options,
     reports_errors,
@@ -40,9 +41,11 @@ from tabla_cli.reports.options import (
     PLAYER_TABLES,
     TABLE_NAMES,
 )
+from tabla_cli.words import plural
 
 if TYPE_CHECKING:
     from tabla_cli.reports.frames import Frames
+    from tabla_cli.reports.rows import FileRows
 
 RICH_ROWS = 1000
 """Terminal tables up to this many rows are drawn with rich (styled); longer ones as plain text."""
@@ -87,8 +90,17 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     return out
 
 
+def _stored(target: str) -> list[FileRows]:
+    """The report's rows of every file of the index at ``target``."""
+    from tabla_cli.study.index import stored_rows
+    from tabla_cli.study.store import open_store
+
+    with open_store(target, create=False) as store:
+        return stored_rows(store)
+
+
 @click.command("report")
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option(
     "--by",
     type=click.Choice(TABLE_NAMES + tuple(DEPRECATED_TABLES)),
@@ -106,15 +118,15 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     metavar="DIR",
     help="Also write every DataFrame (matches, games, cube, plays, findings, decisions) as DIR/<name>.parquet.",
 )
-@click.option(
+@level_option(
     "--analyze",
     "level",
-    type=click.Choice(LEVELS),
-    default=None,
     help="Analyse the matches that record no analysis with the engine at this level (as tabla analyze "
-    "does) for the skill columns; --player, --since etc. choose the matches first. About 1 s CPU a match "
-    "at 1ply, 1.8 s at 2ply, 9 s at 3ply, 2.2 s at auto (each decision only as deep as it needs; the "
-    "closest to eXtreme Gammon's analysis) here (see docs/analysis-accuracy.md).",
+    "does) for the skill columns; --analyze alone means auto, tabla analyze's default; --player, --since "
+    "etc. choose the matches first (costs by level: docs/analysis-accuracy.md).",
+    default=None,
+    is_flag=False,
+    flag_value="auto",
 )
 @click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
 @click.option(
@@ -134,44 +146,11 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     help="CSV with a header 'alias,player': count each alias as that player.",
 )
 @click.option(
-    "--player",
-    "players",
-    multiple=True,
-    metavar="NAME",
-    help="Only matches of this player (repeatable); the tables and the HTML page are about them.",
-)
-@click.option(
-    "--exact-case",
-    is_flag=True,
-    help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
-    "and the spellings count as one player).",
-)
-@click.option(
     "--ignore-case",
     is_flag=True,
     help="Count every two names that differ only in case as one player, also without --player.",
 )
-@click.option(
-    "--opponent", "opponents", multiple=True, metavar="NAME", help="Only matches against this opponent (repeatable)."
-)
-@click.option(
-    "--since",
-    type=click.DateTime(["%Y-%m-%d"]),
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Only matches on or after this date (undated matches are left out and counted).",
-)
-@click.option(
-    "--until",
-    type=click.DateTime(["%Y-%m-%d"]),
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Only matches on or before this date (undated matches are left out and counted).",
-)
-@click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date.")
-@click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case).")
-@click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches.")
-@click.option("--money", is_flag=True, help="Only money sessions.")
+@filter_options
 @click.option(
     "--every", type=click.Choice(PERIODS), default="month", show_default=True, help="The period of --by period."
 )
@@ -188,6 +167,13 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     is_flag=True,
     help="Count every copy of a match (by default a match read twice, in any format, counts once).",
 )
+@click.option(
+    "--db",
+    "target",
+    default=None,
+    metavar="FILE|URL",
+    help="Answer from this index ('tabla index') instead of reading PATHS: the same tables, no file read.",
+)
 @input_options(quiet="No progress bar and no summary line.")
 @scoring_option
 @reports_errors
@@ -196,25 +182,19 @@ def report(
     by: str,
     fmt: str | None,
     output: str | None,
+    columns: tuple[str, ...],
     frames_dir: str | None,
     level: str | None,
     no_cache: bool,
     plots_dir: str | None,
     alias_file: str | None,
-    players: tuple[str, ...],
-    exact_case: bool,
     ignore_case: bool,
-    opponents: tuple[str, ...],
-    since: datetime.datetime | None,
-    until: datetime.datetime | None,
-    keep_undated: bool,
-    site: str | None,
-    length: int | None,
-    money: bool,
+    filters: Filters,
     every: str,
     top: int,
     force: bool,
     keep_duplicates: bool,
+    target: str | None,
     jobs: int | None,
     scheduler: str | None,
     quiet: bool,
@@ -238,7 +218,6 @@ def report(
     """
     from tabla_cli.columns import records
     from tabla_cli.reports.build import ReportOptions, build_report, read_failures
-    from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.reports.frames import FRAME_NAMES
     from tabla_cli.reports.summaries import read_aliases
     from tabla_cli.source import LeftOut, collect_sources
@@ -248,6 +227,12 @@ def report(
     if by in DEPRECATED_TABLES:
         click.echo(f"report: --by {by} is deprecated: use --by {DEPRECATED_TABLES[by]}", err=True)
         by = DEPRECATED_TABLES[by]
+    if not paths and target is None:
+        raise click.UsageError("Missing argument 'PATHS...' (or --db INDEX)")
+    if paths and target is not None:
+        raise click.UsageError("give PATHS to read, or --db and an index (not both)")
+    if target is not None and level is not None:
+        raise click.UsageError("--analyze reads the files: with --db, 'tabla analyze --db' fills the index first")
     if no_cache and level is None:
         raise click.UsageError("--no-cache needs --analyze LEVEL")
     analyse = None
@@ -255,22 +240,10 @@ def report(
         from tabla_cli.analysis.decisions import AnalysisOptions
 
         analyse = AnalysisOptions(level=level, cache=not no_cache)
+    players = filters.players
     if by in PLAYER_TABLES and not players:
         raise click.UsageError(f"--by {by} needs --player NAME")
-    if length is not None and money:
-        raise click.UsageError("--length and --money exclude each other")
-    if keep_undated and since is None and until is None:
-        raise click.UsageError("--keep-undated needs --since or --until")
-    flt = ReportFilter(
-        players=players,
-        opponents=opponents,
-        since=iso_date(since),
-        until=iso_date(until),
-        site=site,
-        length=length,
-        money=money,
-        keep_undated=keep_undated,
-    )
+    flt = filters.report_filter()
     left_out = LeftOut()
     names = collect_sources((p for p in paths if p != "-"), left_out)
     inputs = Inputs([*(n.path for n in names), *([alias_file] if alias_file else [])])
@@ -282,7 +255,7 @@ def report(
     options = ReportOptions(
         filter=flt,
         ignore_case=ignore_case,
-        exact_case=exact_case,
+        exact_case=filters.exact_case,
         aliases=aliases,
         keep_duplicates=keep_duplicates,
         plays=by == "dice" or personal,
@@ -305,7 +278,8 @@ def report(
                 names, quick = files_to_analyse(names, options)
                 if not quiet and not quick.unknown:
                     click.echo(
-                        f"report: {flt.describe()}: {len(names)} of {quick.everything.files} files hold a chosen match; "
+                        f"report: {flt.describe()}: {len(names):,} of {plural(quick.everything.files, 'file')} "
+                        f"{'holds' if len(names) == 1 else 'hold'} a chosen match; "
                         "analysing those",
                         err=True,
                     )
@@ -320,6 +294,9 @@ def report(
                         sink=sink,
                         each=lambda rows: analysed(rows.matches, rows.count("decisions")),
                     )
+        elif target is not None:
+            with _writing(frames_dir):
+                built = build_report([], options, sink=sink, stored=_stored(target))
         else:
             with progress(len(names), quiet, "reading") as advance, _writing(frames_dir):
                 built = build_report(names, options, stdin=stdin, sink=sink, progress=advance)
@@ -342,6 +319,7 @@ def report(
                 every=every,
                 top=top,
                 selection=built.describe(),
+                columns=columns,
             )
 
     failed = records(read_failures(built.everything))
@@ -351,21 +329,28 @@ def report(
     if not quiet:
         seconds = time.perf_counter() - start
         click.echo(
-            f"report: {frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-            f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
-            + (f", {len(frames.decisions)} decisions" if len(frames.decisions) else "")
-            + f" in {seconds:.2f} s"
-            + (
-                f"; left out {built.duplicates} {'copy' if built.duplicates == 1 else 'copies'} of matches read before"
-                if built.duplicates
-                else ""
-            ),
+            f"report: {_counts(frames, 'decision')} in {seconds:.2f} s"
+            + (f"; left out {plural(built.duplicates, 'copy')} of matches read before" if built.duplicates else ""),
             err=True,
         )
         if flt.selects:
             click.echo(f"report: {built.describe()}", err=True)
     if failed or left_out.unreadable or built.unknown:
         sys.exit(1)
+
+
+def _counts(frames: Frames, decision: str) -> str:
+    """What ``frames`` hold, in words: files, matches, games, cube actions, findings (and decisions)."""
+    counted = [
+        (frames.files, "file"),
+        (len(frames.matches), "match"),
+        (len(frames.games), "game"),
+        (len(frames.cube), "cube action"),
+        (len(frames.findings), "finding"),
+    ]
+    if len(frames.decisions):
+        counted.append((len(frames.decisions), decision))
+    return ", ".join(plural(n, word) for n, word in counted)
 
 
 def _emit(
@@ -381,6 +366,7 @@ def _emit(
     every: str = "month",
     top: int = 50,
     selection: str = "",
+    columns: tuple[str, ...] = (),
 ) -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
     from tabla_cli.reports.html import TITLES, report_page
@@ -389,14 +375,9 @@ def _emit(
     from tabla_cli.reports.render import print_tables, render, table_renderables
     from tabla_cli.reports.summaries import player_summary, summarize
 
-    table = summarize(frames, by, players=players, every=every)
+    table = chosen_columns(summarize(frames, by, players=players, every=every), columns)
     plots: dict[str, bytes] = {}
-    summary = (
-        f"{frames.files} files, {len(frames.matches)} matches, {len(frames.games)} games, "
-        f"{len(frames.cube)} cube actions, {len(frames.findings)} findings"
-        + (f", {len(frames.decisions)} analysed decisions" if len(frames.decisions) else "")
-        + (f"; {selection}" if selection else "")
-    )
+    summary = _counts(frames, "analysed decision") + (f"; {selection}" if selection else "")
     page = ""
     if players and (fmt == "html" or plots_dir is not None):
         extra = [] if by in ("player", "opponent", "period", "dice", "findings") else [(TITLES[by], table)]

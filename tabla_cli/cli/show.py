@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tabla_cli.cli.options import DEPTHS, format_option, option_callback, reports_errors
+from tabla_cli.cli.options import format_option, level_option, option_callback, reports_errors
 from tabla_cli.errors import TablaError
 
 if TYPE_CHECKING:
@@ -57,7 +57,8 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
     """Draw the positions given as POSITION...
 
     Each POSITION is a GNU Backgammon Position ID, 'POSITION:MATCH' ID, an
-    XGID (with or without 'XGID='), or 'start'. Prints the board, pip counts,
+    XGID (with or without 'XGID='), an eXtreme Gammon position file (FILE.xgp),
+    or 'start'. Prints the board, pip counts,
     cube, score, dice and all three IDs. With --variant for a game that gnubg
     cannot encode (tapa, plakoto, gulbara, fevga, long_nardy, long_tabla),
     POSITION is our position text ('24:14 18:1 / 24:15', see docs/variants.md) or
@@ -105,17 +106,18 @@ def show(ids: tuple[str, ...], variant: Variant | None, fmt: str, output: str | 
 @click.argument("dice", nargs=-1, required=True)
 @variant_option
 @format_option("text", "json", default="text")
-@click.option(
-    "--level",
-    type=click.Choice(DEPTHS),
+@level_option(
+    help="Rank the plays with the bgsage engine at this depth (--level alone: auto, which ranks at 3ply, "
+    "as tabla cube judges).",
     default=None,
-    help="Rank the plays with the bgsage engine at this depth (1ply = gnubg's 0-ply).",
+    is_flag=False,
+    flag_value="auto",
 )
 @reports_errors
 def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt: str, level: str | None) -> None:
     """List every legal play for DICE in POSITION (the side on roll moves).
 
-    POSITION is a Position ID (or any ID 'tabla show' reads) or 'start'; with
+    POSITION is a Position ID (or any ID or .xgp file 'tabla show' reads) or 'start'; with
     --variant for a game gnubg cannot encode, our position text or 'start'.
     DICE is written 64, 6-4 or 6 4. Plays are printed one per line in GNU
     Backgammon's notation and order (by the highest point moved from, then
@@ -123,8 +125,12 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt:
     the position text) after each play (seen from the side that moved) and
     the pip counts. With --level the plays are ranked by cubeful equity
     (normalised, from the side that moves), best first, with each play's
-    loss against the best, as GNU Backgammon's hint shows them.
+    loss against the best and, under it, the cubeless chances of the side
+    that played, after the play (win, gammon, backgammon for it, then for
+    the other side; in JSON win, win_gammon, win_backgammon, lose_gammon,
+    lose_backgammon), as GNU Backgammon's hint shows them.
     """
+    from tabla_cli.cli.cube import chances_line
     from tabla_cli.errors import InvalidDiceError
     from tabla_cli.notation import parse_dice
     from tabla_cli.show import RANKED_VARIANTS, check_playable, legal_play_rows, ranked_play_rows, read_position
@@ -149,6 +155,7 @@ def plays(position_id: str, dice: tuple[str, ...], variant: Variant | None, fmt:
                 f"{row['rank']:>4}. {row['level']:<4}  {row['play'] or '(no legal play)':<{width}}  "
                 f"Eq.: {row['equity']:+.3f}{loss}"
             )
+            click.echo(f"{'':>6}{chances_line(row)}")
         return
     legal = legal_play_rows(given, roll)
     if fmt == "json":

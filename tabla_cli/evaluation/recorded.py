@@ -43,11 +43,13 @@ __all__ = [
     "Candidate",
     "CubeAnalysis",
     "RecordedAnalysis",
+    "WrittenCube",
     "evaluation_from_recorded",
     "parse_gnubg_text_analysis",
     "parse_sgf_cube_analysis",
     "parse_sgf_move_analysis",
     "proper_cube_action",
+    "read_written_cube",
 ]
 
 CLOSE_CUBE = 0.16
@@ -129,6 +131,19 @@ class CubeAnalysis:
 
 
 @dataclass(frozen=True, slots=True)
+class WrittenCube:
+    """A cube analysis as the file writes it, not yet read: SGF's ``DA``, in match-winning chances at a score
+    and cube the file does not write; :func:`read_written_cube` reads it where they are known."""
+
+    value: str
+    """The value, unescaped."""
+    made: CubeAction
+    """The cube decision it evaluates, as the notation says (NO_DOUBLE before a roll, DOUBLE, TAKE, PASS)."""
+    alone: bool
+    """The action records no other analysis."""
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedAnalysis:
     """The analysis a file records for one action.
 
@@ -157,6 +172,10 @@ class RecordedAnalysis:
             (a position export: eXtreme Gammon, BGBlitz): the action only
             carries the analysis, and its evaluations give the best action
             and its equity, with no equity of the action made and no error.
+        written_cube: the cube analysis as the file writes it, when it can
+            only be read with the score and cube of the moment (SGF's ``DA``):
+            ``cube`` and ``cube_action`` are then unset until
+            :func:`read_written_cube` reads it with them.
     """
 
     candidates: tuple[Candidate, ...] = ()
@@ -170,6 +189,34 @@ class RecordedAnalysis:
     checker_evaluation: Evaluation | None = None
     cube_evaluation: Evaluation | None = None
     undecided: bool = False
+    written_cube: WrittenCube | None = None
+
+
+def read_written_cube(
+    recorded: RecordedAnalysis | None, match: tuple[int, int, int, bool] | None, cube: int
+) -> RecordedAnalysis | None:
+    """``recorded`` with its :attr:`~RecordedAnalysis.written_cube` read at the state of its action.
+
+    Args:
+        recorded: an action's analysis (None: it has none).
+        match: ``(away, other, cube, crawford)`` of the doubler in match play, as
+            :func:`parse_sgf_cube_analysis` takes it; None in money play; or None
+            with ``cube`` 0 when the state is not known (the action is not
+            followed by the replay): the written cube is then dropped.
+        cube: the cube before the decision (the doubler owns it when it is over 1).
+
+    Returns:
+        The analysis with ``cube`` and ``cube_action`` set, or without the written
+        cube when it cannot be read (None when the action records nothing else).
+    """
+    if recorded is None or recorded.written_cube is None:
+        return recorded
+    written = recorded.written_cube
+    rest = None if written.alone else dataclasses.replace(recorded, written_cube=None)
+    analysis = parse_sgf_cube_analysis(written.value, match, cube > 1) if cube else None
+    if analysis is None:
+        return rest
+    return dataclasses.replace(rest or RecordedAnalysis(level=analysis.level), cube=analysis, cube_action=written.made)
 
 
 def evaluation_from_recorded(recorded: RecordedAnalysis, kind: DecisionKind) -> Evaluation | None:
@@ -234,6 +281,7 @@ def _cube_evaluation(
         rank=None if made is None else 1 if same else 2,
         options=2,
         close=close,
+        cube_equities=(cube.no_double, cube.double_take, cube.double_pass),
     )
 
 
@@ -281,6 +329,7 @@ def _checker(recorded: RecordedAnalysis) -> Evaluation | None:
         close=not forced,
         luck=recorded.luck,
         skill=recorded.skill,
+        spread=abs(best.equity - candidates[-1].equity),
     )
 
 

@@ -109,6 +109,11 @@ class Evaluation:
         cube_equities: for cube decisions, the cubeful equities of no double,
             double/take and double/pass, seen from the doubler and normalised
             like ``equity`` (None for checker plays and where unknown).
+        spread: for checker plays, how far apart the equities of the first
+            and the last play of the ranked list are (None where unknown):
+            eXtreme Gammon does not count a play whose list is all worth the
+            same (see
+            :func:`tabla_cli.analysis.stats.xg_decision`).
     """
 
     equity: float | None
@@ -124,3 +129,4 @@ class Evaluation:
     close: bool = True
     skill: str | None = None
     cube_equities: tuple[float, float, float] | None = None
+    spread: float | None = None

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAGIC_SAMPLE", "MODULES", "Format", "detect", "detect_binary", "formats", "get", "never"]
 
-MODULES: tuple[str, ...] = ("xg", "bgf", "json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
+MODULES: tuple[str, ...] = ("xg", "bgf", "ogxm", "gva", "json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
 """The reader modules of :mod:`tabla_cli.formats`, in detection order."""
 
 
@@ -60,6 +60,10 @@ class Format:
             analysis the file records is left unread (no
             :attr:`~tabla_cli.model.Action.analysis`), for a reader whose
             consumers never look at it.
+        stream: a binary format's reader of an open binary file
+            (``stream(handle, path=..., on_error=..., max_size=...)``), which
+            keeps one match in memory at a time (OGXM streams); None: the
+            file is read whole.
     """
 
     name: str
@@ -69,6 +73,7 @@ class Format:
     lazy: bool = False
     magic: tuple[bytes, ...] = ()
     analysis: bool = False
+    stream: Callable[..., Iterator[Match]] | None = None
 
     @property
     def binary(self) -> bool:

@@ -7,13 +7,10 @@ Every reader keeps the headers of its format under these keys (``Site``, ``Jacob
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Iterable
 
-from tabla_cli.errors import UnknownScoringError
 from tabla_cli.model import RuleSet
-from tabla_cli.scoring import find_scoring
 
 __all__ = ["rules", "said", "variant"]
 
@@ -43,9 +40,7 @@ def rules(headers: Iterable[tuple[str, str]], length: int) -> RuleSet:
     limit = values.get("cubelimit", "").strip()
     if limit.isascii() and limit.isdigit() and 0 < len(limit) <= 9 and int(limit) > 0:
         cube_limit = int(limit)
-    scoring = default.scoring
-    with contextlib.suppress(UnknownScoringError):
-        scoring = find_scoring(values.get("scoring", scoring)).name
+    scoring = values.get("scoring", "").strip() or default.scoring  # as written: the replay resolves the name
     made = RuleSet(
         crawford=_flag(values.get("crawford"), default.crawford),
         jacoby=_flag(values.get("jacoby"), default.jacoby),
@@ -61,30 +56,22 @@ def said(rules: RuleSet, headers: Iterable[tuple[str, str]]) -> RuleSet:
     """``rules`` with what ``headers`` say besides the rules (the first header of a key counts, its case aside).
 
     Whether a ``Jacoby`` header says if the rule is on, whether a cube is said to
-    be in play (``Cube`` on, or a ``CubeLimit``), whether the ``Site`` is
-    Backgammon Galaxy, and a ``Scoring`` header naming a rule set tabla does not know.
+    be in play (``Cube`` on, or a ``CubeLimit``), and whether the ``Site`` is
+    Backgammon Galaxy.
 
-    >>> said(RuleSet(), [("site", "Backgammon Galaxy"), ("Jacoby", "off"), ("Scoring", "odd")])
+    >>> said(RuleSet(), [("site", "Backgammon Galaxy"), ("Jacoby", "off")])
     RuleSet(crawford=True, jacoby=False, beaver=False, cube_limit=4096, cube=True, scoring='standard', \
-jacoby_said=True, cube_said=False, galaxy=True, unknown_scoring='odd')
+jacoby_said=True, cube_said=False, galaxy=True)
     """
     first: dict[str, str] = {}
     for key, value in headers:
         first.setdefault(key.casefold(), value)
     cube = first.get("cube")
-    unknown = first.get("scoring")
-    if unknown is not None:
-        try:
-            find_scoring(unknown)
-            unknown = None
-        except UnknownScoringError:
-            pass
     return dataclasses.replace(
         rules,
         jacoby_said="jacoby" in first,
         cube_said=(cube is not None and cube.strip().casefold() in _TRUE) or "cubelimit" in first,
         galaxy="galaxy" in first.get("site", "").casefold(),
-        unknown_scoring=unknown,
     )
 
 

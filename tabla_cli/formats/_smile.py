@@ -9,9 +9,11 @@ each, cleared when full). :func:`decode` returns the value as Python data
 values as ``bytes``).
 
 Input is untrusted: every length is checked against the bytes left, nesting
-is bounded (``max_depth``), and any malformed input raises
+is bounded (``max_depth``), so is the number of values the document becomes
+(``max_values``: a few bytes of Smile make a value, and a compressed body
+can hold millions of them), and any malformed input raises
 :class:`SmileError` with the byte offset where decoding stopped, never
-another exception.
+another exception (:class:`SmileLimitError` for a document past a limit).
 
 Example:
     >>> decode(b':)\\n\\x03\\xfa\\x80a\\xc2\\x80b\\xf8\\x21\\x23\\xf9\\xfb')
@@ -24,7 +26,7 @@ import struct
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["HEADER", "SmileError", "decode"]
+__all__ = ["HEADER", "SmileError", "SmileLimitError", "decode"]
 
 HEADER = b":)\n"
 """The first three bytes of every Smile document."""
@@ -57,6 +59,10 @@ class SmileError(ValueError):
         self.reason = reason
 
 
+class SmileLimitError(SmileError):
+    """A well-formed document so far that holds more values than the decoder's ``max_values``."""
+
+
 class _Table:
     """A back-reference table: entries in order of first sight, cleared when full."""
 
@@ -77,10 +83,12 @@ class _Table:
 class _Decoder:
     """The state of one decoding: the bytes, the position and the two back-reference tables."""
 
-    def __init__(self, data: bytes, max_depth: int) -> None:
+    def __init__(self, data: bytes, max_depth: int, max_values: int | None) -> None:
         self.data = data
         self.pos = 0
         self.max_depth = max_depth
+        self.max_values = max_values
+        self.left = len(data) if max_values is None else max_values
         flags = self._header()
         self.names = _Table(bool(flags & _NAMES_SHARED))
         self.values = _Table(bool(flags & _VALUES_SHARED))
@@ -170,6 +178,9 @@ class _Decoder:
 
     def value(self, depth: int) -> Any:
         at = self.pos
+        self.left -= 1
+        if self.left < 0:
+            raise SmileLimitError(at, f"the document holds more than {self.max_values} values")
         b = self.byte()
         if b < 0x20:
             return self.shared_value(b - 1, at) if b else self._reserved(b, at)
@@ -289,21 +300,28 @@ class _Decoder:
         raise self.fail(f"unexpected byte 0x{b:02X} where a property name should be", at)
 
 
-def decode(data: bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+def decode(data: bytes, *, max_depth: int = MAX_DEPTH, max_values: int | None = None) -> Any:
     """The JSON value of the Smile document ``data`` (header included).
 
     Only the first value is read; an end-of-content byte (``0xFF``) or
-    the end of ``data`` may follow it.
+    the end of ``data`` may follow it. ``max_values`` bounds how many values
+    (each array, object, member value and item counts one) it may hold.
 
     Raises:
+        SmileLimitError: the document holds more than ``max_values`` values.
         SmileError: ``data`` is not a well-formed Smile document.
+
+    >>> decode(b':)\\n\\x00\\xf8\\xf8\\xf9\\xf8\\xf9\\xf9', max_values=2)
+    Traceback (most recent call last):
+    ...
+    tabla_cli.formats._smile.SmileLimitError: byte 7: the document holds more than 2 values
 
     >>> decode(b':)\\n\\x00\\xf8\\x24')
     Traceback (most recent call last):
     ...
     tabla_cli.formats._smile.SmileError: byte 6: the document ends early
     """
-    decoder = _Decoder(data, max_depth)
+    decoder = _Decoder(data, max_depth, max_values)
     result = decoder.value(0)
     if decoder.pos < len(data) and data[decoder.pos] != _END_CONTENT:
         raise decoder.fail("bytes follow the end of the document")

@@ -5,7 +5,12 @@ A ``.bgf`` file is one line of JSON (``{"format":"BGF","version":"1.0",
 Smile-encoded (:mod:`tabla_cli.formats._smile`) when ``useSmile``, else
 JSON text, and gzip-compressed when ``compress``. Decompression stops at
 ``max_size`` bytes: a file that inflates past it is refused before it
-fills memory.
+fills memory, and at :func:`max_inflated` bytes for a small file (BGBlitz's
+bodies inflate to about four times their size; a bomb to a thousand). What
+the bytes become is bounded too (a few bytes of Smile or JSON make a value,
+so a small compressed file could make millions): a document may hold
+:func:`max_values` values, more for a larger file or a larger
+``--max-size``; nesting is bounded by the decoders.
 
 The document (as BGBlitz 6 writes it) holds the match fields (``nameGreen``,
 ``nameRed``, ``matchlen`` (0 = money), ``useCrawford``, ``useJacoby``,
@@ -60,12 +65,21 @@ from tabla_cli.files import MAX_SIZE
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._binary import GZIP, inflate
 from tabla_cli.formats._mat_headers import said
-from tabla_cli.formats._smile import SmileError, decode
+from tabla_cli.formats._smile import SmileError, SmileLimitError, decode
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
 
-__all__ = ["FORMAT", "MAGIC", "looks_like_bgf", "match_from_document", "read_document", "read_matches"]
+__all__ = [
+    "FORMAT",
+    "MAGIC",
+    "looks_like_bgf",
+    "match_from_document",
+    "max_inflated",
+    "max_values",
+    "read_document",
+    "read_matches",
+]
 
 MAGIC = b'{"format":"BGF"'
 """How every ``.bgf`` file starts."""
@@ -75,6 +89,15 @@ MAX_HEADER = 4096
 
 MAX_INT = 999_999_999
 """The largest number a field may hold (scores, match length, cube limit; as the text formats read)."""
+
+VALUES_PER_BYTE = 4
+"""Values a document may hold per byte of its file (BGBlitz's own files hold fewer than one)."""
+
+BYTES_PER_VALUE = 2048
+"""Of ``--max-size``: a document may hold one value per this many bytes of the limit, whatever its file's size."""
+
+INFLATES_PER_BYTE = 64
+"""How many times its file's size a body may inflate to (above a sixteenth of ``--max-size``)."""
 
 _GREEN, _RED = -1, 1
 _PLAYERS = {_GREEN: Player.ZERO, _RED: Player.ONE}
@@ -125,11 +148,44 @@ def looks_like_bgf(head: bytes) -> bool:
     return head.lstrip(b"\xef\xbb\xbf").startswith(MAGIC)
 
 
+def max_values(size: int, max_size: int) -> int:
+    """How many values the document of a ``.bgf`` file of ``size`` bytes may hold, under ``--max-size`` ``max_size``.
+
+    >>> max_values(10_000, MAX_SIZE), max_values(1_000_000, MAX_SIZE)
+    (131072, 4000000)
+    """
+    return max(max_size // BYTES_PER_VALUE, VALUES_PER_BYTE * size)
+
+
+def max_inflated(size: int, max_size: int) -> int:
+    """How many bytes the body of a ``.bgf`` file of ``size`` bytes may inflate to, under ``--max-size`` ``max_size``.
+
+    >>> max_inflated(100_000, MAX_SIZE), max_inflated(1_000_000, MAX_SIZE), max_inflated(10**7, MAX_SIZE) == MAX_SIZE
+    (16777216, 64000000, True)
+    """
+    return min(max_size, max(max_size // 16, INFLATES_PER_BYTE * size))
+
+
+def _too_many(limit: int, size: int, where: Location) -> InflatesTooLargeError:
+    return InflatesTooLargeError(
+        f"the match document holds more than {limit:,} values, the limit for a file of {size:,} bytes "
+        f"({VALUES_PER_BYTE} a byte, at least one per {BYTES_PER_VALUE} bytes of --max-size; "
+        "a larger --max-size raises it); not read",
+        where,
+    )
+
+
+def _json_values(body: bytes) -> int:
+    """At most how many values the JSON text ``body`` holds (each is a container or follows a comma)."""
+    return body.count(b",") + body.count(b"[") + body.count(b"{") + 1
+
+
 def read_document(data: bytes, *, path: str, max_size: int) -> Any:
     """The match document of the ``.bgf`` file ``data``: header line, then the (inflated) Smile or JSON body.
 
     Raises:
-        InflatesTooLargeError: the body inflates past ``max_size`` bytes (nothing more is inflated).
+        InflatesTooLargeError: the body inflates past ``max_size`` bytes (nothing more is inflated),
+            or holds more than :func:`max_values` values.
         InputError: a wrong or unreadable header, a damaged or cut gzip stream,
             malformed Smile or JSON.
     """
@@ -139,20 +195,37 @@ def read_document(data: bytes, *, path: str, max_size: int) -> Any:
         raise InputError('not a BGBlitz match file (no {"format":"BGF",...} header line)', where)
     try:
         header = json.loads(data[:end].decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError("the BGBlitz header line is not JSON", where) from None
     if not isinstance(header, dict) or header.get("format") != "BGF":
         raise InputError('the BGBlitz header line does not say "format":"BGF"', where)
     body = data[end + 1 :]
     if header.get("compress") is True:
-        body = inflate(body, max_size=max_size, location=where, wbits=GZIP, what="the gzip-compressed match")
+        most = max_inflated(len(data), max_size)
+        what = "the gzip-compressed match"
+        try:
+            body = inflate(body, max_size=most, location=where, wbits=GZIP, what=what)
+        except InflatesTooLargeError as exc:
+            if most == max_size:
+                raise
+            raise InflatesTooLargeError(
+                f"{what} inflates past {most:,} bytes, the limit for a file of {len(data):,} bytes "
+                f"({INFLATES_PER_BYTE} times its size, at least a sixteenth of --max-size; "
+                "a larger --max-size raises it); not read",
+                where,
+            ) from exc
     elif len(body) > max_size:
         raise InflatesTooLargeError(f"the match is larger than the size limit of {max_size} bytes (--max-size)", where)
+    limit = max_values(len(data), max_size)
     if header.get("useSmile", True) is True:
         try:
-            return decode(body)
+            return decode(body, max_values=limit)
+        except SmileLimitError:
+            raise _too_many(limit, len(data), where) from None
         except SmileError as exc:
             raise TranscriptSyntaxError(f"the Smile document is malformed at {exc}", where) from None
+    if _json_values(body) > limit:
+        raise _too_many(limit, len(data), where)
     try:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -183,8 +256,16 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in kinds)
 
 
+class _OutOfRange(Exception):
+    """A figure that is a number past the range of a float (a record's error says which)."""
+
+
 def _number(obj: Any, key: str) -> float | None:
-    """``obj[key]`` as a float (BGBlitz writes figures as decimal strings); None when absent or not a number."""
+    """``obj[key]`` as a float (BGBlitz writes figures as decimal strings); None when absent or not a number.
+
+    Raises:
+        _OutOfRange: it is a number past the range of a float (a huge integer).
+    """
     value = obj.get(key) if isinstance(obj, dict) else None
     if isinstance(value, bool) or value is None:
         return None
@@ -192,6 +273,8 @@ def _number(obj: Any, key: str) -> float | None:
         number = float(value)
     except (TypeError, ValueError):
         return None
+    except OverflowError:
+        raise _OutOfRange(f"'{key}' is a number past the range of a float") from None
     return number if number == number and abs(number) != float("inf") else None
 
 
@@ -345,6 +428,13 @@ class _Lines:
 
 
 def _record(record: Any, context: _Context, after: tuple[int, int], lines: _Lines, path: str, where: str) -> Action:
+    try:
+        return _action(record, context, after, lines, path, where)
+    except _OutOfRange as exc:
+        raise BgfError(str(exc), where) from None
+
+
+def _action(record: Any, context: _Context, after: tuple[int, int], lines: _Lines, path: str, where: str) -> Action:
     kind = _field(record, "type", str, where)
     if kind != "amove":
         raise BgfError(f"a record of unknown type {kind!r}", where)

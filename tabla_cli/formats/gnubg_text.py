@@ -373,7 +373,12 @@ class _Reader:
         export = self.exports[-1] if self.exports else None
         if export is None or export.match.players != players or export.match.length != length:
             match = Match(
-                players=players, length=length, path=self.path, format="gnubg-text", location=self.where(score)
+                players=players,
+                length=length,
+                path=self.path,
+                format="gnubg-text",
+                location=self.where(score),
+                marks_hits=True,
             )
             export = TextExport(match)
             self.exports.append(export)

@@ -37,14 +37,13 @@ from collections.abc import Iterator
 from typing import Any, TextIO, TypeVar
 
 from tabla_cli.board import Player, Position
-from tabla_cli.errors import Location, TranscriptSyntaxError, UnknownScoringError, UnsupportedFormatError
+from tabla_cli.errors import Location, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.evaluation.recorded import RecordedAnalysis
 from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.formats import Format
 from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, read_handle
-from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
-from tabla_cli.scoring import find_scoring
+from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet, SetUp
 
 __all__ = ["SCHEMA", "SCHEMA_NAME", "looks_like_json", "parse_matches", "read_matches"]
 
@@ -208,14 +207,8 @@ class _Reader:
             beaver=self.field(data, "beaver", bool, where, default.beaver),
             cube_limit=self.field(data, "cube_limit", int, where, default.cube_limit),
             cube=self.field(data, "cube", bool, where, default.cube),
-            scoring=self.scoring(self.field(data, "scoring", str, where, default.scoring), f"{where}.scoring"),
+            scoring=self.field(data, "scoring", str, where, default.scoring),  # as written: the replay resolves it
         )
-
-    def scoring(self, name: str, where: str) -> str:
-        try:
-            return find_scoring(name).name
-        except UnknownScoringError as exc:
-            raise self.error(where, str(exc)) from None
 
     def game(self, data: Any, where: str) -> Game:
         if not isinstance(data, dict):
@@ -272,6 +265,8 @@ class _Reader:
         location = self.location(data, where)
         move = self.field(data, "move", int, where, None)
         analysis = self.analysis(data, where, kind)
+        comment = self.field(data, "comment", str, where, None) or None
+        flagged = self.field(data, "flagged", bool, where, False)
         if kind is ActionKind.ROLL:
             dice = self.pair(data, "dice", where, int)
             if not all(1 <= d <= 6 for d in dice):
@@ -288,10 +283,41 @@ class _Reader:
                 play,
                 resigned=self.field(data, "resigned", bool, where, False),
                 analysis=analysis,
+                comment=comment,
+                flagged=flagged,
             )
+        if kind is ActionKind.SETUP:
+            return Action(kind, Player(player), location, move, setup=self.setup(data, where))
         value = self.field(data, "value", int, where, None)
         won = self.field(data, "match_won", bool, where, False)
-        return Action(kind, Player(player), location, move, value=value, match_won=won, analysis=analysis)
+        return Action(
+            kind,
+            Player(player),
+            location,
+            move,
+            value=value,
+            match_won=won,
+            analysis=analysis,
+            comment=comment,
+            flagged=flagged,
+        )
+
+    def setup(self, data: dict[str, Any], where: str) -> SetUp:
+        """What a ``setup`` action sets: ``position``, ``cube``, ``cube_owner`` (each optional)."""
+        position = self.field(data, "position", dict, where, None)
+        cube = self.field(data, "cube", int, where, None)
+        if cube is not None and (cube < 1 or cube & (cube - 1)):
+            raise self.error(f"{where}.cube", "must be a power of two")
+        owner_set = "cube_owner" in data
+        owner = self.field(data, "cube_owner", int, where, None)
+        if owner not in (None, 0, 1):
+            raise self.error(f"{where}.cube_owner", "must be 0, 1 or null")
+        return SetUp(
+            None if position is None else self.position(position, f"{where}.position"),
+            cube,
+            None if owner is None else Player(owner),
+            owner_set,
+        )
 
     def analysis(self, data: dict[str, Any], where: str, kind: ActionKind) -> RecordedAnalysis | None:
         """The action's stored ``analysis`` (``checker`` on rolls, ``cube``), None when it has none."""
@@ -334,6 +360,7 @@ class _Reader:
             close=self.field(data, "close", bool, where, True),
             skill=self.field(data, "skill", str, where, None),
             cube_equities=equities,
+            spread=self.number(data, "spread", where, None),
         )
 
     def number(self, obj: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:

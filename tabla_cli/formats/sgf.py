@@ -10,7 +10,9 @@ happens in two steps:
 2. This module reads the properties it needs: the root's match information
    (``MI``, ``PW``/``PB``, ``RU``, ``RE``, ``DT`` ...) and one action per
    move node (``B[...]``/``W[...]``: a roll with its checker moves, ``double``,
-   ``take``, ``drop``), plus set-up nodes (``AE``/``AW``/``AB``, ``CV``/``CP``).
+   ``take``, ``drop``), set-up nodes (``AE``/``AW``/``AB``, ``CV``/``CP``: the
+   game's start before the first move, a SETUP action inside the game) and
+   gnubg's roll-only nodes (``PL`` and ``DI``: a roll whose play is not written).
 
 White (``W``, ``PW``) is player 0 and Black player 1. Checker moves, written
 as letter pairs in White's absolute numbering, become plain numeric plays
@@ -54,14 +56,15 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
+from tabla_cli.evaluation.recorded import read_written_cube
 from tabla_cli.formats import Format
 from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._sgf_values import letter_point, point_letter, unescape
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
-from tabla_cli.formats.sgf_analysis import PendingCube, attach_cube_analyses, cube_made, move_analysis
+from tabla_cli.formats.sgf_analysis import cube_made, move_analysis, with_written_cube
 from tabla_cli.grammar import load_grammar
-from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
+from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet, SetUp
 from tabla_cli.notation import format_play_plain
 from tabla_cli.variant import Variant, find_variant
 
@@ -140,7 +143,7 @@ _ROLL = re.compile(f"({DIE})({DIE})([a-z]*)")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R|Resign)?", re.IGNORECASE)
 _DATE = re.compile(r"([0-9]{4})[-.]([0-9]{1,2})[-.]([0-9]{1,2})")
 _MOVE_PROPS = frozenset({"B", "W"})
-_SETUP_PROPS = frozenset({"AE", "AW", "AB", "CV", "CP", "PL", "DI"})
+_SETUP_PROPS = frozenset({"AE", "AW", "AB", "CV", "CP"})
 _CUBE_WORDS = {"double": ActionKind.DOUBLE, "take": ActionKind.TAKE, "drop": ActionKind.DROP}
 
 
@@ -339,7 +342,6 @@ class _Reader:
 
     def matches(self, games: list[list[Token]]) -> Iterator[Match]:
         match: Match | None = None
-        cube_analyses: list[list[PendingCube]] = []  # each game's DA values
         for nodes in games:
             props = _properties(nodes[0])
             try:
@@ -351,7 +353,6 @@ class _Reader:
                 if match is not None:
                     where = error.location or Location(self.path)
                     match.games.append(Game(len(match.games) + 1, (0, 0), location=where))
-                    cube_analyses.append([])
                 continue
             # A root without PW/PB or MI (gnubg writes them in every root) keeps the match's.
             known = match.players if match is not None else ("", "")
@@ -361,8 +362,8 @@ class _Reader:
             )
             length = info.length if info.length is not None else (match.length if match is not None else 0)
             if match is not None and (match.players != players or match.length != length):
-                yield self.finished(match, cube_analyses)
-                match, cube_analyses = None, []
+                yield match
+                match = None
             if match is None:
                 match = Match(
                     players=players,
@@ -388,7 +389,6 @@ class _Reader:
                 game.crawford = _crawford_game(info, length)
             match.games.append(game)
             reader = _GameReader(self, game, info, find_variant(variant))
-            cube_analyses.append(reader.cube_analyses)
             try:
                 reader.read(nodes)
             except TranscriptSyntaxError as error:
@@ -396,13 +396,7 @@ class _Reader:
                     raise
                 self.on_error(error)
         if match is not None:
-            yield self.finished(match, cube_analyses)
-
-    def finished(self, match: Match, cube_analyses: list[list[PendingCube]]) -> Match:
-        """``match`` with its games' cube analyses (``DA``) read, with the cube the replay gives each."""
-        if self.analysis:
-            attach_cube_analyses(match, cube_analyses)
-        return match
+            yield match
 
     def start_match(self, match: Match, info: _GameInfo) -> None:
         match.headers = list(info.headers)
@@ -545,7 +539,8 @@ class _GameReader:
         if info.cube and info.cube > 1:
             game.start_cube = (info.cube, None)
         self.offer: tuple[ActionKind, Player] | None = None  # the double (beaver) last written, not yet answered
-        self.cube_analyses: list[PendingCube] = []  # the DA values, read with the replay's cube
+        self.rolled: Action | None = None  # the roll of a roll-only node (PL, DI), its play not yet written
+        self.trailing_pending = False  # the record ends with a roll-only node that is not a resignation
 
     def read(self, nodes: list[Token]) -> None:
         actions = self.game.actions
@@ -555,32 +550,109 @@ class _GameReader:
             setup = [p for p in props if p.ident in _SETUP_PROPS and (index or p.ident != "CV")]
             if setup:
                 if actions:
-                    raise self.r.fail("a set-up node after the first move is not supported", setup[0])
-                self.setup(setup)
+                    actions.append(self.setup_action(setup))
+                else:
+                    self.setup(setup)
             moves = [p for p in props if p.ident in _MOVE_PROPS]
             if len(moves) > 1:
                 raise self.r.fail("a node with more than one move (B and W)", moves[1])
             if moves:
                 after_double = self.offer is not None and self.offer[0] is ActionKind.DOUBLE
                 action = self.action(moves[0])
+                # A roll-only node before this move: the same player's is this move's roll (gnubg keeps such a
+                # node when a resignation was declined, or the dice were set again); any other leaves the board
+                # as it was (gnubg's reading too), and is not a decision of the game.
+                self.rolled = None
                 if action is not None:
                     if self.r.analysis:
                         action = self.analysed(action, props, after_double)
+                    comment = next((p.text().strip() for p in props if p.ident == "C"), "")
+                    if comment:
+                        action = dataclasses.replace(action, comment=comment)
                     actions.append(action)
+            elif any(p.ident == "DI" for p in props):
+                self.roll_only(props)
+        if self.rolled is not None:
+            self.last_roll_only(self.rolled)
         if actions and actions[-1].kind is ActionKind.ROLL and not actions[-1].play_text:
             result = self.info.result
-            if result is None or not result[2]:
+            if result is None or not result[2] or self.trailing_pending:
                 # A roll without moves after the last move, with no resignation after it: gnubg's
                 # placeholder for the roll pending when the file was saved, or a dance. The replay tells.
-                self.game.trailing_roll = actions.pop()
+                # Its DA is not kept: the cube decision before a roll still to be played was not made.
+                trailing = actions.pop()
+                if trailing.analysis is not None and trailing.analysis.written_cube is not None:
+                    trailing = dataclasses.replace(trailing, analysis=read_written_cube(trailing.analysis, None, 0))
+                self.game.trailing_roll = trailing
         self.result()
 
+    def roll_only(self, props: list[_Property]) -> None:
+        """A node with a roll and no move (``PL[B]DI[33]``): gnubg's record of dice rolled whose play is not
+        written (the roll pending when a game ended by resignation, or when the file was saved)."""
+        dice_prop = next(p for p in props if p.ident == "DI")
+        player_prop = next((p for p in props if p.ident == "PL"), None)
+        if player_prop is None:
+            raise self.r.fail("a roll DI[...] names no player: expected PL[W] or PL[B] in its node", dice_prop)
+        colour = player_prop.text().upper()
+        if colour not in _COLOURS:
+            raise self.r.fail(f"PL[{player_prop.text()}] must be W or B", player_prop, 1)
+        value = dice_prop.text()
+        found = _ROLL.fullmatch(value)
+        if found is None or found.group(3):
+            raise self.r.fail(f"cannot read the roll DI[{value}]: expected two dice (e.g. 33)", dice_prop, 1)
+        dice: Dice = (int(found.group(1)), int(found.group(2)))
+        action = Action(ActionKind.ROLL, _COLOURS[colour], self.r.where(dice_prop), dice=dice, play_text="")
+        self.rolled = self.analysed(action, props, False) if self.r.analysis else action
+
+    def last_roll_only(self, action: Action) -> None:
+        """The roll of a roll-only node that ends the game's record: a roll of the game when its roller then
+        resigned (as ``????`` in a ``.mat`` file), else the game's trailing roll, for the replay to judge."""
+        result = self.info.result
+        if result is not None and result[2] and result[0] != action.player:
+            self.game.actions.append(dataclasses.replace(action, resigned=True))
+        else:
+            self.game.actions.append(action)  # made the trailing roll below: no resignation, or the winner's roll
+            self.trailing_pending = True
+
     def setup(self, props: list[_Property]) -> None:
-        """A set-up node: the checkers (``AE``, ``AW``, ``AB``) and the cube (``CV``, ``CP``) it writes."""
-        start = self.game.start or self.variant.start_position()
-        white = list(start.mover)
-        black = list(start.opponent)
+        """A set-up node before the first move: the game's start (checkers and cube)."""
+        position, cube, owner, _ = self.board(props, self.game.start or self.variant.start_position())
+        if position is not None:
+            self.game.start = position
+        if cube is not None or owner is not None:
+            value = cube or (self.game.start_cube[0] if self.game.start_cube else 1)
+            if value == 1 and owner is not None:
+                raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
+            self.game.start_cube = (value, owner)
+
+    def setup_action(self, props: list[_Property]) -> Action:
+        """A set-up node inside the game (gnubg writes one where a board was set by hand): a SETUP action.
+
+        The reader keeps no board, so a board set there must be set whole: gnubg writes ``AE[a:y]`` (every
+        point and the bar emptied) and then every checker (``AW``, ``AB``).
+        """
+        board = [p for p in props if p.ident in ("AE", "AW", "AB")]
+        if board:
+            cleared = {letter for p in board if p.ident == "AE" for letter in self.letters(p)}
+            if len(cleared) < 25:
+                raise self.r.fail(
+                    "a set-up node inside a game must empty the whole board first (AE[a:y]) before AW and AB",
+                    board[0],
+                )
+        empty = Position((0,) * 26, (0,) * 26)
+        position, cube, owner, owner_set = self.board(props, empty)
+        if cube == 1 and owner is not None:
+            raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
+        setup = SetUp(position, cube, owner, owner_set)
+        return Action(ActionKind.SETUP, _WHITE, self.r.where(props[0]), setup=setup)
+
+    def board(self, props: list[_Property], base: Position) -> tuple[Position | None, int | None, Player | None, bool]:
+        """What the set-up properties ``props`` set, from ``base``: the checkers (None: none written), the
+        cube's value (None: not written), its owner and whether it is written."""
+        white = list(base.mover)
+        black = list(base.opponent)
         owner: Player | None = None
+        owner_set = False
         cube: int | None = None
         for prop in props:
             ident = prop.ident
@@ -603,6 +675,7 @@ class _GameReader:
                 if where not in ("c", "w", "b"):
                     raise self.r.fail(f"CP[{where}] must be c (centred), w (White owns) or b (Black owns)", prop, 1)
                 owner = None if where == "c" else _COLOURS[where.upper()]
+                owner_set = True
         checkers = self.variant.checkers
         for name, side in (("White", white), ("Black", black)):
             on_board = sum(side[1:])
@@ -616,13 +689,8 @@ class _GameReader:
                 raise RuleError(
                     f"illegal set-up: both players have checkers on White's {point}-point", self.r.where(props[0])
                 )
-        if any(p.ident in ("AE", "AW", "AB") for p in props):
-            self.game.start = Position(tuple(white), tuple(black))
-        if cube is not None or owner is not None:
-            value = cube or (self.game.start_cube[0] if self.game.start_cube else 1)
-            if value == 1 and owner is not None:
-                raise RuleError("illegal set-up: a cube of 1 cannot be owned", self.r.where(props[0]))
-            self.game.start_cube = (value, owner)
+        position = Position(tuple(white), tuple(black)) if any(p.ident in ("AE", "AW", "AB") for p in props) else None
+        return position, cube, owner, owner_set
 
     def letters(self, prop: _Property) -> Iterator[str]:
         """Point letters of a point-list property; ``a:c`` ranges are expanded."""
@@ -690,7 +758,8 @@ class _GameReader:
         return Action(kind, player, location)
 
     def analysed(self, action: Action, props: list[_Property], after_double: bool) -> Action:
-        """``action`` with its node's play analysis (``A``, ``LU``); its ``DA`` waits for the replay's cube."""
+        """``action`` with its node's play analysis (``A``, ``LU``) and its ``DA`` as written (read where the
+        replay gives the cube and the score)."""
         if action.kind is ActionKind.ROLL:
             found = next((p for p in props if p.ident == "A"), None)
             luck = next((p.values[0] for p in props if p.ident == "LU" and p.values), None)
@@ -702,7 +771,7 @@ class _GameReader:
         made = cube_made(action.kind, after_double)
         cube = next((p for p in props if p.ident == "DA" and p.values), None)
         if made is not None and cube is not None:
-            self.cube_analyses.append(PendingCube(len(self.game.actions), unescape(cube.values[0]), made))
+            action = dataclasses.replace(action, analysis=with_written_cube(action.analysis, cube.values[0], made))
         return action
 
     def result(self) -> None:

@@ -6,28 +6,26 @@ turns the analysis properties of its move nodes into each action's
 
 A play's analysis (``A[...]``, ``LU[...]``) needs nothing but the node. A
 cube analysis (``DA[...]``) is written in match-winning chances at the score
-and the cube of the moment, which the file does not write: the replay, the
-one owner of game state, gives them (:class:`CubeAnalyses`, a visitor), and
-``DA`` is read then. ``DA`` on a roll is the decision not to double before
-it; on a double, a take or a drop, that double (not a beaver, as in gnubg).
+and the cube of the moment, which the file does not write: it is kept as
+written (:class:`~tabla_cli.evaluation.recorded.WrittenCube`) and read where
+the replay gives that state (:func:`tabla_cli.visitor.recorded_at`). ``DA``
+on a roll is the decision not to double before it; on a double, a take or a
+drop, that double (not a beaver, as in gnubg).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from tabla_cli.board import Play, Player, Position, Step
-from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_sgf_cube_analysis, parse_sgf_move_analysis
+from tabla_cli.board import Player, Step
+from tabla_cli.evaluation.recorded import RecordedAnalysis, WrittenCube, parse_sgf_move_analysis
 from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.formats._sgf_values import letter_point, unescape
-from tabla_cli.model import Action, ActionKind, Game, Match
+from tabla_cli.model import ActionKind
 from tabla_cli.notation import format_play_plain
-from tabla_cli.replay import replay
-from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 
-__all__ = ["CubeAnalyses", "PendingCube", "attach_cube_analyses", "cube_made", "move_analysis"]
+__all__ = ["cube_made", "move_analysis", "with_written_cube"]
 
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
 
@@ -70,86 +68,7 @@ def cube_made(kind: ActionKind, after_double: bool) -> CubeAction | None:
     return made
 
 
-@dataclass(frozen=True, slots=True)
-class PendingCube:
-    """A ``DA`` value waiting for the replay's cube: where its action is and what it evaluates."""
-
-    index: int
-    """The action's index in its game's ``actions``."""
-    value: str
-    """The ``DA`` value, unescaped."""
-    made: CubeAction
-
-
-class CubeAnalyses(BaseVisitor[None]):
-    """Reads each ``DA`` with the cube and score the replay gives at its action, into the action's analysis.
-
-    Args:
-        pending: for each game (in order), its ``DA`` values.
-    """
-
-    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN
-    reads_analysis = False
-
-    def __init__(self, pending: Sequence[Sequence[PendingCube]]) -> None:
-        self.pending = pending
-        self.game_index = -1
-        self.actions: list[Action] = []
-        self.waiting: list[PendingCube] = []
-        self.cursor = 0
-
-    def begin_game(self, game: Game, state: DecisionState) -> None:
-        self.game_index += 1
-        self.actions = game.actions
-        self.waiting = list(reversed(self.pending[self.game_index])) if self.game_index < len(self.pending) else []
-        self.cursor = 0
-
-    def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
-        self._read(state, action)
-
-    def visit_resign(self, state: DecisionState, action: Action) -> None:
-        self._read(state, action)
-
-    def visit_cube(
-        self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
-    ) -> None:
-        self._read(state, action)
-
-    def result(self) -> None:
-        return None
-
-    def _read(self, state: DecisionState, action: Action) -> None:
-        """Read the ``DA`` of ``action`` (the next visited action of the game), if it has one."""
-        actions = self.actions
-        cursor = self.cursor
-        while cursor < len(actions) and actions[cursor] is not action:
-            cursor += 1
-        if cursor == len(actions):
-            return  # not in the record (a trailing roll the replay counted)
-        self.cursor = cursor
-        while self.waiting and self.waiting[-1].index < cursor:
-            self.waiting.pop()
-        if not self.waiting or self.waiting[-1].index != cursor:
-            return
-        found = self.waiting.pop()
-        made = found.made
-        doubler = action.player.other if made in _ANSWERS else action.player
-        cube = state.cube
-        context = (
-            (state.length - state.score[doubler], state.length - state.score[doubler.other], cube, state.crawford)
-            if state.length
-            else None
-        )
-        analysis = parse_sgf_cube_analysis(found.value, context, cube > 1)
-        if analysis is None:
-            return
-        recorded = action.analysis or RecordedAnalysis(level=analysis.level)
-        actions[cursor] = dataclasses.replace(
-            action, analysis=dataclasses.replace(recorded, cube=analysis, cube_action=made)
-        )
-
-
-def attach_cube_analyses(match: Match, pending: Sequence[Sequence[PendingCube]]) -> None:
-    """Replay ``match`` to read the ``DA`` values ``pending`` (for each game, in order) into its actions."""
-    if any(pending):
-        replay(match, CubeAnalyses(pending))
+def with_written_cube(recorded: RecordedAnalysis | None, value: str, made: CubeAction) -> RecordedAnalysis:
+    """``recorded`` (the node's play analysis, if any) with the ``DA`` value ``value``, kept as written."""
+    written = WrittenCube(unescape(value), made, alone=recorded is None)
+    return dataclasses.replace(recorded or RecordedAnalysis(), written_cube=written)

@@ -20,7 +20,10 @@ position a user edited (``game 2 move 5``), ``XG Money`` (the stakes of a
 match played for money), ``XG AutoDouble`` (the rule), ``XG Auto Doubles``
 (automatic doubles of a game), ``XG Missing Game`` (a game the file does not
 hold, only its winner and points; the replay checks each game's score
-against the games the file holds). Comment records are skipped (comments live in ``temp.xgc``, not read).
+against the games the file holds). Comments (``temp.xgc``, RTF) are kept as plain text on the
+decision whose record names them, and XG's flag on a decision as ``flagged``; a move record with no play
+(every from and to 0) is a roll without a move, the game's trailing roll when nothing but the game's end
+follows it (docs/formats.md says what each kind of record becomes).
 
 A binary file has no lines: findings say ``game 3 move 12``, numbered as a
 ``.mat`` numbers its lines (a new number at each action of player 0, or at
@@ -39,6 +42,7 @@ from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.findings import Code, Finding
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._mat_headers import said
+from tabla_cli.formats._rtf import plain_text
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.formats.xg_analysis import (
     answer_analysis,
@@ -46,7 +50,7 @@ from tabla_cli.formats.xg_analysis import (
     cube_analysis,
     with_cube,
 )
-from tabla_cli.formats.xg_archive import MAGIC, read_game_file
+from tabla_cli.formats.xg_archive import MAGIC, read_archive
 from tabla_cli.formats.xg_records import (
     MATCH_MAGIC,
     RECORD_SIZE,
@@ -59,7 +63,9 @@ from tabla_cli.formats.xg_records import (
     MissingGame,
     MoveRecord,
     RecordType,
+    Rollout,
     parse_record,
+    parse_rollouts,
 )
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
@@ -98,8 +104,21 @@ def read_matches(
             inflates past ``max_size``).
         TranscriptSyntaxError: (without ``on_error``) see ``on_error``.
     """
-    records = read_game_file(data, path=path, max_size=max_size)
-    yield _Reader(path, on_error).read(records)
+    archive = read_archive(data, path=path, max_size=max_size)
+    reader = _Reader(path, on_error, comments(archive.comments), parse_rollouts(archive.rollouts))
+    match = reader.read(archive.records)
+    if archive.damaged is not None:
+        match.findings.insert(0, Finding(Code.DAMAGED_CONTAINER, archive.damaged, Location(path)))
+    yield match
+
+
+def comments(data: bytes) -> list[str]:
+    """The comments of ``temp.xgc`` as plain text, in order (a record names its comment by its index):
+    one RTF document a line, its own line breaks written as the bytes 1, 2."""
+    lines = data.split(b"\r\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return [plain_text(line.replace(b"\x01\x02", b"\r\n")) for line in lines]
 
 
 def _player(side: int, what: str, where: Location) -> Player:
@@ -210,6 +229,8 @@ class _Turns:
 class _Reader:
     path: str
     on_error: ErrorHandler | None
+    comments: list[str] = field(default_factory=list)
+    rollouts: list[Rollout] = field(default_factory=list)
     match: Match = field(init=False)
     game: Game | None = None
     turns: _Turns = field(default_factory=_Turns)
@@ -218,6 +239,12 @@ class _Reader:
     """The position the file's last record left (XG's board, seen from player 1)."""
     version: int = 0
     skipping: bool = False
+    ended: bool = False
+    unset_start: bool = False
+    """The current game's header writes no start: its first record's position is the start."""
+    """The current game's footer has been read."""
+    unplayed: Action | None = None
+    """The current game's last roll, when its record holds no play."""
 
     def where(self, move: int = 0) -> Location:
         return Location(self.path, game=self.game.number if self.game is not None else 0, move=move)
@@ -240,7 +267,9 @@ class _Reader:
             path=self.path,
             format="xg",
             location=Location(self.path),
+            marks_hits=True,
         )
+        self.match.comments += [f"XG: {text}" for text in map(self.comment, header.comments) if text]
         for index, start in enumerate(range(RECORD_SIZE, whole, RECORD_SIZE), 2):
             try:
                 self.record(records[start : start + RECORD_SIZE], index)
@@ -249,11 +278,26 @@ class _Reader:
                     raise
                 self.on_error(exc)
                 self.skipping = True
+        self.settle_unplayed()
         if whole < len(records):
             self.error(
                 f"the match records end in a partial record of {len(records) - whole} bytes: ignored", self.where()
             )
         return self.match
+
+    def comment(self, index: int) -> str | None:
+        """The comment ``index`` of ``temp.xgc`` (-1: none); None when there is none or it is empty."""
+        return (self.comments[index] or None) if 0 <= index < len(self.comments) else None
+
+    def settle_unplayed(self) -> None:
+        """The current game's last roll, when its record holds no play and nothing follows it but the game's end,
+        is the roll XG saw rolled and not played (before a resignation, or pending when the file was saved): the
+        game's :attr:`~tabla_cli.model.Game.trailing_roll`, which the replay counts as a dance only where no play
+        was possible and the game goes on."""
+        game, roll = self.game, self.unplayed
+        self.unplayed = None
+        if game is not None and roll is not None and game.actions and game.actions[-1] is roll:
+            game.trailing_roll = game.actions.pop()
 
     def error(self, message: str, where: Location) -> None:
         exc = TranscriptSyntaxError(message, where)
@@ -267,6 +311,7 @@ class _Reader:
             self.error(f"record {index} has type {data[8]}, not one XG writes: skipped", self.where())
             return
         if isinstance(record, GameHeader):
+            self.settle_unplayed()
             self.skipping = False
             self.start(record)
             return
@@ -275,6 +320,7 @@ class _Reader:
         if isinstance(record, Comment):
             return
         if isinstance(record, MatchFooter):
+            self.settle_unplayed()
             self.game = None
             return
         if isinstance(record, MissingGame):
@@ -289,12 +335,31 @@ class _Reader:
             raise TranscriptSyntaxError(
                 f"record {index} ({RecordType(data[8]).name.lower().replace('_', ' ')}) is outside a game", self.where()
             )
-        if isinstance(record, CubeRecord):
+        if self.ended:
+            self.after_end(record, index)
+        elif isinstance(record, CubeRecord):
             self.cube(record)
         elif isinstance(record, MoveRecord):
             self.move(record)
         else:
             self.end(record)
+
+    def after_end(self, record: CubeRecord | MoveRecord | GameFooter, index: int) -> None:
+        """A record after the game's footer: a cube record without a double says nothing, a roll with no play is
+        the roll pending when the file was saved (the game's trailing roll, left out); anything else is read into
+        the game, after its end, where the replay reports it (``action-after-end``)."""
+        assert self.game is not None
+        if isinstance(record, GameFooter):
+            raise TranscriptSyntaxError(f"record {index} is a second footer of game {self.game.number}", self.where())
+        if isinstance(record, CubeRecord):
+            if record.double == 1:
+                self.cube(record)
+        elif record.unplayed and self.game.trailing_roll is None:
+            player = _player(record.actor, "a move record", self.where(self.turns.number))
+            number = self.turns.next(player)
+            self.game.trailing_roll = Action(ActionKind.ROLL, player, self.where(number), number, dice=record.dice)
+        else:
+            self.move(record)
 
     def start(self, header: GameHeader) -> None:
         number = header.number if header.number > 0 else len(self.match.games) + 1
@@ -307,8 +372,17 @@ class _Reader:
         self.game = game
         self.turns = _Turns()
         self.no_double = None
-        self.board = header.start
+        self.ended = False
         self.match.games.append(game)
+        self.match.comments += [f"XG game {number}: {text}" for text in map(self.comment, header.comments) if text]
+        if not any(header.start):
+            # No checker at all: XG leaves the start unwritten in some files it was given move by move (the first
+            # game of a live transcription); the game's first record says where it starts.
+            self.board = None
+            self.unset_start = True
+            return
+        self.unset_start = False
+        self.board = header.start
         start = _position(header.start)
         if start != Position.start():
             game.start = start
@@ -322,6 +396,11 @@ class _Reader:
 
     def follows(self, record: CubeRecord | MoveRecord, where: Location) -> None:
         """Mark an edited position; report one that is not where the file's last play left the board."""
+        if self.unset_start and self.game is not None:
+            self.unset_start = False
+            start = _position(record.position)
+            if start != Position.start() and any(record.position):
+                self.game.start = start
         if record.edited:
             self.match.headers.append(("XG Edited", f"game {where.game} move {where.move}"))
         elif self.board is not None and record.position != self.board:
@@ -346,7 +425,19 @@ class _Reader:
         number = self.turns.next(doubler)
         where = self.where(number)
         value = 2 ** (min(abs(record.cube), 30) + 1)
-        self.add(Action(ActionKind.DOUBLE, doubler, where, number, value=value, analysis=cube_analysis(record)))
+        note, flagged = self.comment(record.comment), record.flagged
+        self.add(
+            Action(
+                ActionKind.DOUBLE,
+                doubler,
+                where,
+                number,
+                value=value,
+                analysis=cube_analysis(record, self.rollouts),
+                comment=note,
+                flagged=flagged,
+            )
+        )
         taker = doubler.other
         answer = _ANSWERS.get(record.take)
         if answer is None:
@@ -354,7 +445,17 @@ class _Reader:
         number = self.turns.next(taker)
         where = self.where(number)
         # XG writes no value for a beaver or raccoon: the replay's cube gives them, as for FIBS and SGF.
-        self.add(Action(answer, taker, where, number, analysis=answer_analysis(record, _MADE[answer])))
+        self.add(
+            Action(
+                answer,
+                taker,
+                where,
+                number,
+                analysis=answer_analysis(record, _MADE[answer], self.rollouts),
+                comment=note,
+                flagged=flagged,
+            )
+        )
         if answer is ActionKind.BEAVER:
             self.beavered(record, doubler)
 
@@ -377,18 +478,41 @@ class _Reader:
             raise TranscriptSyntaxError(
                 f"a move record counts {record.candidate_count} candidate plays (at most 32)", where
             )
-        play = _play(record.steps, where)
+        play = "" if record.unplayed else _play(record.steps, where)
         cube = self.no_double if self.no_double is not None and self.no_double.actor == record.actor else None
         self.no_double = None
         analysis = with_cube(
-            checker_analysis(record, lambda steps: _play(steps, where)), None if cube is None else cube_analysis(cube)
+            checker_analysis(record, lambda steps: _play(steps, where), self.rollouts),
+            None if cube is None else cube_analysis(cube, self.rollouts),
         )
-        self.add(Action(ActionKind.ROLL, player, where, number, dice=record.dice, play_text=play, analysis=analysis))
+        # A comment or flag on the no-double decision before the roll belongs to this roll's decision too.
+        note = self.comment(record.comment) or (None if cube is None else self.comment(cube.comment))
+        flagged = record.flagged or (cube is not None and cube.flagged)
+        action = Action(
+            ActionKind.ROLL,
+            player,
+            where,
+            number,
+            dice=record.dice,
+            play_text=play,
+            analysis=analysis,
+            comment=note,
+            flagged=flagged,
+        )
+        self.add(action)
+        if record.unplayed:
+            # No play recorded (every from and to 0, no end position): read as a roll without a move. Inside a
+            # game it is a dance (the replay says when a play was possible); as the game's last roll it is
+            # settled by settle_unplayed. The board stays where it was.
+            self.unplayed = action
+            return
+        self.unplayed = None
         end = record.position_end  # seen from the mover
         self.board = end if player is Player.ZERO else tuple(-end[25 - index] for index in range(26))
 
     def end(self, footer: GameFooter) -> None:
         winner = _player(footer.winner, "a game footer", self.where(self.turns.number))
+        self.settle_unplayed()
         if footer.termination >= _RESIGNED:
             loser = winner.other
             number = self.turns.next(loser)
@@ -397,8 +521,8 @@ class _Reader:
                 Action(ActionKind.RESIGN, loser, self.where(number), number, value=level if 1 <= level <= 3 else None)
             )
         self.add(Action(ActionKind.WIN, winner, self.where(), value=footer.points))
-        self.game = None
+        self.ended = True
 
 
-FORMAT = Format("xg", (".xg",), never, read_matches, magic=(MAGIC,))
+FORMAT = Format("xg", (".xg", ".xgp"), never, read_matches, magic=(MAGIC,))
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

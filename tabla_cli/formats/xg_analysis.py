@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tabla_cli.evaluation.recorded import (
     Candidate,
@@ -34,9 +34,17 @@ from tabla_cli.evaluation.recorded import (
     proper_cube_action,
 )
 from tabla_cli.evaluation.types import CubeAction, DecisionKind
-from tabla_cli.formats.xg_records import CubeRecord, Evaluation, MoveRecord
+from tabla_cli.formats.xg_records import CubeRecord, Evaluation, MoveRecord, Rollout
 
-__all__ = ["NOT_ANALYSED", "answer_analysis", "checker_analysis", "cube_analysis", "level_name", "source"]
+__all__ = [
+    "NOT_ANALYSED",
+    "answer_analysis",
+    "checker_analysis",
+    "cube_analysis",
+    "level_name",
+    "rollout_name",
+    "source",
+]
 
 NOT_ANALYSED = -1000.0
 """XG's error or luck figure of a decision it did not analyse."""
@@ -79,15 +87,35 @@ def _analysed(figure: float) -> bool:
     return figure != NOT_ANALYSED and math.isfinite(figure)
 
 
-def checker_analysis(move: MoveRecord, play_text: Callable[[tuple[int, ...]], str]) -> RecordedAnalysis | None:
+def rollout_name(rollout: Rollout, *, double: bool = False) -> str:
+    """A rollout's level with its games and the 95% confidence interval of its equity.
+
+    >>> rollout_name(Rollout(500, 0.01414, 0, 0.0))
+    'rollout, 500 games, 95% CI +-0.014'
+    """
+    games, ci = (rollout.games_double, rollout.ci_double) if double else (rollout.games, rollout.ci)
+    return f"rollout, {games} games, 95% CI +-{ci:.3f}"
+
+
+def checker_analysis(
+    move: MoveRecord, play_text: Callable[[tuple[int, ...]], str], rollouts: Sequence[Rollout] = ()
+) -> RecordedAnalysis | None:
     """The analysis of a checker play, None when XG did not analyse it.
 
-    ``play_text`` writes a candidate's ``(from, to)`` codes as a play.
+    ``play_text`` writes a candidate's ``(from, to)`` codes as a play; ``rollouts`` are ``temp.xgr``'s, which
+    name the level of a candidate XG rolled out (its games and confidence interval).
     """
     if not _analysed(move.error_move) or move.analysed < 0:
         return None
+
+    def level(index: int, code: int) -> str:
+        at = move.rollouts[index] if index < len(move.rollouts) else -1
+        return rollout_name(rollouts[at]) if 0 <= at < len(rollouts) else level_name(code)
+
     candidates = tuple(
-        Candidate(rank, play_text(c.steps), c.evaluation[6], 0.0, _probabilities(c.evaluation), level_name(c.level))
+        Candidate(
+            rank, play_text(c.steps), c.evaluation[6], 0.0, _probabilities(c.evaluation), level(rank - 1, c.level)
+        )
         for rank, c in enumerate(move.candidates, 1)
     )
     if candidates:
@@ -108,23 +136,30 @@ def checker_analysis(move: MoveRecord, play_text: Callable[[tuple[int, ...]], st
     return dataclasses.replace(recorded, checker_evaluation=dataclasses.replace(evaluation, error=error))
 
 
-def _cube(record: CubeRecord) -> CubeAnalysis:
+def _cube(record: CubeRecord, rollouts: Sequence[Rollout]) -> CubeAnalysis:
     no_double, double_take, double_pass = record.equities
+    level = source(record.level)
+    if 0 <= record.rollout < len(rollouts):
+        rollout = rollouts[record.rollout]
+        level = f"XG {rollout_name(rollout)}"
+        if rollout.games_double:
+            level += f"; double/take {rollout.games_double} games, 95% CI +-{rollout.ci_double:.3f}"
     cube = CubeAnalysis(
         no_double,
         double_take,
         double_pass,
-        level=source(record.level),
+        level=level,
         probabilities=_probabilities(record.no_double_eval),
     )
     return dataclasses.replace(cube, proper=proper_cube_action(cube, redouble=record.cube != 0))
 
 
-def cube_analysis(record: CubeRecord) -> RecordedAnalysis | None:
-    """The doubler's decision (not doubling before a roll, or the double), None when XG did not analyse it."""
+def cube_analysis(record: CubeRecord, rollouts: Sequence[Rollout] = ()) -> RecordedAnalysis | None:
+    """The doubler's decision (not doubling before a roll, or the double), None when XG did not analyse it
+    (``rollouts``: ``temp.xgr``'s, which name the level of a decision XG rolled out)."""
     if record.double not in (0, 1) or record.analysed < 0 or not _analysed(record.error_cube):
         return None
-    cube = _cube(record)
+    cube = _cube(record, rollouts)
     made = CubeAction.DOUBLE if record.double == 1 else CubeAction.NO_DOUBLE
     recorded = RecordedAnalysis(level=cube.level, cube=cube, cube_action=made)
     evaluation = evaluation_from_recorded(recorded, DecisionKind.DOUBLE)
@@ -133,11 +168,11 @@ def cube_analysis(record: CubeRecord) -> RecordedAnalysis | None:
     return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation, error=abs(record.error_cube)))
 
 
-def answer_analysis(record: CubeRecord, made: CubeAction) -> RecordedAnalysis | None:
+def answer_analysis(record: CubeRecord, made: CubeAction, rollouts: Sequence[Rollout] = ()) -> RecordedAnalysis | None:
     """The answer to the double of ``record`` (``made``: take, pass or beaver), None when XG did not analyse it."""
     if record.double != 1 or record.analysed < 0 or not _analysed(record.error_take):
         return None
-    cube = _cube(record)
+    cube = _cube(record, rollouts)
     recorded = RecordedAnalysis(level=cube.level, cube=cube, cube_action=made)
     evaluation = evaluation_from_recorded(recorded, DecisionKind.TAKE)
     if evaluation is None:

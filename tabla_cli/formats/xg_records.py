@@ -37,8 +37,11 @@ __all__ = [
     "MatchHeader",
     "MissingGame",
     "MoveRecord",
+    "ROLLOUT_SIZE",
     "RecordType",
+    "Rollout",
     "parse_record",
+    "parse_rollouts",
 ]
 
 RECORD_SIZE = 2560
@@ -96,6 +99,8 @@ class MatchHeader:
     cube_limit: int
     auto_double_max: int
     money_score: tuple[int, int]
+    comments: tuple[int, int] = (-1, -1)
+    """The indexes in ``temp.xgc`` of the match's header and footer comments (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +110,8 @@ class GameHeader:
     start: Board
     number: int
     auto_doubles: int
+    comments: tuple[int, int] = (-1, -1)
+    """The indexes in ``temp.xgc`` of the game's header and footer comments (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +137,12 @@ class CubeRecord:
     analysed: int
     """The analysis level (-1: none)."""
     edited: bool
+    flagged: bool = False
+    """A user flagged the decision (to study it)."""
+    comment: int = -1
+    """The index of its comment in ``temp.xgc`` (-1: none)."""
+    rollout: int = -1
+    """The index of its rollout in ``temp.xgr`` (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +174,17 @@ class MoveRecord:
     """The analysis level of the play (-1: none)."""
     luck_analysed: int
     edited: bool
+    flagged: bool = False
+    """A user flagged the play (to study it)."""
+    comment: int = -1
+    """The index of its comment in ``temp.xgc`` (-1: none)."""
+    rollouts: tuple[int, ...] = ()
+    """For each candidate, the index of its rollout in ``temp.xgr`` (-1: none)."""
+
+    @property
+    def unplayed(self) -> bool:
+        """No play is recorded: every from and to is 0 (XG's record of a roll it did not see played)."""
+        return not any(self.steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +205,8 @@ class MatchFooter:
 
 @dataclass(frozen=True, slots=True)
 class Comment:
-    """A comment record: its text lives in ``temp.xgc``, which is not read; the reader skips it."""
+    """A comment record (declared by the layout, never seen written): the reader skips it; comments are
+    ``temp.xgc``'s lines, named by the ``comment`` index of the record they belong to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +291,7 @@ def _match_header(r: bytes) -> MatchHeader:
         cube_limit=_int(r, 612) if version >= 8 else 0,
         auto_double_max=_int(r, 616) if version >= 8 else 0,
         money_score=(_int(r, 564), _int(r, 568)),
+        comments=(_int(r, 576), _int(r, 580)),
     )
 
 
@@ -276,6 +302,7 @@ def _game_header(r: bytes, version: int) -> GameHeader:
         start=_board(r, 21),
         number=_int(r, 48),
         auto_doubles=_int(r, 64) if version >= 26 else 0,
+        comments=(_int(r, 56), _int(r, 60)),
     )
 
 
@@ -297,6 +324,9 @@ def _cube(r: bytes, version: int) -> CubeRecord:
         error_take=_double(r, 216),
         analysed=_int(r, 232),
         edited=version >= 24 and bool(r[296]),
+        flagged=bool(r[288]),
+        comment=_int(r, 292),
+        rollout=_int(r, 224),
     )
 
 
@@ -327,11 +357,45 @@ def _move(r: bytes, version: int) -> MoveRecord:
         analysed=_int(r, 2472),
         luck_analysed=_int(r, 2476),
         edited=version >= 24 and bool(r[2528]),
+        flagged=bool(r[2520]),
+        comment=_int(r, 2524),
+        rollouts=struct.unpack_from("<32i", r, 2344),
     )
 
 
 def _game_footer(r: bytes) -> GameFooter:
     return GameFooter(score=(_int(r, 12), _int(r, 16)), winner=_int(r, 24), points=_int(r, 28), termination=_int(r, 32))
+
+
+ROLLOUT_SIZE = 2184
+"""The size of a record of ``temp.xgr`` (``TRolloutContext``)."""
+_ROLLED_AT = struct.calcsize("<BBxxllxxxxdllllBBBxllLlllBxxxflBBBx")
+_ERRORS_AT = struct.calcsize("<BBxxllxxxxdllllBBBxllLlllBxxxflBBBxlBxxxxxxx37d37d37d37d37d37d37l")
+_ROLLED2_AT = struct.calcsize("<BBxxllxxxxdllllBBBxllLlllBxxxflBBBxlBxxxxxxx37d37d37d37d37d37d37lff7f7fffl7fllll")
+
+
+@dataclass(frozen=True, slots=True)
+class Rollout:
+    """What tabla reads of a rollout of ``temp.xgr``: the games rolled and the 95% confidence interval of the
+    equity (no double, or the play; and of double/take for a cube rollout)."""
+
+    games: int
+    ci: float
+    games_double: int
+    ci_double: float
+
+
+def parse_rollouts(data: bytes) -> list[Rollout]:
+    """The rollouts of ``temp.xgr``, in order (a record names one by its index)."""
+    return [
+        Rollout(
+            games=_int(data, at + _ROLLED_AT),
+            ci=struct.unpack_from("<f", data, at + _ERRORS_AT)[0],
+            games_double=_int(data, at + _ROLLED2_AT),
+            ci_double=struct.unpack_from("<f", data, at + _ERRORS_AT + 4)[0],
+        )
+        for at in range(0, len(data) - ROLLOUT_SIZE + 1, ROLLOUT_SIZE)
+    ]
 
 
 def parse_record(record: bytes, version: int) -> Record | None:

@@ -41,7 +41,8 @@ _FIRST_COLUMNS = (
 
 
 def analysis_table(decisions: Sequence[Mapping[str, Any]], by: str) -> Table:
-    """The ``by`` table of the decision rows: per ``match`` and player, per ``player``, or every ``decision``.
+    """The ``by`` table of the decision rows: per ``match`` and player, per ``game`` and player, per
+    ``player``, or every ``decision``.
 
     Plain Python (:class:`~tabla_cli.columns.Table`): ``tabla analyze`` writes
     it without pandas.
@@ -53,26 +54,29 @@ def analysis_table(decisions: Sequence[Mapping[str, Any]], by: str) -> Table:
         return Table.of(DECISION_COLUMNS, decisions)
     if by == "player":
         return Table.of(stat_columns(), skill_rows(decisions))
-    if by != "match":
+    if by not in ("match", "game"):
         raise ValueError(f"unknown table {by!r}: choose one of {', '.join(BY_CHOICES)}")
+    by_game = by == "game"
     named: dict[tuple[str, str], Mapping[str, Any]] = {}
     for row in decisions:
         named.setdefault((str(row["match"]), str(row["player"])), row)
     rows = []
-    for stats in skill_rows(decisions, by_match=True):
+    for stats in skill_rows(decisions, by_match=True, by_game=by_game):
         first = named[(stats["match"], stats["player"])]
         number = _number_in_file(stats["match"], str(first["file"]))
         rows.append({**stats, "match": number, "file": first["file"], "opponent": first["opponent"]})
-    return Table.of(_by_match_columns(), rows)
+    return Table.of(_by_match_columns(by_game), rows)
 
 
-def _by_match_columns() -> tuple[Column, ...]:
-    """The columns of the ``match`` table: :data:`_FIRST_COLUMNS` first, then the rest of the statistics."""
+def _by_match_columns(by_game: bool = False) -> tuple[Column, ...]:
+    """The columns of the ``match`` (or ``game``) table: :data:`_FIRST_COLUMNS` first (``game`` after
+    ``match``), then the rest of the statistics."""
     named = {c.name: c for c in DECISION_COLUMNS if c.name in ("file", "opponent")}
-    columns = {c.name: c for c in stat_columns(by_match=True)} | named
+    columns = {c.name: c for c in stat_columns(by_match=True, by_game=by_game)} | named
     columns["match"] = Column("match", "int64", "the match's number in its file")
-    first = [columns[name] for name in _FIRST_COLUMNS]
-    return (*first, *(c for c in columns.values() if c.name not in _FIRST_COLUMNS))
+    names = _FIRST_COLUMNS[:2] + ("game",) + _FIRST_COLUMNS[2:] if by_game else _FIRST_COLUMNS
+    first = [columns[name] for name in names]
+    return (*first, *(c for c in columns.values() if c.name not in names))
 
 
 def _number_in_file(key: str, path: str) -> int:
@@ -100,14 +104,25 @@ def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
             f"lost {row['error']:.3f}"
         )
         board = _board(row, caption)
-        where = _text(row.get("file")) or _text(row["match"])
+        path = _text(row.get("file")) or _text(row["match"])
         parts.append(
             f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
-            f"({html.escape(str(row['source']))}; {html.escape(where)})"
+            f"({html.escape(str(row['source']))}; "
+            f'<span title="{html.escape(path)}">{html.escape(short_name(_text(row["match"]) or path))}</span>)'
             "</figcaption></figure>"
         )
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def short_name(match: str) -> str:
+    """A match's key as a caption names it: the file's own name (the path stays in a tooltip), and
+    ``#n`` for a file's n-th match.
+
+    >>> short_name("/home/ann/archive/2024/Galaxy/match967143.txt"), short_name("a/b.mat#2")
+    ('match967143.txt', 'b.mat#2')
+    """
+    return match.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _text(value: object) -> str:

@@ -16,7 +16,7 @@ way:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -124,6 +124,7 @@ def build_report(
     sink: str | Path | None = None,
     progress: Callable[[], None] | None = None,
     each: Callable[[FileRows], None] | None = None,
+    stored: Iterable[FileRows] | None = None,
 ) -> Report:
     """Read, replay (and analyse) ``sources`` into the frames of the matches ``options`` keeps.
 
@@ -136,6 +137,8 @@ def build_report(
             stream there as the files are read.
         progress: called once per source read.
         each: called with each source's rows as they arrive, before they are merged.
+        stored: the files' rows already made (``report --db``: from the index),
+            used instead of reading ``sources``.
 
     Raises:
         OSError: writing to ``sink`` failed.
@@ -155,15 +158,20 @@ def build_report(
     )
     if stdin is not None:
         builder.add(file_rows(stdin, include=include, options=options.read, analyse=options.analyse))
-    for rows in iter_file_rows(
-        sources,
-        jobs=options.jobs,
-        include=include,
-        options=options.read,
-        scheduler=options.scheduler,
-        progress=progress,
-        analyse=options.analyse,
-    ):
+    read = (
+        iter_file_rows(
+            sources,
+            jobs=options.jobs,
+            include=include,
+            options=options.read,
+            scheduler=options.scheduler,
+            progress=progress,
+            analyse=options.analyse,
+        )
+        if stored is None
+        else stored
+    )
+    for rows in read:
         if each is not None:
             each(rows)
         builder.add(rows)

@@ -32,7 +32,7 @@ DEPRECATED_TABLES: dict[str, str] = {"errors": "findings"}
 PERIODS: tuple[str, ...] = ("week", "month", "year")
 """The periods of the ``period`` table."""
 
-ANALYSIS_TABLES: tuple[str, ...] = ("match", "player", "decision")
+ANALYSIS_TABLES: tuple[str, ...] = ("match", "game", "player", "decision")
 """The tables of ``tabla analyze --by`` (see :func:`tabla_cli.reports.analysis.analysis_table`)."""
 
 FORMATS: tuple[str, ...] = ("table", "csv", "json", "jsonl", "markdown", "html", "parquet")

@@ -12,6 +12,7 @@ things to compare.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Sequence
 
@@ -36,6 +37,7 @@ from tabla_cli.reports.summaries import (
     player_summary,
     session_kinds,
 )
+from tabla_cli.words import plural
 
 __all__ = ["player_page", "readable"]
 
@@ -68,6 +70,8 @@ LABELS: dict[str, str] = {
     "gammons_outside_lost": "4-point gammons lost",
     "gammons_bar_won": "8-point gammons won",
     "gammons_bar_lost": "8-point gammons lost",
+    "forfeits_won": "resignations won ('Losses' lines)",
+    "forfeits_lost": "resignations lost ('Losses' lines)",
     "take_rate": "takes %",
     "drop_rate": "drops %",
     "doubles_received": "doubles received",
@@ -76,20 +80,55 @@ LABELS: dict[str, str] = {
     "gammons_won_taken_cube": "gammons won after a take",
     "error_rate": "error rate (mEMG)",
     "pr": "PR",
+    "opponent_pr": "opponent PR",
+    "xg_decisions": "decisions (XG's count)",
+    "snowie_error_rate": "Snowie error rate (mEMG)",
+    "checker_error_mwc": "checker error (MWC %)",
+    "cube_error_mwc": "cube error (MWC %)",
+    "error_total_mwc": "error total (MWC %)",
+    "error_rate_mwc": "error rate (MWC % per decision)",
+    "fibs_rating": "FIBS rating from errors (gnubg)",
     "rolls_tested": "rolls tested",
     "chi2_p_value": "p-value (chi-squared)",
 }
 """Column names in words, where replacing ``_`` by a blank is not enough."""
 
 
+@functools.cache
+def units() -> dict[str, str]:
+    """The unit of each measure the page shows, by column name, as ``columns.toml`` gives it."""
+    from tabla_cli.analysis.stats import STAT_COLUMNS
+    from tabla_cli.reports.skill import OPPONENT_SKILL_COLUMNS, SKILL_COLUMNS
+    from tabla_cli.reports.summaries import SUMMARY_COLUMNS
+
+    tables = [*SUMMARY_COLUMNS.values(), STAT_COLUMNS, SKILL_COLUMNS, OPPONENT_SKILL_COLUMNS]
+    return {c.name: c.unit for columns in tables for c in columns if c.unit}
+
+
+def label(column: str) -> str:
+    """The column's name in words, with its unit where a number alone would not say it.
+
+    >>> label("take_rate"), label("checker_error_rate"), label("pr")
+    ('takes %', 'checker error rate (mEMG)', 'PR')
+    """
+    words = LABELS.get(column, column.replace("_", " "))
+    unit = units().get(column, "")
+    if unit == "share" and not words.endswith("%"):
+        return f"{words} %"
+    if unit == "mEMG" and unit not in words:
+        return f"{words} ({unit})"
+    return words
+
+
 def readable(df: pd.DataFrame, keep: Sequence[str] = ()) -> pd.DataFrame:
-    """``df`` for a person: rates (``*_rate*``) as percentages, columns in words, all-zero numeric columns out.
+    """``df`` for a person: shares as percentages, columns in words with their units, all-zero numeric columns out.
 
-    A column of ``keep`` stays even when it is all zero.
+    A column's unit is its ``columns.toml`` unit (:func:`units`); a column of
+    ``keep`` stays even when it is all zero.
 
-    >>> readable(pd.DataFrame({"player": ["a"], "take_rate": [0.5], "beavers": [0]}))
-      player takes %
-    0      a   50.0%
+    >>> readable(pd.DataFrame({"player": ["a"], "take_rate": [0.5], "cube_error_rate": [18.5], "beavers": [0]}))
+      player takes %  cube error rate (mEMG)
+    0      a   50.0%                    18.5
     """
     out = df.copy()
     for column in df.columns:
@@ -97,9 +136,9 @@ def readable(df: pd.DataFrame, keep: Sequence[str] = ()) -> pd.DataFrame:
         numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
         if numeric and column not in keep and len(values) and values.fillna(0).eq(0).all():
             out = out.drop(columns=column)
-        elif numeric and "_rate" in column and column not in ("error_rate", "luck_rate"):
+        elif numeric and units().get(column) == "share":
             out[column] = values.astype("Float64").map(lambda v: "" if pd.isna(v) else f"{100 * v:.1f}%")
-    return out.rename(columns=lambda c: LABELS.get(c, c.replace("_", " ")))
+    return out.rename(columns=label)
 
 
 def _percent(part: float, whole: float) -> str:
@@ -114,17 +153,6 @@ def _card(label: str, big: str, small: str = "") -> str:
     )
 
 
-def _plural(count: int, word: str) -> str:
-    """``count`` and ``word``, plural when it is not 1.
-
-    >>> _plural(1, "completed match"), _plural(3, "completed match"), _plural(2, "decision")
-    ('1 completed match', '3 completed matches', '2 decisions')
-    """
-    if count == 1:
-        return f"{count:,} {word}"
-    return f"{count:,} {word}{'es' if word.endswith(('ch', 's')) else 's'}"
-
-
 def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> str:
     """The large numbers of one player (a row of :func:`~tabla_cli.reports.summaries.player_summary`).
 
@@ -136,12 +164,12 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
         (int(row["one_game_sessions"]), "one-game session"),
         (int(row["money_sessions"]), "money session"),
     ]
-    besides = ", ".join(_plural(n, word) for n, word in others if n)
+    besides = ", ".join(plural(n, word) for n, word in others if n)
     cards = [
         _card(
             "Matches won–lost",
             f"{won}–{done - won}",
-            f"{_percent(won, done)} of {_plural(done, 'completed match')}"
+            f"{_percent(won, done)} of {plural(done, 'completed match')}"
             + (f"; besides: {besides}" if besides else ""),
         )
     ]
@@ -162,18 +190,18 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
     gammon_won = row["gammon_rate_won"]
     gammon_lost = row["gammon_rate_lost"]
     big = " / ".join("–" if pd.isna(v) else f"{100 * v:.1f}%" for v in (gammon_won, gammon_lost))
+    resigned_won = int(row["forfeits_won"]) + int(row["resignations_won"])
+    resigned_lost = int(row["forfeits_lost"]) + int(row["resignations_lost"])
     ended = [
-        (int(row["forfeits_won"]), "forfeit won"),
-        (int(row["forfeits_lost"]), "forfeit lost"),
-        (int(row["resignations_won"]), "resignation won"),
-        (int(row["resignations_lost"]), "resignation lost"),
+        (resigned_won, plural(resigned_won, "game") + " won by the opponent's resignation"),
+        (resigned_lost, plural(resigned_lost, "game") + " resigned"),
     ]
     cards.append(
         _card(
             "Gammons won / lost",
             big,
-            f"over the {_plural(played_won, 'game')} won and {played_lost} lost that were played to an end"
-            + "".join(f"; {_plural(n, word)}" for n, word in ended if n),
+            f"over the {plural(played_won, 'game')} won and {played_lost} lost that were played to an end"
+            + "".join(f"; {words}" for n, words in ended if n),
         )
     )
     received = int(row["doubles_received"])
@@ -181,7 +209,7 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
         _card(
             "Takes / drops",
             f"{_percent(int(row['takes']), received)} / {_percent(int(row['drops']), received)}",
-            f"of {_plural(received, 'double')} received; you doubled {_plural(int(row['doubles']), 'time')}"
+            f"of {plural(received, 'double')} received; you doubled {plural(int(row['doubles']), 'time')}"
             f" and redoubled {int(row['redoubles'])}, {int(row['doubles_dropped'])} dropped; highest cube "
             f"{'–' if pd.isna(row['max_cube']) else int(row['max_cube'])}",
         )
@@ -191,8 +219,9 @@ def headline_cards(row: pd.Series, analysed: tuple[int, int] | None = None) -> s
             _card(
                 "PR",
                 f"{row['pr']:.2f}",
-                f"error rate {row['error_rate']:.1f} mEMG over {_plural(int(row['decisions']), 'decision')}"
-                f"; {analysed[0]} of {_plural(analysed[1], 'match')} analysed",
+                f"over {plural(int(row['xg_decisions']), 'decision')} as eXtreme Gammon counts them; gnubg's "
+                f"error rate {row['error_rate']:.1f} mEMG over {plural(int(row['decisions']), 'decision')}"
+                f"; {analysed[0]} of {plural(analysed[1], 'match')} analysed",
             )
         )
     return '<div class="cards">' + "".join(cards) + "</div>"
@@ -266,6 +295,7 @@ PERIOD_COLUMNS = (
     "player",
     "period",
     "matches",
+    "matches_completed",
     "match_wins",
     "match_win_rate",
     "games",
@@ -349,6 +379,17 @@ def _one_per_row(table: pd.DataFrame, wanted: Sequence[str]) -> pd.DataFrame:
     return out.reset_index().astype("string")
 
 
+NOTED_COLUMNS = ("match", "game", "move", "player", "kind", "dice", "action", "best", "error", "flagged", "comment")
+
+
+def noted_decisions(decisions: pd.DataFrame) -> pd.DataFrame:
+    """The decisions a file comments on or a user flagged (XG, SGF ``C[]``, tabla JSON), in order."""
+    if "comment" not in decisions.columns or "flagged" not in decisions.columns:
+        return decisions.iloc[0:0]
+    noted = decisions[decisions["comment"].notna() | decisions["flagged"].astype(bool)]
+    return noted[[c for c in NOTED_COLUMNS if c in noted.columns]].reset_index(drop=True)
+
+
 def player_page(
     frames: Frames,
     players: Sequence[str],
@@ -364,8 +405,9 @@ def player_page(
     decisions = decisions_of(frames)
     mine = None if decisions is None else decisions[decisions["player"].isin(list(names))]
     if mine is not None and len(mine):
-        table = table.drop(columns=[c for c in ("decisions", "error_rate", "pr") if c in table.columns])
-        table = table.merge(player_skill(mine)[["player", "decisions", "error_rate", "pr"]], on="player", how="left")
+        figures = ["decisions", "error_rate", "xg_decisions", "pr"]
+        table = table.drop(columns=[c for c in figures if c in table.columns])
+        table = table.merge(player_skill(mine)[["player", *figures]], on="player", how="left")
     analysed = None
     if mine is not None:
         ours = frames.matches[frames.matches["player0"].isin(list(names)) | frames.matches["player1"].isin(list(names))]
@@ -410,7 +452,8 @@ def player_page(
         Section(
             "Gammons and cube",
             _one_per_row(table, GAMMON_CUBE),
-            "gammon rates over the games played to an end (forfeits have no final position)",
+            "gammon rates over the games played to an end (a resignation written as a 'Losses' line "
+            "has no final position)",
             {k: plots[k] for k in ("endings", "cube_values", "take_drop_by_score") if k in plots},
         ),
     ]
@@ -418,6 +461,9 @@ def player_page(
         skill = skill_sections(mine)
         plots["error_rates"] = skill[0].plots["error_rates"]
         sections += [Section("Skill", readable(player_skill(mine))), skill[1]]
+        noted = noted_decisions(mine)
+        if len(noted):
+            sections.append(Section("Comments and flags", readable(noted), "decisions the files comment on or flag"))
     for heading, df in extra:
         rows, note = limit_rows(df, top)
         sections.append(Section(heading, rows, note))

@@ -1,7 +1,6 @@
 """Choose the files to analyse before the engine sees them: only those holding a match the report keeps.
 
-Analysing costs seconds a match; reading a match's headers costs
-milliseconds. :func:`files_to_analyse` reads every file once without the
+Analysing a match costs far more than reading its headers. :func:`files_to_analyse` reads every file once without the
 engine, lets :func:`~tabla_cli.reports.build.build_report` choose the matches
 exactly as the report will (aliases, case of names, dates, site, length),
 and returns the files that hold one, so that a question about 33 matches of
@@ -11,13 +10,14 @@ read is kept, so that its errors are still reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from tabla_cli.reports.build import Report, ReportOptions, build_report
 from tabla_cli.source import Source
 
-__all__ = ["files_to_analyse"]
+__all__ = ["files_to_analyse", "match_keys", "row_filter"]
 
 
 def files_to_analyse(
@@ -38,3 +38,21 @@ def files_to_analyse(
     readable = set(quick.everything.matches["file"])
     chosen = set(quick.frames.matches["file"])
     return [source for source in sources if source.path in chosen or source.path not in readable], quick
+
+
+def match_keys(report: Report) -> set[str]:
+    """The analysis' key of each match ``report`` chose: its file, with ``#n`` for a file's n-th match (n > 1)."""
+    matches = report.frames.matches
+    return {file if index == 1 else f"{file}#{index}" for file, index in zip(matches["file"], matches["index"])}
+
+
+def row_filter(report: Report, *, exact_case: bool = False) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether an analysis row (a decision) belongs to ``report``'s choice: one of its matches and,
+    when the filter names players, one of theirs (names compared without case unless ``exact_case``)."""
+    keys = match_keys(report)
+
+    def fold(name: str) -> str:
+        return name if exact_case else name.casefold()
+
+    players = {fold(name) for name in report.filter.players}
+    return lambda row: row["match"] in keys and (not players or fold(str(row["player"])) in players)

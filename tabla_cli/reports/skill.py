@@ -40,19 +40,21 @@ RENAMED = {"rating": "skill_rating"}
 """Statistics renamed in the report tables (``rating`` there is a player's rating from the transcript)."""
 
 SKILL_COLUMNS: tuple[Column, ...] = tuple(
-    Column(RENAMED.get(c.name, c.name), c.dtype, c.doc) for c in STAT_COLUMNS if c.name != "player"
+    Column(RENAMED.get(c.name, c.name), c.dtype, c.doc, unit=c.unit) for c in STAT_COLUMNS if c.name != "player"
 )
 """Added to the player table when the frames hold decisions: every statistic of
 :data:`tabla_cli.analysis.stats.STAT_COLUMNS`."""
 
 MATCH_SKILL_COLUMNS: tuple[Column, ...] = tuple(
-    Column(f"{c.name}{side}", c.dtype, f"player{side}'s {c.name}") for c in SKILL_COLUMNS for side in (0, 1)
+    Column(f"{c.name}{side}", c.dtype, f"player{side}'s {c.name}", unit=c.unit)
+    for c in SKILL_COLUMNS
+    for side in (0, 1)
 )
 """Added to the match table when the frames hold decisions: each skill column per side."""
 
 OPPONENT_SKILL_COLUMNS: tuple[Column, ...] = (
-    Column("opponent_error_rate", "float64", "the opponent's error_rate in these matches"),
-    Column("opponent_pr", "float64", "the opponent's pr in these matches"),
+    Column("opponent_error_rate", "float64", "the opponent's error_rate in these matches", unit="mEMG"),
+    Column("opponent_pr", "float64", "the opponent's pr in these matches", unit="PR"),
 )
 """Added to the opponent table, with ``decisions``, ``error_rate`` and ``pr``, when the frames hold decisions."""
 

@@ -9,7 +9,7 @@ module is imported only when its format is written, so that the command line
 can list the formats without loading them.
 
 >>> [w.name for w in WRITERS]
-['mat', 'sgf', 'json', 'positions', 'txt']
+['mat', 'sgf', 'json', 'positions', 'txt', 'ogxm']
 >>> format_for_path("out/m.SGF"), format_for_path("m.txt"), format_for_path("m.xg")
 ('sgf', None, None)
 """
@@ -20,7 +20,7 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tabla_cli.visitor import BaseVisitor
@@ -52,13 +52,13 @@ class Writer:
         """The suffix of the files ``--out-dir`` writes."""
         return self.suffixes[0]
 
-    def visitor(self) -> BaseVisitor[str]:
+    def visitor(self) -> BaseVisitor[Any]:
         """A fresh writer: replay the matches with it, then its ``result()`` is their text in this format.
 
-        ``result()`` raises :class:`~tabla_cli.errors.InvalidPlayError` (SGF
-        only) for a play that cannot even be read.
+        ``result()`` raises :class:`~tabla_cli.errors.InvalidPlayError` (SGF,
+        OGXM) for a play that cannot be written. The OGXM writer's text is bytes.
         """
-        made: BaseVisitor[str] = getattr(
+        made: BaseVisitor[Any] = getattr(
             importlib.import_module(f"tabla_cli.writers.{self.module}"), self.visitor_class
         )()
         return made
@@ -70,6 +70,7 @@ WRITERS: tuple[Writer, ...] = (
     Writer("json", (".json",), "json", "JsonWriter"),
     Writer("positions", (".csv",), "positions", "PositionsWriter"),
     Writer("txt", (".txt",), "text", "TextWriter", by_suffix=False),
+    Writer("ogxm", (".ogxm", ".ogxms"), "ogxm", "OgxmWriter"),
 )
 """Every output format, in the order ``--to`` lists them."""
 

@@ -74,7 +74,7 @@ from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_reco
 from tabla_cli.evaluation.types import DecisionKind, Evaluation
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import GameResult, MatchResult, replay
-from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
+from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at, recorded_unread
 from tabla_cli.writers.mat import canonical_play
 
 __all__ = ["GENERATOR", "SCHEMA", "JsonWriter", "evaluation_data", "format_json", "match_data", "write_json"]
@@ -104,6 +104,7 @@ _EVALUATION_DEFAULTS: dict[str, Any] = {
     "luck": None,
     "skill": None,
     "cube_equities": None,
+    "spread": None,
 }
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
@@ -147,7 +148,7 @@ class JsonWriter(BaseVisitor[str]):
         generator: the ``generator`` value.
     """
 
-    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED | Wants.SETUP
 
     def __init__(self, generator: str = GENERATOR) -> None:
         self.generator = generator
@@ -166,26 +167,30 @@ class JsonWriter(BaseVisitor[str]):
         if self.game is not None and action is self.game.trailing_roll:
             return  # a roll without moves after the record's last move: not one of the game's actions
         steps = None if play is None else canonical_play(state.position, play)
-        self.actions.append(_action(action, steps))
+        self.actions.append(_action(action, steps, recorded_at(state, action)))
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
-        self.actions.append(_action(action, None))
+        self.actions.append(_action(action, None, recorded_at(state, action)))
 
     def visit_unchecked(self, action: Action) -> None:
-        self.actions.append(_action(action, None))
+        self.actions.append(_action(action, None, recorded_unread(action)))
 
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
     ) -> None:
+        recorded = recorded_at(state, action)
         if action.kind in _VALUED and action.value is None:
             action = replace(action, value=cube_after)  # the value the transcript left to the replay (FIBS, SGF)
-        self.actions.append(_action(action, None))
+        self.actions.append(_action(action, None, recorded))
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
-        self.actions.append(_action(action, None))
+        self.actions.append(_action(action, None, recorded_at(state, action)))
 
     def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
-        self.actions.append(_action(action, None))
+        self.actions.append(_action(action, None, recorded_at(state, action)))
+
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        self.actions.append(_action(action, None, None))
 
     def end_game(self, game_result: GameResult) -> None:
         assert self.game is not None  # begin_game came first
@@ -233,6 +238,16 @@ def _where(location: Location) -> list[int] | None:
     return [location.line, location.column or 1]
 
 
+def _position(position: Position) -> dict[str, Any]:
+    """Every checker of ``position`` (player 0 as mover), with its gnubg Position ID where it has one."""
+    data: dict[str, Any] = {"player0": list(position.mover), "player1": list(position.opponent)}
+    try:
+        data["position_id"] = position.position_id()
+    except TablaError:  # a position gnubg's ID cannot hold
+        pass
+    return data
+
+
 def _game(game: Game, result: GameResult, actions: list[dict[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {"number": game.number, "score": list(result.score)}
     if game.crawford is not None:
@@ -240,12 +255,7 @@ def _game(game: Game, result: GameResult, actions: list[dict[str, Any]]) -> dict
     if game.variant is not None:
         data["variant"] = game.variant
     if game.start is not None:
-        start: Position = game.start
-        data["start"] = {"player0": list(start.mover), "player1": list(start.opponent)}
-        try:
-            data["start"]["position_id"] = start.position_id()
-        except TablaError:  # a position gnubg's ID cannot hold
-            pass
+        data["start"] = _position(game.start)
     if game.start_cube is not None:
         value, owner = game.start_cube
         data["start_cube"] = {"value": value, "owner": None if owner is None else int(owner)}
@@ -265,8 +275,9 @@ def _game(game: Game, result: GameResult, actions: list[dict[str, Any]]) -> dict
     return data
 
 
-def _action(action: Action, steps: Play | None) -> dict[str, Any]:
-    """One action as plain data; ``steps``: a roll's play as the replay resolved it (None: not resolved)."""
+def _action(action: Action, steps: Play | None, recorded: RecordedAnalysis | None) -> dict[str, Any]:
+    """One action as plain data; ``steps``: a roll's play as the replay resolved it (None: not resolved);
+    ``recorded``: its recorded analysis, read at its state (:func:`~tabla_cli.visitor.recorded_at`)."""
     kind = action.kind
     data: dict[str, Any] = {"kind": kind.value, "player": int(action.player)}
     if action.move_number is not None:
@@ -282,13 +293,25 @@ def _action(action: Action, steps: Play | None) -> dict[str, Any]:
         data["value"] = action.value
     if kind is ActionKind.WIN and action.match_won:
         data["match_won"] = True
+    if action.setup is not None:
+        setup = action.setup
+        if setup.position is not None:
+            data["position"] = _position(setup.position)
+        if setup.cube is not None:
+            data["cube"] = setup.cube
+        if setup.owner_set:
+            data["cube_owner"] = None if setup.owner is None else int(setup.owner)
     where = _where(action.location)
     if where is not None:
         data["location"] = where
-    if action.analysis is not None:
-        analysis = _analysis(action.analysis, kind)
+    if recorded is not None:
+        analysis = _analysis(recorded, kind)
         if analysis:
             data["analysis"] = analysis
+    if action.comment:
+        data["comment"] = action.comment
+    if action.flagged:
+        data["flagged"] = True
     return data
 
 
@@ -326,6 +349,7 @@ def evaluation_data(evaluation: Evaluation) -> dict[str, Any]:
         "luck": evaluation.luck,
         "skill": evaluation.skill,
         "cube_equities": None if evaluation.cube_equities is None else list(evaluation.cube_equities),
+        "spread": evaluation.spread,
     }
     data.update((key, value) for key, value in optional.items() if value != _EVALUATION_DEFAULTS[key])
     return data

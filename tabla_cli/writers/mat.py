@@ -50,7 +50,7 @@ from typing import TextIO
 
 from tabla_cli.board import BAR, OFF, Play, Player, Position, Step
 from tabla_cli.cube import offer
-from tabla_cli.errors import TablaError
+from tabla_cli.errors import TablaError, UnsupportedFormatError
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
@@ -100,7 +100,7 @@ class MatWriter(BaseVisitor[str]):
         newline: the line end, ``"\\n"`` (default) or ``"\\r\\n"``.
     """
 
-    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED | Wants.SETUP
 
     def __init__(self, newline: str = "\n") -> None:
         self.newline = newline
@@ -111,6 +111,7 @@ class MatWriter(BaseVisitor[str]):
         self.cube = 1  # the cube the replay last reported (for an action it does not follow)
         self.trailing: Action | None = None
         self.first_game = True
+        self.set_up: Action | None = None  # a set-up inside a game: a .mat has no place for it
 
     def begin_match(self, match: Match) -> None:
         self.match = match
@@ -141,6 +142,7 @@ class MatWriter(BaseVisitor[str]):
             return  # a roll without moves after the record's last move: not a move line
         self.cube = state.cube
         self.slots.add(action.player, _roll(action, state.position, play), False)
+        self.slots.note(action)
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
         text = _roll(action, None, None) if action.kind is ActionKind.ROLL else _WORDS[action.kind]
@@ -157,6 +159,7 @@ class MatWriter(BaseVisitor[str]):
         else:
             text = _WORDS[kind]
         self.slots.add(action.player, text, False)
+        self.slots.note(action)
 
     def visit_cube(
         self, state: DecisionState, action: Action, cube_before: int, cube_after: int, owner: Player | None
@@ -165,6 +168,7 @@ class MatWriter(BaseVisitor[str]):
         self.cube = cube_before if kind is ActionKind.DOUBLE else cube_after
         text = f" {_VALUED[kind]} => {action.value or cube_after}" if kind in _VALUED else _WORDS[kind]
         self.slots.add(action.player, text, False)
+        self.slots.note(action)
 
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         self.wins(action, game_result, game_result.match_won)
@@ -194,7 +198,14 @@ class MatWriter(BaseVisitor[str]):
         self.texts.append(self.newline.join(self.lines) + self.newline)
         self.lines = []
 
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        self.set_up = self.set_up or action
+
     def result(self) -> str:
+        if self.set_up is not None:
+            raise UnsupportedFormatError(
+                f"{self.set_up.location}: a .mat file has no place for a position set inside a game"
+            )
         return "".join(self.texts)
 
 
@@ -377,6 +388,16 @@ class _Lines:
     def __init__(self) -> None:
         self.rows: list[list[object]] = []  # [number | None, left | None, right | None]
         self.number = 0
+        self.notes: dict[int, list[str]] = {}  # a row's comment lines, written after it
+        self.last_note: str | None = None
+
+    def note(self, action: Action) -> None:
+        """The action's comment as ``;`` lines after its row (a double and its answer share one: written once)."""
+        comment = action.comment
+        if comment and comment != self.last_note and self.rows:
+            self.last_note = comment
+            lines = [line.strip() for line in comment.splitlines() if line.strip()]
+            self.notes.setdefault(len(self.rows) - 1, []).extend(f"; Comment: {line}" for line in lines)
 
     def add(self, player: Player, text: str, result: bool) -> None:
         rows = self.rows
@@ -394,9 +415,10 @@ class _Lines:
 
     def text(self) -> list[str]:
         out = []
-        for number, left, right in self.rows:
+        for index, (number, left, right) in enumerate(self.rows):
             head = "     " if number is None else f"{number:3d}) "
             out.append(f"{head}{left or '':<27} {right or ''}".rstrip())
+            out += self.notes.get(index, [])
         return out
 
 

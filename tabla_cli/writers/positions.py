@@ -2,8 +2,8 @@
 
 For people who study positions: every roll and every cube action (double,
 take, drop, beaver, raccoon) becomes a row with the GNU Backgammon Position
-ID, Match ID and the XGID of the position at that decision, and both pip
-counts. The IDs follow gnubg's text export, so they can be pasted into
+ID, Match ID and the XGID of the position at that decision, both pip
+counts and the OGID (OGXM's position ID, :mod:`tabla_cli.ids.ogid`). The IDs follow gnubg's text export, so they can be pasted into
 gnubg or XG:
 
 * a roll: the position before the roll, seen from the roller; the Match ID
@@ -29,11 +29,11 @@ Example:
     ... '''
     >>> match = next(parse_matches(text))
     >>> print(format_positions([(match, None)]), end="")
-    match,game,move,player,side,action,dice,play,position_id,match_id,xgid,pips_player,pips_opponent
-    1,1,1,Ann,0,roll,31,8/5 6/5,4HPwATDgc/ABMA,MIBlAAAAAAAE,XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:0:3:10,167,167
-    1,1,1,Bob,1,roll,42,8/4 6/4,sGfwATDgc/ABMA,cAlqAAAAAAAE,XGID=-b----E-C---eE---b-db---B-:0:0:1:42:0:0:0:3:10,167,163
-    1,1,2,Ann,0,double,,,mGfwATCwZ/ABMA,MAFgAAAAAAAE,XGID=-b--B-D-B---eE---b-db---B-:0:0:-1:00:0:0:0:3:10,163,161
-    1,1,2,Bob,1,take,,,mGfwATCwZ/ABMA,MBlgAAAAAAAE,XGID=-b--B-D-B---eE---b-db---B-:0:0:-1:D:0:0:0:3:10,161,163
+    match,game,move,player,side,action,dice,play,position_id,match_id,xgid,pips_player,pips_opponent,ogid
+    1,1,1,Ann,0,roll,31,8/5 6/5,4HPwATDgc/ABMA,MIBlAAAAAAAE,XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:0:3:10,167,167,11ccccchhhjjjjj:66666888dddddoo:N0N:13:B:IB:0:0:3:0
+    1,1,1,Bob,1,roll,42,8/4 6/4,sGfwATDgc/ABMA,cAlqAAAAAAAE,XGID=-b----E-C---eE---b-db---B-:0:0:1:42:0:0:0:3:10,167,163,11ccccchhjjjjkk:66666888dddddoo:N0N:24:W:R:0:0:3:1
+    1,1,2,Ann,0,double,,,mGfwATCwZ/ABMA,MAFgAAAAAAAE,XGID=-b--B-D-B---eE---b-db---B-:0:0:-1:00:0:0:0:3:10,163,161,11ccccchhjjjjkk:44666688dddddoo:N0N::B:C:0:0:3:2
+    1,1,2,Bob,1,take,,,mGfwATCwZ/ABMA,MBlgAAAAAAAE,XGID=-b--B-D-B---eE---b-db---B-:0:0:-1:D:0:0:0:3:10,161,163,11ccccchhjjjjkk:44666688dddddoo:N0O::W:D:0:0:3:2
 """
 
 from __future__ import annotations
@@ -44,9 +44,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TextIO, TypeVar
 
-from tabla_cli.board import Dice, Play, Player, Position
+from tabla_cli.board import CHECKERS, Dice, Play, Player, Position
 from tabla_cli.errors import TablaError
 from tabla_cli.ids import MatchState, encode_match_id, format_xgid
+from tabla_cli.ids.ogid import format_ogid
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.replay import MatchResult, replay
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
@@ -78,6 +79,7 @@ COLUMNS: tuple[str, ...] = (
     "xgid",
     "pips_player",
     "pips_opponent",
+    "ogid",
 )
 """The CSV columns, in order."""
 
@@ -105,6 +107,8 @@ class PositionRow:
         source: the action of the match model.
         cube: the cube's value after a cube action, as the replay counts it (None: not a cube action the
             replay followed).
+        ogid: the OGID, OGXM's position ID ('' when not available: a variant, a set-up with other
+            than 15 checkers a side).
     """
 
     match: int
@@ -123,6 +127,7 @@ class PositionRow:
     xgid: str
     source: Action
     cube: int | None = None
+    ogid: str = ""
 
     @property
     def pips(self) -> tuple[int, int] | None:
@@ -149,6 +154,7 @@ class PositionRow:
             self.xgid,
             pips[0] if pips else None,
             pips[1] if pips else None,
+            self.ogid,
         ]
 
 
@@ -192,6 +198,8 @@ class DecisionRows(BaseVisitor[T]):
         self.names = ("", "")
         self.index = index - 1
         self.game = 0
+        self.rolls = 0
+        self.taken = False
 
     def row(self, row: PositionRow) -> None:
         """One decision's row, in the order of the match's actions."""
@@ -203,6 +211,8 @@ class DecisionRows(BaseVisitor[T]):
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         self.game = game.number
+        self.rolls = 0
+        self.taken = False
 
     def visit_unchecked(self, action: Action) -> None:
         if action.kind in _NO_ROW:
@@ -250,7 +260,17 @@ class DecisionRows(BaseVisitor[T]):
         dice = action.dice if action.kind is ActionKind.ROLL else None
         match_state = state.match_state(dice)
         position = state.position
-        position_id = match_id = xgid = ""
+        position_id = match_id = xgid = ogid = ""
+        if state.has_ids and sum(position.mover) == sum(position.opponent) == CHECKERS:
+            try:
+                ogid = format_ogid(position, match_state, rolls=self.rolls, opening=state.opening, taken=self.taken)
+            except TablaError:
+                ogid = ""
+        if action.kind is ActionKind.ROLL:
+            self.rolls += 1
+            self.taken = False
+        elif action.kind is ActionKind.TAKE:
+            self.taken = True
         if state.has_ids:
             try:
                 position_id = position.position_id()
@@ -280,6 +300,7 @@ class DecisionRows(BaseVisitor[T]):
                 xgid,
                 action,
                 cube,
+                ogid,
             )
         )
 

@@ -37,6 +37,7 @@ from typing import TextIO
 from tabla_cli import __version__
 from tabla_cli.board import BAR, Play, Player, Position, Step
 from tabla_cli.errors import InvalidPlayError
+from tabla_cli.evaluation.recorded import read_written_cube
 from tabla_cli.formats.sgf import point_letter
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
@@ -112,7 +113,7 @@ class SgfWriter(BaseVisitor[str]):
             not resolve cannot even be read.
     """
 
-    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED
+    wants = Wants.ROLL | Wants.CUBE | Wants.RESIGN | Wants.RESULT | Wants.RESULT_LINE | Wants.UNCHECKED | Wants.SETUP
 
     def __init__(self, application: str = APPLICATION) -> None:
         self.application = application
@@ -177,14 +178,18 @@ class SgfWriter(BaseVisitor[str]):
             self.error = self.error or exc
             text = ""
         assert self.context is not None  # begin_game came first
-        self.nodes.append(f"\n;{_COLOUR[action.player]}[{text}]" + _analysis(action, self.context, cube))
+        self.nodes.append(
+            f"\n;{_COLOUR[action.player]}[{text}]" + _analysis(action, self.context, cube) + _comment(action)
+        )
 
     def cube(self, action: Action, cube: int | None) -> None:
         """A double's or answer's node; ``cube``: the cube before the double (None: not known)."""
         self.action(action)
         assert self.context is not None  # begin_game came first
         self.nodes.append(
-            f"\n;{_COLOUR[action.player]}[{_CUBE_WORDS[action.kind]}]" + _analysis(action, self.context, cube)
+            f"\n;{_COLOUR[action.player]}[{_CUBE_WORDS[action.kind]}]"
+            + _analysis(action, self.context, cube)
+            + _comment(action)
         )
 
     def beaver(self, action: Action) -> None:
@@ -205,6 +210,20 @@ class SgfWriter(BaseVisitor[str]):
     def visit_result(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         self.action(action)
         self.won = action
+
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        """A set-up inside the game, as gnubg writes one: the board emptied, then every checker; the cube."""
+        setup = action.setup
+        if setup is None:
+            return
+        node = "\n;"
+        if setup.position is not None:
+            node += _checkers(setup.position)
+        if setup.cube is not None:
+            node += f"CV[{setup.cube}]"
+        if setup.owner_set:
+            node += f"CP[{'c' if setup.owner is None else _COLOUR[setup.owner].lower()}]"
+        self.nodes.append(node)
 
     def visit_result_line(self, state: DecisionState, action: Action, game_result: GameResult) -> None:
         self.action(action)
@@ -229,6 +248,11 @@ class SgfWriter(BaseVisitor[str]):
         if self.error is not None:
             raise self.error
         return "".join(self.parts)
+
+
+def _comment(action: Action) -> str:
+    """The action's comment as ``C[]`` (none when it has none)."""
+    return f"C[{_escape(action.comment)}]" if action.comment else ""
 
 
 def _escape(value: str) -> str:
@@ -291,18 +315,18 @@ def _header_props(headers: Iterable[tuple[str, str]]) -> list[str]:
     return [f"{tag}[{found[tag]}]" for tag in _HEADER_ORDER if tag in found]
 
 
+def _checkers(position: Position) -> str:
+    """A whole board as set-up properties: every point and the bar emptied, then each side's checkers."""
+    white = "".join(f"[{point_letter(p, _WHITE)}]" * position.mover[p] for p in range(BAR, 0, -1))
+    black = "".join(f"[{point_letter(p, _BLACK)}]" * position.opponent[p] for p in range(BAR, 0, -1))
+    return "AE[a:y]" + (f"AW{white}" if white else "") + (f"AB{black}" if black else "")
+
+
 def _setup(game: Game, first: Player) -> str:
     """The set-up node: the start position (if any) and the cube (value and owner); ``first`` acts first."""
     node = f"\n;PL[{_COLOUR[first]}]"
     if game.start is not None:
-        start: Position = game.start
-        white = "".join(f"[{point_letter(p, _WHITE)}]" * start.mover[p] for p in range(BAR, 0, -1))
-        black = "".join(f"[{point_letter(p, _BLACK)}]" * start.opponent[p] for p in range(BAR, 0, -1))
-        node += "AE[a:y]"
-        if white:
-            node += f"AW{white}"
-        if black:
-            node += f"AB{black}"
+        node += _checkers(game.start)
     if game.start_cube is not None:
         value, owner = game.start_cube
         node += f"CV[{value}]CP[{'c' if owner is None else _COLOUR[owner].lower()}]"
@@ -325,16 +349,17 @@ class _CubeContext:
 
 def _analysis(action: Action, context: _CubeContext, cube: int | None) -> str:
     """The SGF analysis properties of ``action``'s recorded analysis (:mod:`tabla_cli.writers.sgf_analysis`)."""
-    recorded = action.analysis
+    player = action.player
+    doubler = player.other if action.kind in (ActionKind.TAKE, ActionKind.DROP) else player
+    match = None if cube is None else context.of(doubler, cube)
+    recorded = read_written_cube(action.analysis, match, cube or 0)  # a DA as the file it was read from wrote it
     if recorded is None:
         return ""
-    player = action.player
     out = ""
     if action.kind is ActionKind.ROLL:
         out = move_properties(recorded, lambda play: _letters(play, player))
     if recorded.cube is not None and cube is not None:
-        doubler = player.other if action.kind in (ActionKind.TAKE, ActionKind.DROP) else player
-        out += cube_property(recorded.cube, context.of(doubler, cube))
+        out += cube_property(recorded.cube, match)
     return out
 
 

@@ -78,7 +78,7 @@ class TextWriter(DecisionRows[str]):
     :meth:`result` is the text of the matches so far.
     """
 
-    wants = DecisionRows.wants | Wants.RESULT | Wants.RESULT_LINE
+    wants = DecisionRows.wants | Wants.RESULT | Wants.RESULT_LINE | Wants.SETUP
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,6 +93,16 @@ class TextWriter(DecisionRows[str]):
         length = f"{match.length}-point match" if match.length else "money session"
         self.lines.append(f"{_who(match, Player.ZERO)} - {_who(match, Player.ONE)}, {length}")
         self.lines += [f"{key}: {value}" for key, value in match.headers]
+
+    def visit_setup(self, state: DecisionState, action: Action) -> None:
+        """A set-up inside the game: said in a line; the next board drawn is the one it set."""
+        setup = action.setup
+        said = []
+        if setup is not None and setup.position is not None:
+            said.append(f"Position ID {state.position_id()}" if state.has_ids else "the board")
+        if setup is not None and (setup.cube is not None or setup.owner_set):
+            said.append(f"the cube at {state.cube}")
+        self.lines += ["", f"Set by hand: {' and '.join(said)}"]
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         super().begin_game(game, state)

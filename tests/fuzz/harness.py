@@ -14,7 +14,7 @@ from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reader import decode, read_text_matches
 from tabla_cli.source import Source
 
-BINARY_SUFFIXES = (".xg", ".bgf")
+BINARY_SUFFIXES = (".xg", ".bgf", ".ogxm")
 
 HANG_SECONDS = 60
 """A mutant is at most a few hundred KB: a check taking this long is a hang, not a slow machine."""

@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python tests/fuzz/run_batch.py --per-reader 2000 --cli 100 --channels 5 --jobs 4 --out /tmp/fuzz-crashes
 
 Every reader is fuzzed: the text readers with :mod:`fuzz.mutations`, the
-binary ones (``xg``, ``bgf``) with :mod:`fuzz.binary`. ``--jobs`` spreads
+binary ones (``xg``, ``bgf``, ``ogxm``) with :mod:`fuzz.binary`. ``--jobs`` spreads
 the in-process mutants over processes (the draw depends on ``--seed`` and
 the reader only, not on the number of jobs). ``--channels N`` runs every
 command on N mutants per reader with each standard stream closed, full or a

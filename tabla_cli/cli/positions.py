@@ -1,0 +1,170 @@
+"""``tabla positions``: search an index (or files) for decisions, and write them out to study.
+
+A thin layer over :mod:`tabla_cli.study.query` and :mod:`tabla_cli.study.export`;
+register it with ``main.add_command(positions)``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from tabla_cli.cli.index import DB_HELP
+from tabla_cli.cli.options import input_options, iso_date, read_options, reports_errors, write_output
+from tabla_cli.output import Inputs, check_targets
+
+_FORMATS = ("table", "json", "csv", "xgid", "ids", "anki", "html")
+_SUFFIXES = {".json": "json", ".csv": "csv", ".apkg": "anki", ".html": "html", ".htm": "html", ".xgid": "xgid"}
+_DATE = click.DateTime(["%Y-%m-%d"])
+
+
+@click.command("positions", short_help="Find decisions by player, tags, kind and error; write XGIDs, Anki, a quiz.")
+@click.argument("paths", nargs=-1)
+@click.option("--db", "target", default=None, metavar="FILE|URL", help=DB_HELP + " Without it: PATHS are read.")
+@click.option("--player", "players", multiple=True, metavar="NAME", help="Decisions of this player (repeatable).")
+@click.option("--opponent", "opponents", multiple=True, metavar="NAME", help="Against this opponent (repeatable).")
+@click.option(
+    "--since",
+    type=_DATE,
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Matches on or after this date (undated matches are left out).",
+)
+@click.option(
+    "--until", type=_DATE, default=None, metavar="YYYY-MM-DD", help="Matches on or before this date (undated left out)."
+)
+@click.option(
+    "--tag", "tags", multiple=True, metavar="WORD", help="Decisions with this tag (repeatable; docs/study.md)."
+)
+@click.option("--not-tag", "without", multiple=True, metavar="WORD", help="Decisions without this tag (repeatable).")
+@click.option(
+    "--kind",
+    type=click.Choice(["checker", "cube", "take"]),
+    default=None,
+    help="Checker plays, the roller's cube decisions (double or not), or answers to a double.",
+)
+@click.option("--min-error", type=float, default=None, metavar="E", help="Error at least E (normalised equity).")
+@click.option("--max-error", type=float, default=None, metavar="E", help="Error at most E.")
+@click.option(
+    "--rating",
+    type=click.Choice(["doubtful", "error", "blunder"]),
+    default=None,
+    help="Mistakes at least this bad (errors above 0.03, 0.06, 0.12: GNU Backgammon's marks).",
+)
+@click.option("--dice", "dice", multiple=True, metavar="AB", help="Rolls of these dice, e.g. 31 (repeatable).")
+@click.option(
+    "--sort",
+    type=click.Choice(["error", "luck", "unlucky", "order"]),
+    default="error",
+    show_default=True,
+    help="Biggest error first, luckiest roll first, unluckiest first, or file order.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N decisions.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(_FORMATS),
+    default=None,
+    help="table, json, csv, xgid (one a line), ids (for 'tabla show'), anki (.apkg deck), html (a quiz).  "
+    "[default: from -o's suffix, else table]",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE", help="Write to FILE.")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (never an input).")
+@input_options(quiet="No summary line.")
+@reports_errors
+def positions(
+    paths: tuple[str, ...],
+    target: str | None,
+    players: tuple[str, ...],
+    opponents: tuple[str, ...],
+    since: datetime.datetime | None,
+    until: datetime.datetime | None,
+    tags: tuple[str, ...],
+    without: tuple[str, ...],
+    kind: str | None,
+    min_error: float | None,
+    max_error: float | None,
+    rating: str | None,
+    dice: tuple[str, ...],
+    sort: str,
+    limit: int | None,
+    fmt: str | None,
+    output: str | None,
+    force: bool,
+    jobs: int | None,
+    scheduler: str | None,
+    quiet: bool,
+    encoding: str | None,
+    max_size: int,
+) -> None:
+    """The decisions of an index (--db) or of the matches in PATHS that the options choose.
+
+    Tags (--tag, --not-tag) are the words of docs/study.md: phases (opening,
+    middle, race, bearoff), scores (dmp, gs, gg, crawford, 3a-5a, money),
+    cube (centred, owned, opponent), events (hit, missed-hit, closed-out,
+    anchored), categories (backgame, containment, prime, blitz) and game
+    plans (player-priming, opponent-attacking, ...). Errors are normalised
+    equity as 'tabla analyze' gives them, from the files' recorded analysis
+    or the engine ('tabla index --level', 'tabla analyze --db'). Exit 0 when
+    done, 1 when a file cannot be read, 2 on usage errors.
+    """
+    from tabla_cli.study.export import BINARY_FORMATS, render_positions
+    from tabla_cli.study.query import PositionFilter, find_positions, positions_from_files
+    from tabla_cli.study.store import open_store
+
+    if (target is None) == (not paths):
+        raise click.UsageError("give PATHS to read, or --db and an index (not both)")
+    bad = [d for d in dice if len(d) != 2 or not all(c in "123456" for c in d)]
+    if bad:
+        raise click.UsageError(f"--dice takes two dice like 31, not {bad[0]!r}")
+    if fmt is None:
+        fmt = _SUFFIXES.get(Path(output).suffix.lower(), "table") if output else "table"
+    if fmt in BINARY_FORMATS and output is None:
+        raise click.UsageError(f"--format {fmt} writes a binary file: give -o FILE")
+    inputs = Inputs(paths)
+    if target is not None:
+        inputs.add(target)
+    if output is not None:
+        check_targets([Path(output)], inputs, force)
+    flt = PositionFilter(
+        players=players,
+        opponents=opponents,
+        since=iso_date(since),
+        until=iso_date(until),
+        tags=tags,
+        without=without,
+        kind=kind,
+        min_error=min_error,
+        max_error=max_error,
+        rating=rating,
+        dice=dice,
+        sort=sort,
+        limit=limit,
+    )
+    failed = False
+    if target is not None:
+        with open_store(target, create=False) as store:
+            rows = find_positions(store, flt)
+    else:
+        from tabla_cli.study.index import IndexOptions
+
+        options = IndexOptions(read=read_options(encoding, max_size))
+        rows, summary = positions_from_files(
+            list(paths), flt, options=options, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler
+        )
+        for finding in summary.findings:
+            click.echo(finding.render(), err=True)
+        failed = bool(summary.findings)
+    data = render_positions(rows, fmt)
+    if output is not None:
+        write_output(Path(output), data, force, inputs)
+    elif isinstance(data, str):
+        click.echo(data, nl=False)
+    if not quiet:
+        click.echo(f"positions: {len(rows)} decision{'' if len(rows) == 1 else 's'}", err=True)
+    if failed:
+        sys.exit(1)

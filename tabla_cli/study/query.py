@@ -1,0 +1,165 @@
+"""``tabla positions``: the decisions of an index that a filter chooses, sorted by error or luck.
+
+A :class:`PositionFilter` becomes one SQL query over ``decisions`` (joined
+with ``matches`` for the match length), the same on SQLite and PostgreSQL.
+Over files instead of an index, :func:`positions_from_files` indexes them
+into a temporary SQLite database first and asks it the same query.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tabla_cli.analysis.stats import SKILL_THRESHOLDS
+from tabla_cli.study.store import Store, open_store
+
+if TYPE_CHECKING:
+    from tabla_cli.study.index import IndexSummary
+
+__all__ = ["KINDS", "RATINGS", "SORTS", "PositionFilter", "find_positions", "positions_from_files"]
+
+KINDS = {"checker": "checker", "cube": "double", "take": "take"}
+"""``--kind`` to the decisions' kinds: a checker play, the roller's cube decision, the answer to a double."""
+
+RATINGS = dict(zip(("doubtful", "error", "blunder"), SKILL_THRESHOLDS))
+"""``--rating`` words and the normalised error a decision must exceed (GNU Backgammon's thresholds)."""
+
+SORTS = {
+    "error": "d.error DESC NULLS LAST, d.path, d.seq",
+    "luck": "d.luck DESC NULLS LAST, d.path, d.seq",
+    "unlucky": "d.luck ASC NULLS LAST, d.path, d.seq",
+    "order": "d.path, d.seq",
+}
+"""``--sort``: the biggest errors first, the luckiest rolls first, the unluckiest, or file order."""
+
+
+@dataclass(frozen=True, slots=True)
+class PositionFilter:
+    """Which decisions to choose (every field empty or None: all of them).
+
+    Attributes:
+        players: the deciding player is one of these (case ignored).
+        opponents: the opponent is one of these (case ignored).
+        since: the match is dated on or after this day (YYYY-MM-DD).
+        until: the match is dated on or before this day.
+        tags: every one of these tag words (docs/study.md) is on the decision.
+        without: none of these tag words is.
+        kind: ``checker``, ``cube`` or ``take`` (:data:`KINDS`).
+        min_error: the error is at least this (normalised equity).
+        max_error: the error is at most this.
+        rating: the mistake is at least this bad (:data:`RATINGS`).
+        dice: the roll is one of these (``31`` also matches ``13``).
+        sort: :data:`SORTS`.
+        limit: at most this many decisions.
+    """
+
+    players: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    tags: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
+    kind: str | None = None
+    min_error: float | None = None
+    max_error: float | None = None
+    rating: str | None = None
+    dice: tuple[str, ...] = ()
+    sort: str = "error"
+    limit: int | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL condition (``?`` placeholders) and its parameters.
+
+        >>> PositionFilter(players=("Ann",), kind="cube", min_error=0.05).where()
+        ('LOWER(d.player) IN (?) AND d.kind = ? AND d.error >= ?', ['ann', 'double', 0.05])
+        """
+        parts: list[str] = []
+        params: list[Any] = []
+
+        def among(column: str, values: Sequence[str]) -> None:
+            parts.append(f"LOWER({column}) IN ({', '.join('?' for _ in values)})")
+            params.extend(value.lower() for value in values)
+
+        if self.players:
+            among("d.player", self.players)
+        if self.opponents:
+            among("d.opponent", self.opponents)
+        if self.since:
+            parts.append("d.date >= ?")
+            params.append(self.since)
+        if self.until:
+            parts.append("d.date <= ?")
+            params.append(self.until)
+        for word in self.tags:
+            parts.append("d.tags LIKE ?")
+            params.append(f"% {word.lower()} %")
+        for word in self.without:
+            parts.append("d.tags NOT LIKE ?")
+            params.append(f"% {word.lower()} %")
+        if self.kind is not None:
+            parts.append("d.kind = ?")
+            params.append(KINDS[self.kind])
+        if self.min_error is not None:
+            parts.append("d.error >= ?")
+            params.append(self.min_error)
+        if self.max_error is not None:
+            parts.append("d.error <= ?")
+            params.append(self.max_error)
+        if self.rating is not None:
+            parts.append("d.error > ?")
+            params.append(RATINGS[self.rating])
+        if self.dice:
+            rolls = sorted({roll for text in self.dice for roll in (text, text[::-1])})
+            parts.append(f"d.dice IN ({', '.join('?' for _ in rolls)})")
+            params.extend(rolls)
+        return " AND ".join(parts) or "1 = 1", params
+
+
+_COLUMNS = (
+    "d.path, d.seq, d.match_no, d.game, d.move, d.player, d.opponent, d.side, d.kind, d.date, d.dice, "
+    "d.action, d.best, d.equity, d.best_equity, d.error, d.error_mwc, d.luck, d.skill, d.source, d.rolled_out, "
+    "d.cube, d.cube_state, d.position_id, d.match_id, d.xgid, d.phase, d.plan_player, d.plan_opponent, "
+    "d.score, d.pips_player, d.pips_opponent, d.race_lead, d.tags, d.alternatives, m.length"
+)
+
+
+def find_positions(store: Store, flt: PositionFilter) -> list[dict[str, Any]]:
+    """The decisions of the index ``store`` that ``flt`` chooses, in its order."""
+    condition, params = flt.where()
+    text = (
+        f"SELECT {_COLUMNS} FROM decisions d "
+        'LEFT JOIN matches m ON m.path = d.path AND m."match_no" = d."match_no" '
+        f"WHERE {condition} ORDER BY {SORTS[flt.sort]}"
+    )
+    if flt.limit is not None:
+        text += " LIMIT ?"
+        params.append(flt.limit)
+    rows = store.query_dicts(text, params)
+    for row in rows:
+        row["tags"] = (row["tags"] or "").split()
+        row["alternatives"] = None if row["alternatives"] is None else json.loads(row["alternatives"])
+        if row["rolled_out"] is not None:
+            row["rolled_out"] = bool(row["rolled_out"])
+    return rows
+
+
+def positions_from_files(
+    paths: Sequence[str], flt: PositionFilter, **index: Any
+) -> tuple[list[dict[str, Any]], IndexSummary]:
+    """:func:`find_positions` over the files under ``paths``, indexed into a temporary database first.
+
+    ``index``: keyword arguments of :func:`~tabla_cli.study.index.index_into`
+    (options, jobs, scheduler, progress). Returns the decisions and what
+    indexing the files did (their findings among it).
+    """
+    from tabla_cli.study.index import index_into
+
+    with tempfile.TemporaryDirectory(prefix="tabla-positions-") as folder:
+        with open_store(str(Path(folder) / "index.sqlite")) as store:
+            summary = index_into(store, paths, **index)
+            return find_positions(store, flt), summary
