@@ -17,6 +17,7 @@ from helpers import CORPUS, EXAMPLES, tabla_command
 
 THREE_POINT = str(EXAMPLES / "three-point-match.mat")
 EXPORT = CORPUS / "txt" / "bglab-lasse-0-ply-match1788245.txt"
+EXPORT_2PLY = str(CORPUS / "txt" / "bglab-lasse-2-ply-match967143.txt")
 
 
 @pytest.fixture(autouse=True)
@@ -108,6 +109,9 @@ def test_html_has_worst_decisions_on_boards(tmp_path: Path) -> None:
         root = ET.fromstring(board)
         assert root.find("{http://www.w3.org/2000/svg}title") is not None
     assert section.count("<figcaption>") == len(boards)
+    full = str(Path(THREE_POINT))
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", section, re.DOTALL)
+    assert all(f'<span title="{full}">three-point-match.mat</span>' in c for c in captions)
 
 
 def test_output_is_not_overwritten(tmp_path: Path) -> None:
@@ -401,12 +405,26 @@ def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, mon
     assert threads == [_cores(), _cores(), _cores(), 1]
 
 
+def test_columns_chooses_and_a_terminal_table_leaves_out_the_all_zero_ones() -> None:
+    code, out, err = run(EXPORT_2PLY, "--columns", "pr,player", "-q")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0].split() == ["pr", "player"]
+    code, out, _ = run(EXPORT_2PLY, "--columns", "player,pr", "--format", "csv", "-q")
+    assert out.splitlines()[0] == "player,pr"
+    _, table, _ = run(EXPORT_2PLY, "-q")
+    _, csv_text, _ = run(EXPORT_2PLY, "--format", "csv", "-q")
+    header = csv_text.splitlines()[0].split(",")
+    assert "wrong_takes" in header and "wrong_takes" not in table.splitlines()[0].split()
+    code, out, err = run(EXPORT_2PLY, "--columns", "player,nope", "-q")
+    assert code == 2 and "--columns: no column 'nope'; the table has file, match, player" in err
+
+
 def test_one_row_per_game_and_player() -> None:
     """``--by game``: each game's decisions, errors and luck per player; they add up to the match's."""
     sgf = CORPUS / "sgf" / "gnubg-bglab-lasse-match8640511.sgf"
     code, out, err = run(str(sgf), "--by", "game", "--format", "json", "-j", "1")
     assert code == 0, err
-    assert "analyzed 1 files" in err and out.startswith("[")
+    assert "analyzed 1 file," in err and out.startswith("[")
     games = json.loads(out)
     code, out, err = run(str(sgf), "--by", "match", "--format", "json", "-j", "1")
     assert code == 0, err

@@ -326,7 +326,7 @@ def test_check_report_convert_on_a_gvab(tmp_path: Path) -> None:
     path = str(OGXM / "gammonview-baR-U643iUDpvzTC.gvab")
     runner = CliRunner()
     check = runner.invoke(main, ["check", path])
-    assert check.exit_code == 0 and "checked 1 files, 1 matches" in check.stderr and check.stdout == ""
+    assert check.exit_code == 0 and "checked 1 file, 1 match" in check.stderr and check.stdout == ""
     report = runner.invoke(main, ["report", path, "--format", "csv", "--quiet"])
     assert report.exit_code == 0, report.stderr
     assert "Amberdice01" in report.stdout and report.stderr == ""

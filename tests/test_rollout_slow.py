@@ -86,6 +86,40 @@ def test_the_opening_plays_every_rollout_agrees_on_come_first(dice: str, best: s
     assert found.stdout.splitlines()[3].startswith(f"  1. {best} ")
 
 
+def test_ctrl_c_prints_the_batches_done_marked_partial(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLA_CACHE_DIR": str(tmp_path)}
+    args = [
+        "rollout",
+        "start",
+        "--cubeless",
+        "--trials",
+        "3600",
+        "--truncate",
+        "5",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ]
+    run = subprocess.Popen(
+        [sys.executable, "-c", "from tabla_cli.cli import main; main()", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert run.stderr is not None
+    first = run.stderr.readline()  # the first progress line: a batch is done
+    assert first.startswith(b"rolling out: ")
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=WAIT)
+    data = json.loads(out)
+    assert run.returncode == 1 and data["partial"] is True
+    assert 0 < data["trials"] < data["trials_asked"] == 3600
+    assert data["cubeless_se"] > 0
+    assert err.decode().endswith("tabla: rollout stopped: the figures are of the trials done (partial)\n")
+
+
 class Cluster:
     """A ``dask scheduler`` and worker processes on loopback (one thread each, no nanny)."""
 

@@ -428,3 +428,16 @@ def test_report_db_usage(indexed: Path) -> None:
     assert tabla("report")[0] == 2
     assert tabla("report", "--db", str(indexed), "x.mat")[0] == 2
     assert tabla("report", "--db", str(indexed), "--analyze", "1ply")[0] == 2
+
+
+@pytest.mark.slow
+def test_index_level_evaluates_what_no_analysis_judges(tmp_path: Path) -> None:
+    source = tmp_path / "m.mat"
+    shutil.copy(DATA / "gnubg_5pt_05101.mat", source)
+    db = str(tmp_path / "i.sqlite")
+    code, _, err = tabla("index", str(source), "--db", db, "--level", "1ply", "-j", "1")
+    assert code == 0, err
+    with open_store(db, create=False) as store:
+        rows = find_positions(store, PositionFilter(kind="checker", sort="order"))
+    assert rows and all(row["source"] == "bgsage 1ply" and row["error"] is not None for row in rows)
+    assert all(row["luck"] is not None for row in rows if row["dice"])

@@ -10,8 +10,8 @@ it runs in WAL mode, reads in one query per chunk and writes in one short
 transaction per call.
 
 The cache is never a reason for a run to fail: a row that cannot be read
-back as the evaluation it stored (damaged bytes, a value of another shape) is
-a miss, evaluated again and rewritten; a file SQLite cannot read is moved
+back as the evaluation it stored (damaged bytes, caught by the CRC-32 each
+value carries, or a value of another shape) is a miss, evaluated again and rewritten; a file SQLite cannot read is moved
 aside (``analysis.sqlite.damaged-<time>``) and a new one made; a cache that
 cannot be used at all (a read-only folder, a lock held too long) is bypassed.
 Each of these adds a notice for the caller to show.
@@ -25,6 +25,7 @@ import os
 import sqlite3
 import time
 import types
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import closing, suppress
 from dataclasses import asdict
@@ -100,7 +101,9 @@ def decision_key(d: DecisionInput) -> str:
 
 
 def _dump(evaluation: Evaluation) -> str:
-    return json.dumps(asdict(evaluation), separators=(",", ":"))
+    """A row's value: the evaluation as JSON, after the CRC-32 of that JSON in 8 hex digits."""
+    text = json.dumps(asdict(evaluation), separators=(",", ":"))
+    return f"{zlib.crc32(text.encode('utf-8')):08x}{text}"
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -133,12 +136,21 @@ def _load(text: Any) -> Evaluation | None:
 
     >>> _load('{"equity": null, "best_equity": 0.5, "best": "8/5 6/5", "error": null, "source": "x"}').best
     '8/5 6/5'
+    >>> row = _dump(Evaluation(0.1, 0.2, "8/5 6/5", 0.1, "x"))
+    >>> _load(row) == Evaluation(0.1, 0.2, "8/5 6/5", 0.1, "x"), _load(row.replace("8/5", "8/4"))
+    (True, None)
     >>> _load('xx'), _load('null'), _load('{"equity": "0.1"}'), _load('{"best_equity": 1, "other": 2}')
     (None, None, None, None)
     """
+    if not isinstance(text, str):
+        return None
+    if not text.startswith("{"):  # a checked row; one written before rows had their CRC starts with its JSON
+        check, text = text[:8], text[8:]
+        if check != f"{zlib.crc32(text.encode('utf-8', 'replace')):08x}":
+            return None
     try:
         fields = json.loads(text)
-    except (TypeError, ValueError, RecursionError):
+    except (ValueError, RecursionError):
         return None
     if not isinstance(fields, dict) or not _REQUIRED <= fields.keys() <= _HINTS.keys():
         return None
@@ -200,8 +212,14 @@ _BUSY = ("locked", "busy", "unable to open", "readonly", "read-only", "disk i/o"
 """Words of SQLite errors that say the cache cannot be used now, not that the file is damaged."""
 
 
-def _damaged(exc: sqlite3.Error) -> bool:
+_FAILURES = (sqlite3.Error, OSError, ValueError)
+"""What using the cache may raise: SQLite's errors, the file system's, and a damaged file's text (UnicodeDecodeError)."""
+
+
+def _damaged(exc: Exception) -> bool:
     """Whether ``exc`` says the cache file itself is unreadable (then it is set aside), not busy or unwritable."""
+    if isinstance(exc, ValueError):
+        return True
     text = str(exc).lower()
     return isinstance(exc, sqlite3.DatabaseError) and not any(word in text for word in _BUSY)
 
@@ -226,8 +244,8 @@ def _lookup(path: Path, keys: list[str], slot: str, engine: str, notices: list[s
         try:
             with closing(_connect(path)) as db:
                 found, unreadable = _read(db, keys, slot, engine)
-        except (sqlite3.Error, OSError) as exc:
-            if attempt or not isinstance(exc, sqlite3.Error) or not _damaged(exc) or not path.exists():
+        except _FAILURES as exc:
+            if attempt or not _damaged(exc) or not path.exists():
                 notices.append(f"analysis cache {path} not used ({exc}): evaluating without it")
                 return None
             try:
@@ -298,8 +316,11 @@ def analyse_cached(
         try:
             with closing(_connect(path)) as db:
                 _write(db, {keys[i]: e for i, e in zip(missing, fresh)}, slot, engine)
-        except (sqlite3.Error, OSError) as exc:
+        except _FAILURES as exc:
             notices.append(f"analysis cache {path} not written ({exc})")
+            if _damaged(exc) and path.exists():
+                with suppress(OSError):
+                    notices.append(f"analysis cache {path} is damaged: moved to {_set_aside(path).name}")
     for i, key in keys.items():
         out[i] = found.get(key)
     for i, computed in zip(missing, fresh):

@@ -20,6 +20,7 @@ import click
 
 from tabla_cli.cli.options import (
     Filters,
+    chosen_columns,
     filter_options,
     input_options,
     level_option,
@@ -129,6 +130,7 @@ def analyze(
     by: str,
     fmt: str | None,
     output: str | None,
+    columns: tuple[str, ...],
     recorded: bool,
     no_cache: bool,
     no_luck: bool,
@@ -245,7 +247,7 @@ def analyze(
         store.close()
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     if rows or not unread:
-        _emit(rows, by, fmt, output, force, inputs)
+        _emit(rows, by, fmt, output, force, inputs, columns)
     if not quiet:
         seconds = time.perf_counter() - start
         rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
@@ -255,7 +257,7 @@ def analyze(
             err=True,
         )
         if out_dir is not None:
-            click.echo(f"wrote {written} analysed JSON files to {out_dir}", err=True)
+            click.echo(f"wrote {plural(written, 'analysed JSON file')} to {out_dir}", err=True)
     if errors:
         sys.exit(1)
 
@@ -327,11 +329,19 @@ def analysed_json_paths(paths: tuple[str, ...], out_dir: Path) -> list[Path]:
     return [item.target for item in mirror(paths, out_dir, ".json")]
 
 
-def _emit(rows: list[dict[str, Any]], by: str, fmt: str, output: str | None, force: bool, inputs: Inputs) -> None:
+def _emit(
+    rows: list[dict[str, Any]],
+    by: str,
+    fmt: str,
+    output: str | None,
+    force: bool,
+    inputs: Inputs,
+    columns: tuple[str, ...] = (),
+) -> None:
     """Write the ``by`` table of the decision rows (pandas loads for the HTML page and Parquet only)."""
     from tabla_cli.reports.analysis import analysis_table
 
-    table = analysis_table(rows, by)
+    table = chosen_columns(analysis_table(rows, by), columns)
     data: str | bytes
     if fmt == "html":
         from tabla_cli.analysis.stats import decisions_frame, player_stats

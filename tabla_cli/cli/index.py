@@ -12,7 +12,7 @@ import time
 
 import click
 
-from tabla_cli.cli.options import LEVELS, input_options, read_options, reports_errors
+from tabla_cli.cli.options import input_options, level_option, read_options, reports_errors
 
 DB_HELP = "The index: an SQLite file (made if missing), or a postgresql:// URL of a server."
 
@@ -21,12 +21,12 @@ DB_HELP = "The index: an SQLite file (made if missing), or a postgresql:// URL o
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--db", "target", required=True, metavar="FILE|URL", help=DB_HELP)
 @click.option("--prune", is_flag=True, help="Forget the indexed files that no longer exist.")
-@click.option(
-    "--level",
-    type=click.Choice(LEVELS),
+@level_option(
+    help="Evaluate with bgsage at this level the decisions no recorded analysis judges (--level alone: auto, "
+    "as tabla analyze; without it only the analysis the files record; 'tabla analyze --db' also fills it).",
     default=None,
-    help="Evaluate with bgsage at this level the decisions no recorded analysis judges "
-    "(default: only the analysis the files record; 'tabla analyze --db' also fills it).",
+    is_flag=False,
+    flag_value="auto",
 )
 @input_options(quiet="No summary line (errors still go to stderr).")
 @reports_errors

@@ -33,6 +33,7 @@ __all__ = [
     "Filters",
     "encoding_option",
     "filter_options",
+    "chosen_columns",
     "format_option",
     "input_options",
     "iso_date",
@@ -293,7 +294,8 @@ def input_options(quiet: str) -> Callable[[F], F]:
 
 
 def table_options(formats: Sequence[str]) -> Callable[[F], F]:
-    """``--format`` (one of ``formats``, by default from ``-o``'s suffix) and ``-o/--output``: where a table goes."""
+    """``--format`` (one of ``formats``, by default from ``-o``'s suffix), ``-o/--output`` and ``--columns``:
+    where a table goes and what of it."""
     return _together(
         click.option(
             "--format",
@@ -309,7 +311,26 @@ def table_options(formats: Sequence[str]) -> Callable[[F], F]:
             default=None,
             help="Write the table to FILE (through a temporary file) instead of stdout.",
         ),
+        click.option(
+            "--columns",
+            metavar="NAMES",
+            default="",
+            callback=lambda ctx, param, value: tuple(name.strip() for name in value.split(",") if name.strip()),
+            help="Only these columns, in this order (comma-separated names, as in docs/columns.md). Without it "
+            "a terminal table leaves out the numeric columns that are 0 in every row.",
+        ),
     )
+
+
+def chosen_columns(table: Any, columns: Sequence[str]) -> Any:
+    """:func:`~tabla_cli.reports.render.select_columns`, a column the table lacks a usage error (exit 2)."""
+    from tabla_cli.reports.cells import UnknownColumnError
+    from tabla_cli.reports.render import select_columns
+
+    try:
+        return select_columns(table, columns)
+    except UnknownColumnError as exc:
+        raise click.UsageError(f"--columns: {exc}") from None
 
 
 def table_format(fmt: str | None, output: str | None) -> str:

@@ -19,6 +19,7 @@ import click
 
 from tabla_cli.cli.options import (
     Filters,
+    chosen_columns,
     filter_options,
     input_options,
     level_option,
@@ -181,6 +182,7 @@ def report(
     by: str,
     fmt: str | None,
     output: str | None,
+    columns: tuple[str, ...],
     frames_dir: str | None,
     level: str | None,
     no_cache: bool,
@@ -317,6 +319,7 @@ def report(
                 every=every,
                 top=top,
                 selection=built.describe(),
+                columns=columns,
             )
 
     failed = records(read_failures(built.everything))
@@ -363,6 +366,7 @@ def _emit(
     every: str = "month",
     top: int = 50,
     selection: str = "",
+    columns: tuple[str, ...] = (),
 ) -> None:
     """Render the ``by`` table in ``fmt`` to ``output`` or stdout, and the plots to ``plots_dir``."""
     from tabla_cli.reports.html import TITLES, report_page
@@ -371,7 +375,7 @@ def _emit(
     from tabla_cli.reports.render import print_tables, render, table_renderables
     from tabla_cli.reports.summaries import player_summary, summarize
 
-    table = summarize(frames, by, players=players, every=every)
+    table = chosen_columns(summarize(frames, by, players=players, every=every), columns)
     plots: dict[str, bytes] = {}
     summary = _counts(frames, "analysed decision") + (f"; {selection}" if selection else "")
     page = ""

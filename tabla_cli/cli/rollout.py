@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from tabla_cli.cli.options import format_option, reports_errors, scheduler_option
+from tabla_cli.cli.options import LEVEL_NAMES, format_option, reports_errors, scheduler_option
 from tabla_cli.cli.progress import EVERY
 from tabla_cli.errors import InvalidDiceError, TablaError
 
@@ -151,7 +151,7 @@ def _text(data: dict[str, Any]) -> list[str]:
         for rank, (name, equity, se) in enumerate(ordered, 1):
             error = f" ({_se(se)})" if se is not None else "        "
             loss = f"  ({equity - proper[1]:+.3f})" if rank > 1 else ""
-            lines.append(f"{rank}. {name:<20}{equity:+.3f}{error}{loss}")
+            lines.append(f"{rank}. {name:<20}{equity:+.3f}{error}{loss}".rstrip())
         lines.append(f"Proper cube action: {data['proper_action']}")
     return lines
 
@@ -187,7 +187,7 @@ def _text(data: dict[str, Any]) -> list[str]:
     type=click.Choice(["1ply", "2ply", "3ply"]),
     default="1ply",
     show_default=True,
-    help="The depth of the plays and cube decisions made during the trials.",
+    help=f"The depth of the plays and cube decisions made during the trials. {LEVEL_NAMES}",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="The dice: the same seed, the same rollout.")
 @click.option(

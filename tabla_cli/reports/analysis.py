@@ -104,14 +104,25 @@ def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
             f"lost {row['error']:.3f}"
         )
         board = _board(row, caption)
-        where = _text(row.get("file")) or _text(row["match"])
+        path = _text(row.get("file")) or _text(row["match"])
         parts.append(
             f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
-            f"({html.escape(str(row['source']))}; {html.escape(where)})"
+            f"({html.escape(str(row['source']))}; "
+            f'<span title="{html.escape(path)}">{html.escape(short_name(_text(row["match"]) or path))}</span>)'
             "</figcaption></figure>"
         )
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def short_name(match: str) -> str:
+    """A match's key as a caption names it: the file's own name (the path stays in a tooltip), and
+    ``#n`` for a file's n-th match.
+
+    >>> short_name("/home/ann/archive/2024/Galaxy/match967143.txt"), short_name("a/b.mat#2")
+    ('match967143.txt', 'b.mat#2')
+    """
+    return match.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _text(value: object) -> str:

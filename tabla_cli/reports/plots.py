@@ -210,7 +210,10 @@ def plot_take_drop_by_score(cube: pd.DataFrame) -> bytes:
 
 def plot_trend(periods: pd.DataFrame) -> bytes:
     """Lines per player over the dated periods: match win rate and gammon rates, points per game,
-    and the rating and error rate where the frames give them."""
+    and the rating and error rate where the frames give them.
+
+    The axes do not zoom in on small differences: percentages run from 0 to 100, error rates
+    from 0, points per game include 0; each period is labelled with the matches it holds."""
     dated = periods[periods["period"] != "undated"]
     panels = [
         ("%", ["match_win_rate", "gammon_rate_won", "gammon_rate_lost"]),
@@ -244,10 +247,19 @@ def plot_trend(periods: pd.DataFrame) -> bytes:
                     name = f"{player}: {words[column]}" if several else words[column]
                     ax.plot(x, y, marker="o", markersize=3, label=name)
             ax.set_ylabel(ylabel)
+            if ylabel == "%":
+                ax.set_ylim(0, 100)
+            elif "error" in ylabel:
+                ax.set_ylim(bottom=0)
+            elif ylabel == "points per game":
+                ax.axhline(0, color="#999", linewidth=0.8)
             ax.legend(fontsize="small", loc="best")
+        counts = dated.groupby("period")["matches"].sum()
+        named = [f"{label} ({int(counts[label])})" for label in labels]
         step = max(1, len(labels) // 12)
-        axes[-1].set_xticks(range(0, len(labels), step), labels[::step])
+        axes[-1].set_xticks(range(0, len(labels), step), named[::step])
         axes[-1].tick_params(axis="x", labelrotation=45)
+        axes[-1].set_xlabel("period (matches)")
     axes[0].set_title(PLOTS["trend"])
     return _png(fig)
 
@@ -283,17 +295,20 @@ def plot_dice(plays: pd.DataFrame, players: Sequence[str] = ()) -> bytes:
 
 
 def plot_error_rates(stats: pd.DataFrame, top: int = 20) -> bytes:
-    """Horizontal bars: the error rate (mEMG) of the players with the most decisions, checker and cube apart."""
+    """Horizontal bars from 0: the error rate (mEMG) of the players with the most decisions, checker and cube
+    apart, each player named with the decisions the rates are over."""
     analysed = stats[stats["decisions"] > 0]
     shown = analysed.sort_values("decisions", ascending=False, kind="stable").head(top).iloc[::-1]
     fig = _figure(max(2.5, 0.9 + 0.4 * len(shown)))
     ax = fig.add_subplot()
-    names = [str(p) for p in shown["player"]]
+    names = [f"{p} ({int(n):,})" for p, n in zip(shown["player"], shown["decisions"])]
     y = range(len(shown))
     ax.barh([v - 0.2 for v in y], shown["checker_error_rate"].fillna(0.0), height=0.4, label="checker")
     ax.barh([v + 0.2 for v in y], shown["cube_error_rate"].fillna(0.0), height=0.4, label="cube")
     ax.plot(shown["error_rate"].fillna(0.0), list(y), "k|", markersize=14, label="overall")
     ax.set_yticks(list(y), names)
+    ax.set_xlim(left=0)
+    ax.set_ylabel("player (decisions)")
     ax.set_xlabel("error rate (mEMG, lower is better)")
     ax.legend(loc="lower right")
     ax.set_title(PLOTS["error_rates"] + (f" (top {top} by decisions)" if len(analysed) > top else ""))

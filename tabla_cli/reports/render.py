@@ -20,7 +20,7 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tabla_cli.columns import Table
 from tabla_cli.reports.cells import Grid
@@ -28,6 +28,8 @@ from tabla_cli.reports.options import FORMATS
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    T = TypeVar("T", pd.DataFrame, Table)
 
 # --- text formats ------------------------------------------------------------------
 
@@ -94,12 +96,13 @@ def table_renderables(
 ) -> list[Any]:
     """rich Tables for ``df``: one, or several column groups when ``width`` is too narrow.
 
-    Each group repeats the first ``keys`` columns so a row can be followed.
+    Each group repeats the first ``keys`` columns so a row can be followed; a
+    numeric column that is 0 in every row is left out (it would only widen the table).
     """
     from rich import box
     from rich.table import Table
 
-    grid = Grid.of(df)
+    grid = Grid.of(df).without_zero_columns(keys)
     rows = grid.text_rows()
     headers, numeric = grid.names, grid.numeric
     widths = [max([len(h)] + [len(r[i]) for r in rows]) + 3 for i, h in enumerate(headers)]
@@ -163,8 +166,27 @@ def parquet_bytes(df: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
+def select_columns(table: T, columns: Sequence[str]) -> T:
+    """``table`` (a DataFrame or a :class:`~tabla_cli.columns.Table`) with only ``columns``, in that order;
+    every column when ``columns`` is empty.
+
+    Raises:
+        UnknownColumnError: a column the table does not have (the message lists those it has).
+    """
+    if not columns:
+        return table
+    names = [c.name for c in table.columns] if isinstance(table, Table) else [str(c) for c in table.columns]
+    Grid(names, [False] * len(names), []).select(columns)
+    if isinstance(table, Table):
+        chosen = tuple(next(c for c in table.columns if c.name == name) for name in columns)
+        return Table(chosen, [{name: row[name] for name in columns} for row in table.rows])
+    return table[list(columns)]
+
+
 def render(table: pd.DataFrame | Table, fmt: str, *, width: int | None = None, keys: int = 1) -> str | bytes:
     """``table`` in the text format ``fmt`` (table, csv, json, jsonl, markdown) or as Parquet bytes.
+
+    A terminal table (``table``) leaves out the numeric columns that are 0 in every row.
 
     The text formats of a :class:`~tabla_cli.columns.Table` load no pandas.
     HTML needs plots and headings: use :func:`render_html`.
@@ -178,7 +200,7 @@ def render(table: pd.DataFrame | Table, fmt: str, *, width: int | None = None, k
         return render_html([("Report", frame)])
     grid = Grid.of(table)
     if fmt == "table":
-        return render_table(grid, width=width, keys=keys)
+        return render_table(grid.without_zero_columns(keys), width=width, keys=keys)
     if fmt == "csv":
         return render_csv(grid)
     if fmt == "json":

@@ -148,7 +148,7 @@ def _schema(blob: str) -> list[str]:
         _table("games", GAME_FIELDS),
         _table("decisions", DECISION_FIELDS, ", PRIMARY KEY (path, seq)"),
         _table("findings", _FINDING_FIELDS),
-        "CREATE INDEX IF NOT EXISTS decisions_player ON decisions (player)",
+        "CREATE INDEX IF NOT EXISTS decisions_player ON decisions (LOWER(player))",
         "CREATE INDEX IF NOT EXISTS decisions_error ON decisions (error)",
         "CREATE INDEX IF NOT EXISTS findings_path ON findings (path)",
         'CREATE INDEX IF NOT EXISTS games_path ON games (path, "match_no")',

@@ -10,6 +10,15 @@ as a 4-byte or 1-byte integer: a lying length, count or type), a span
 deleted or repeated. A few mutants are bombs: a container that inflates to
 far more than its size.
 
+Two more kinds come from the fourth fuzz round (issue 37). A BGF's Smile
+document is decoded, one of its values replaced (an integer past float
+range, a figure as a 401-digit string, a deep nest of arrays, thousands of
+empty arrays, a long string) and the document encoded again, as Smile or as
+JSON (:func:`_bgf_value_mutant`): well-formed bytes whose *values* are
+hostile. An XG's ``temp.xg`` gets one of its records repeated, a few times to
+thousands, and is packed again with right checksums and sizes
+(:func:`_xg_amplified`): a valid archive that makes the reader do more work.
+
 OGXM (``.ogxm``, a GammonView ``.gvab``, an ``.ogxms`` stream): the inside
 is the match's JSON projection, edited (a field given an edge value, a ply
 deleted or repeated) and encoded again by the ``ogxm`` package with a fresh
@@ -31,6 +40,7 @@ import zlib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -123,13 +133,75 @@ def _xg_pack(temp: bytes, size: int | None = None) -> bytes:
     return bytes(head) + body + trailer.ljust(36, b"\0")
 
 
+_XG_RECORD = 2560
+"""The size of every record of ``temp.xg``."""
+
+
+def _xg_amplified(rng: random.Random) -> bytes:
+    """The seed with one record of ``temp.xg`` repeated (a game header, a move, ...), packed with right checksums."""
+    temp = _xg_parts()[1]
+    index = rng.randrange(len(temp) // _XG_RECORD)
+    record = temp[index * _XG_RECORD : (index + 1) * _XG_RECORD]
+    copies = rng.choice((2, 3, 10, 100, 1000, 3000))
+    return _xg_pack(temp[: index * _XG_RECORD] + record * copies + temp[(index + 1) * _XG_RECORD :])
+
+
 def _xg_mutant(rng: random.Random) -> bytes:
     raw, temp = _xg_parts()
     if rng.random() < 0.2:
         return _edit(raw, rng)
+    if rng.random() < 0.1:
+        return _xg_amplified(rng)
     if rng.random() < 0.02:
         return _xg_pack(b"\0" * (8 << 20), size=rng.choice((100, 2**31 - 1)))  # a bomb, or a lying size
     return _xg_pack(_edit(temp, rng))
+
+
+@cache
+def _bgf_document(seed: Path) -> Any:
+    from tabla_cli.formats.bgf import read_document
+
+    return read_document(seed.read_bytes(), path=str(seed), max_size=1 << 30)
+
+
+def _hostile(rng: random.Random) -> Any:
+    """A value no BGBlitz file holds where a figure or a list should be."""
+    kind = rng.randrange(7)
+    if kind == 0:
+        return rng.choice((1, -1)) * 10 ** rng.choice((309, 400, 1000))
+    if kind == 1:
+        return "9" * rng.choice((310, 401, 4000))
+    if kind == 2:
+        return rng.choice(("1e400", "-1e400", "NaN", "Infinity", "1e-400"))
+    if kind == 3:
+        nest: Any = 1
+        for _ in range(rng.choice((63, 65, 200, 500))):
+            nest = [nest]
+        return nest
+    if kind == 4:
+        return [[] for _ in range(rng.choice((1000, 20_000)))]
+    if kind == 5:
+        return "x" * rng.choice((65, 10_000, 1_000_000))
+    return rng.choice((None, True, [], {}, 2**63, -(2**63) - 1))
+
+
+def _replace_one(value: Any, rng: random.Random) -> Any:
+    """``value`` (a copy where changed) with one of the values inside it, chosen at random, made hostile."""
+    if isinstance(value, dict) and value and rng.random() < 0.85:
+        key = rng.choice(list(value))
+        return {**value, key: _replace_one(value[key], rng)}
+    if isinstance(value, list) and value and rng.random() < 0.85:
+        at = rng.randrange(len(value))
+        return [*value[:at], _replace_one(value[at], rng), *value[at + 1 :]]
+    return _hostile(rng)
+
+
+def _bgf_value_mutant(rng: random.Random) -> bytes:
+    """A seed's document with one value made hostile, encoded again (Smile or JSON) and gzipped."""
+    from smile_writer import bgf_file
+
+    document = _replace_one(_bgf_document(rng.choice(_BGF_SEEDS)), rng)
+    return bgf_file(document, smile=rng.random() < 0.7)
 
 
 def _bgf_mutant(rng: random.Random) -> bytes:
@@ -137,6 +209,8 @@ def _bgf_mutant(rng: random.Random) -> bytes:
     header, _, packed = raw.partition(b"\n")
     if rng.random() < 0.2:
         return _edit(raw, rng)
+    if rng.random() < 0.25:
+        return _bgf_value_mutant(rng)
     if rng.random() < 0.02:
         return header + b"\n" + gzip.compress(b":)\n\x00\xe0" + b"a" * (8 << 20), mtime=0)  # a bomb
     return header + b"\n" + gzip.compress(_edit(gzip.decompress(packed), rng), compresslevel=1, mtime=0)

@@ -123,10 +123,13 @@ def test_bombs() -> None:
 
 
 @pytest.mark.slow
-def test_every_cut_of_the_whole_file() -> None:
+def test_cuts_of_the_whole_file() -> None:
+    """Every cut of the header and of the archive's last bytes, and every 37th byte between: a cut file past
+    the header is read from its data (each cut a replay of what is left), so not every byte."""
     data = SMALL.read_bytes()
-    for cut in cuts(data, 0):
-        assert damage_reported(assert_checks_cleanly(cut))
+    ends = set(range(0, 8300)) | set(range(len(data) - 700, len(data))) | set(range(8300, len(data), 37))
+    for end in sorted(ends):
+        assert damage_reported(assert_checks_cleanly(data[:end]))
 
 
 @pytest.mark.slow
