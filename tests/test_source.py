@@ -58,7 +58,7 @@ def test_registry_lists_every_reader_in_detection_order() -> None:
     names = [f.name for f in formats()]
     assert len(names) == len(MODULES) == len(set(names))
     assert names == ["xg", "bgf", "ogxm", "gva", "json", "sgf", "gnubg-text", "position-text", "fibs", "mat"]
-    assert [f.name for f in formats() if f.binary] == ["xg", "bgf"]
+    assert [f.name for f in formats() if f.binary] == ["xg", "bgf", "ogxm"]
     assert get("mat").suffixes[0] == ".mat"
     fmt = detect(TEXT)
     assert fmt is not None and fmt.name == "mat"
