@@ -25,6 +25,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from tabla_cli.cli import main
 
@@ -93,7 +94,10 @@ def page(tmp_path: Path, *args: str) -> str:
 @pytest.mark.parametrize(
     "args, sections",
     [
-        (("--player", "lasse"), ["Headline", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"]),
+        (
+            ("--player", "lasse"),
+            ["Headline", "Matches", "Opponents", "Over time", "Dice", "Gammons and cube", "Findings by code"],
+        ),
         ((), ["Players", "Findings by code", "Plots"]),
     ],
 )
@@ -150,3 +154,111 @@ def test_worst_decisions_show_their_boards(browser: webdriver.Chrome, tmp_path: 
     assert all("lost" in c.text for c in section.find_elements(By.TAG_NAME, "figcaption"))
     plot = browser.find_element(By.CSS_SELECTOR, "#error-rates img")
     assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", plot) > 0
+
+
+def _column(browser: webdriver.Chrome, table: object, n: int) -> list[str]:
+    rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")  # type: ignore[attr-defined]
+    return [r.find_elements(By.TAG_NAME, "td")[n].text for r in rows if r.is_displayed()]
+
+
+@pytest.fixture(scope="module")
+def analysed_page(tmp_path_factory: pytest.TempPathFactory) -> str:
+    out = tmp_path_factory.mktemp("analysed") / "llabba.html"
+    result = CliRunner().invoke(
+        main, ["report", str(helpers.DATA / "corpus" / "txt"), "-q", "--player", "Llabba", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.stderr
+    return out.resolve().as_uri()
+
+
+def test_a_header_click_or_key_sorts_numbers_as_numbers(
+    browser: webdriver.Chrome, tmp_path: Path, analysed_page: str
+) -> None:
+    browser.get(page(tmp_path, "--player", "lasse"))
+    table = browser.find_element(By.CSS_SELECTOR, "#matches table")
+    headers = table.find_elements(By.TAG_NAME, "th")
+    names = [th.text for th in headers]
+    games, length = names.index("games"), names.index("length")
+    before = [int(v) for v in _column(browser, table, games)]
+    assert len(set(before)) > 2 and before != sorted(before)
+    headers[games].click()
+    assert [int(v) for v in _column(browser, table, games)] == sorted(before)
+    assert headers[games].get_attribute("aria-sort") == "ascending"
+    headers[games].send_keys(Keys.ENTER)
+    assert [int(v) for v in _column(browser, table, games)] == sorted(before, reverse=True)
+    assert headers[games].get_attribute("aria-sort") == "descending"
+    headers[games].send_keys(Keys.SPACE)
+    assert [int(v) for v in _column(browser, table, games)] == sorted(before)
+    # 16 points after 5 points: as numbers, not as text
+    headers[length].click()
+    lengths = [int(v) for v in _column(browser, table, length)]
+    assert lengths == sorted(lengths) and lengths[-1] >= 10 > lengths[0]
+    browser.get(analysed_page)
+    # a column of percentages sorts by its numbers too (9.5% before 10.0%)
+    skill = browser.find_element(By.CSS_SELECTOR, "#opponents table")
+    names = [th.text for th in skill.find_elements(By.TAG_NAME, "th")]
+    percent = next(i for i, name in enumerate(names) if name.endswith("%"))
+    skill.find_elements(By.TAG_NAME, "th")[percent].click()
+    values = [float(v.rstrip("%")) for v in _column(browser, skill, percent) if v]
+    assert values == sorted(values)
+
+
+def test_a_filter_hides_the_rows_without_its_text(browser: webdriver.Chrome, analysed_page: str) -> None:
+    browser.get(analysed_page)
+    table = browser.find_element(By.CSS_SELECTOR, "#matches table")
+    opponents = _column(browser, table, 2)
+    assert len(set(opponents)) > 1
+    wanted = opponents[0]
+    box = browser.find_element(By.CSS_SELECTOR, "#matches input.filter")
+    box.send_keys(wanted.lower())
+    shown = _column(browser, table, 2)
+    assert shown and len(shown) < len(opponents)
+    assert all(wanted.lower() in " ".join(_row_texts(table)).lower() for _ in shown)
+    assert len(shown) == sum(1 for row in _row_texts(table) if wanted.lower() in row.lower())
+    box.clear()
+    box.send_keys("x")
+    box.send_keys(Keys.BACKSPACE)
+    assert len(_column(browser, table, 2)) == len(opponents)
+    boards = browser.find_element(By.CSS_SELECTOR, "#worst-decisions input.filter")
+    figures = browser.find_elements(By.CSS_SELECTOR, "#worst-decisions figure.board")
+    captions = [f.find_element(By.TAG_NAME, "figcaption").text for f in figures]
+    match = captions[-1].rsplit("; ", 1)[1].rstrip(")")
+    boards.send_keys("no such words anywhere")
+    assert figures and not [f for f in figures if f.is_displayed()]
+    boards.send_keys(Keys.CONTROL, "a")
+    boards.send_keys(match)
+    shown = [f for f in figures if f.is_displayed()]
+    assert len(shown) == sum(match.lower() in c.lower() for c in captions) > 0
+    assert all(match in f.find_element(By.TAG_NAME, "figcaption").text for f in shown)
+
+
+def _row_texts(table: object) -> list[str]:
+    rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")  # type: ignore[attr-defined]
+    return [r.text for r in rows if r.is_displayed()]
+
+
+def test_a_match_links_to_its_decisions(browser: webdriver.Chrome, analysed_page: str) -> None:
+    browser.set_window_size(1280, 800)
+    browser.get(analysed_page)
+    link = browser.find_element(By.CSS_SELECTOR, "#matches tbody tr a")
+    name = link.text
+    link.click()
+    target = browser.execute_script("return document.querySelector(location.hash)")
+    assert browser.current_url.endswith(link.get_attribute("href").split("#")[1])
+    assert target.text == name and target.tag_name == "h3"
+    assert browser.execute_script("return arguments[0].getBoundingClientRect().top", target) < 200
+    # the decisions under it are that match's, costliest first
+    table = target.find_element(By.XPATH, "following-sibling::div[1]//table")
+    errors = [
+        float(v)
+        for v in _column(browser, table, [th.text for th in table.find_elements(By.TAG_NAME, "th")].index("error"))
+    ]
+    assert errors and errors == sorted(errors, reverse=True)
+
+
+def test_without_analysis_a_match_links_to_its_file(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    browser.get(page(tmp_path, "--player", "lasse"))
+    links = browser.find_elements(By.CSS_SELECTOR, "#matches tbody tr a")
+    assert len(links) == 4
+    files = {p.resolve().as_uri() for p in DATA.iterdir()}
+    assert {a.get_attribute("href") for a in links} <= files

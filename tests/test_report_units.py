@@ -26,8 +26,8 @@ from helpers import CORPUS
 EXPORT = CORPUS / "txt" / "bglab-lasse-2-ply-match967143.txt"
 COLUMNS = [*SUMMARY_COLUMNS.values(), STAT_COLUMNS, SKILL_COLUMNS, OPPONENT_SKILL_COLUMNS]
 BY_LABEL = {label(c.name): c.name for columns in COLUMNS for c in columns}
-PAGE_ONLY = {"number", "match length", "won", "lost", "unfinished", "lasse"}
-"""Headers of the page's own tables (the record by length, the numbers one per row), not schema columns."""
+PAGE_ONLY = {"number", "match length", "won", "lost", "unfinished", "lasse", "score", "result"}
+"""Headers of the page's own tables (the record by length, the numbers one per row, the matches), not schema columns."""
 
 
 class Tables(HTMLParser):

@@ -108,7 +108,7 @@ def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
         parts.append(
             f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
             f"({html.escape(str(row['source']))}; "
-            f'<span title="{html.escape(path)}">{html.escape(short_name(_text(row["match"]) or path))}</span>)'
+            f'<span title="{html.escape(path)}">{html.escape(short_name(path))}</span>)'
             "</figcaption></figure>"
         )
     parts.append("</div>")

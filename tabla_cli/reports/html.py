@@ -51,22 +51,90 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { display: inline-block; margin: 1em 1em 1em 0; }
 figcaption { color: #555; font-size: 0.9em; }
 img { max-width: 100%; }
+[hidden] { display: none !important; }
+th.sortable { cursor: pointer; }
+th[aria-sort="ascending"]::after { content: " \\25B2"; }
+th[aria-sort="descending"]::after { content: " \\25BC"; }
+input.filter { margin: 0.5em 0; padding: 0.2em 0.4em; width: 20em; }
+"""
+
+FILTER_ROWS = 10
+"""A table (or a list of boards) with more rows than this gets a filter box above it."""
+
+_SCRIPT = """
+(function () {
+  function key(cell, numeric) {
+    var text = cell.textContent.trim();
+    if (!numeric) return text.toLowerCase();
+    var n = parseFloat(text.replace(/[^0-9.eE+\\-\u2212]/g, "").replace("\u2212", "-"));
+    return isNaN(n) ? null : n;
+  }
+  function sortBy(th) {
+    var table = th.closest("table"), body = table.tBodies[0];
+    var column = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var numeric = th.classList.contains("num") || Array.prototype.every.call(body.rows, function (row) {
+      var text = row.cells[column].textContent.trim();
+      return text === "" || /^[-+\u2212]?[0-9,]*\\.?[0-9]+ ?%?$/.test(text);
+    });
+    var up = th.getAttribute("aria-sort") !== "ascending";
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a.cells[column], numeric), y = key(b.cells[column], numeric);
+      if (x === y) return 0;
+      if (x === null || x === "") return 1;
+      if (y === null || y === "") return -1;
+      return (x < y ? -1 : 1) * (up ? 1 : -1);
+    });
+    rows.forEach(function (row) { body.appendChild(row); });
+    th.parentNode.querySelectorAll("th").forEach(function (other) { other.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", up ? "ascending" : "descending");
+  }
+  document.querySelectorAll("th.sortable").forEach(function (th) {
+    th.addEventListener("click", function () { sortBy(th); });
+    th.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sortBy(th); }
+    });
+  });
+  document.querySelectorAll("input.filter").forEach(function (input) {
+    var target = document.getElementById(input.getAttribute("data-target"));
+    input.addEventListener("input", function () {
+      var words = input.value.toLowerCase().trim();
+      target.querySelectorAll("tbody tr, figure.board").forEach(function (item) {
+        item.hidden = words !== "" && item.textContent.toLowerCase().indexOf(words) < 0;
+      });
+    });
+  });
+})();
 """
 
 
-def html_table(df: pd.DataFrame) -> str:
-    """``df`` as an HTML ``<table>`` (text escaped, numbers right-aligned)."""
-    grid = Grid.of(df)
-    head = "".join(f"<th>{html.escape(name)}</th>" for name in grid.names)
-    body = []
-    for row in grid.text_rows():
-        cells = "".join(
-            f'<td class="num">{html.escape(v)}</td>' if n else f"<td>{html.escape(v)}</td>"
-            for v, n in zip(row, grid.numeric)
-        )
-        body.append(f"<tr>{cells}</tr>")
+def filter_box(target: str, what: str = "rows") -> str:
+    """A text box that hides the rows (or boards) of the element ``target`` (an id) not containing its text."""
+    label = f"filter the {what}"
     return (
-        f'<div class="scroll"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+        f'<input class="filter" type="search" data-target="{html.escape(target)}" '
+        f'placeholder="{html.escape(label)}" aria-label="{html.escape(label)}">'
+    )
+
+
+def html_table(df: pd.DataFrame, *, links: Sequence[str] = (), table_id: str = "") -> str:
+    """``df`` as an HTML ``<table>`` (text escaped, numbers right-aligned), sortable by a click (or Enter
+    or Space) on a column header; ``links`` (one per row) make each row's first cell a link there."""
+    grid = Grid.of(df)
+    head = "".join(
+        f'<th class="sortable{" num" if n else ""}" tabindex="0" scope="col">{html.escape(name)}</th>'
+        for name, n in zip(grid.names, grid.numeric)
+    )
+    body = []
+    for i, row in enumerate(grid.text_rows()):
+        texts = [html.escape(v) for v in row]
+        if i < len(links) and texts:
+            texts[0] = f'<a href="{html.escape(links[i])}">{texts[0]}</a>'
+        cells = "".join(f'<td class="num">{v}</td>' if n else f"<td>{v}</td>" for v, n in zip(texts, grid.numeric))
+        body.append(f"<tr>{cells}</tr>")
+    ident = f' id="{html.escape(table_id)}"' if table_id else ""
+    return (
+        f'<div class="scroll"><table{ident}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
         + "\n".join(body)
         + "\n</tbody>\n</table></div>"
     )
@@ -82,6 +150,9 @@ class Section:
         note: a line of text under the heading.
         plots: PNG plots (name -> bytes) shown after the table.
         fragment: HTML made elsewhere (e.g. SVG boards), shown last.
+        links: where each row of the table links (its first cell), if anywhere.
+        filter: what a filter box above the table or fragment filters ('' for none; a table of more
+            than :data:`FILTER_ROWS` rows gets one for its rows anyway).
     """
 
     heading: str
@@ -89,6 +160,8 @@ class Section:
     note: str = ""
     plots: Mapping[str, bytes] = field(default_factory=dict)
     fragment: str = ""
+    links: Sequence[str] = ()
+    filter: str = ""
 
 
 def limit_rows(df: pd.DataFrame, top: int = TOP, what: str = "rows") -> tuple[pd.DataFrame, str]:
@@ -138,13 +211,17 @@ def render_page(sections: Sequence[Section], *, title: str = "tabla report", sum
         parts.append(f'<section id="{html.escape(slug)}"><h2>{html.escape(section.heading)}</h2>')
         if section.note:
             parts.append(f'<p class="meta">{html.escape(section.note)}</p>')
+        what = section.filter or ("rows" if section.table is not None and len(section.table) > FILTER_ROWS else "")
+        if what:
+            parts.append(filter_box(f"{slug}-body", what))
+        parts.append(f'<div id="{html.escape(slug)}-body">')
         if section.table is not None:
-            parts.append(html_table(section.table))
+            parts.append(html_table(section.table, links=section.links))
         parts.extend(_figure_html(name, png) for name, png in section.plots.items())
         if section.fragment:
             parts.append(section.fragment)
-        parts.append("</section>")
-    parts += ["</body>", "</html>", ""]
+        parts.append("</div></section>")
+    parts += [f"<script>{_SCRIPT}</script>", "</body>", "</html>", ""]
     return "\n".join(parts)
 
 
@@ -190,6 +267,7 @@ def skill_sections(decisions: pd.DataFrame) -> list[Section]:
             "Worst decisions",
             note=f"the {WORST} decisions that gave away the most equity",
             fragment=worst_decisions_html(decisions),
+            filter="decisions",
         ),
     ]
 

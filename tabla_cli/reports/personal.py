@@ -390,6 +390,65 @@ def noted_decisions(decisions: pd.DataFrame) -> pd.DataFrame:
     return noted[[c for c in NOTED_COLUMNS if c in noted.columns]].reset_index(drop=True)
 
 
+MATCH_DECISION_COLUMNS = ("game", "move", "kind", "dice", "action", "best", "error", "error_mwc")
+"""The columns of each match's decisions on the page."""
+
+
+def _match_anchor(match: object) -> str:
+    return f"decisions-of-match-{match}"
+
+
+def player_matches(frames: Frames, names: Sequence[str], analysed: set[object]) -> tuple[pd.DataFrame, list[str]]:
+    """The matches of ``names``, one row each, and where each links: its decisions on the page (an
+    anchor) when it was analysed, else its file."""
+    from pathlib import Path
+
+    from tabla_cli.reports.analysis import short_name
+
+    m = frames.matches
+    ours = m[m["player0"].isin(list(names)) | m["player1"].isin(list(names))]
+    rows, links = [], []
+    for row in ours.to_dict("records"):
+        side = 0 if row["player0"] in names else 1
+        name = short_name(str(row["file"])) + (f"#{row['index']}" if int(row["index"]) > 1 else "")
+        winner = row["winner_side"]
+        result = "unfinished" if pd.isna(winner) else ("won" if int(winner) == side else "lost")
+        rows.append(
+            {
+                "match": name,
+                "date": "" if pd.isna(row["date"]) else str(row["date"]),
+                "opponent": str(row[f"player{1 - side}"]),
+                "length": row["length"],
+                "score": f"{row[f'score{side}']}–{row[f'score{1 - side}']}",
+                "result": result,
+                "games": row["games"],
+            }
+        )
+        links.append(
+            f"#{_match_anchor(row['match'])}" if row["match"] in analysed else Path(str(row["file"])).resolve().as_uri()
+        )
+    return pd.DataFrame(rows, columns=["match", "date", "opponent", "length", "score", "result", "games"]), links
+
+
+def decisions_by_match(frames: Frames, decisions: pd.DataFrame) -> str:
+    """An HTML fragment: per analysed match, a heading (the anchor the matches table links to) and the
+    player's decisions that lost equity, costliest first."""
+    from tabla_cli.reports.analysis import short_name
+
+    files = dict(zip(frames.matches["match"], frames.matches["file"]))
+    lost = decisions[decisions["error"].fillna(0) > 0]
+    parts = []
+    for match, rows in decisions.groupby("match", sort=True):
+        mine = lost[lost["match"] == match].sort_values("error", ascending=False, kind="stable")
+        name = short_name(str(files.get(match, match)))
+        parts.append(f'<h3 id="{html.escape(_match_anchor(match))}">{html.escape(name)}</h3>')
+        if len(mine):
+            parts.append(html_table(readable(mine[[c for c in MATCH_DECISION_COLUMNS if c in mine.columns]])))
+        else:
+            parts.append(f"<p>No decision of the {len(rows)} analysed lost equity.</p>")
+    return "\n".join(parts)
+
+
 def player_page(
     frames: Frames,
     players: Sequence[str],
@@ -433,8 +492,16 @@ def player_page(
     lengths = (
         "<h3>Matches by length</h3>" + html_table(readable(by_length, keep=("won", "lost"))) if len(by_length) else ""
     )
+    matches, links = player_matches(frames, names, set() if mine is None else set(mine["match"]))
     sections = [
         Section("Headline", fragment=cards + lengths),
+        Section(
+            TITLES["match"],
+            matches,
+            "each match links to its decisions below when it was analysed, else to its file",
+            links=links,
+            filter="matches",
+        ),
         Section("Opponents", readable(_columns(opponents, OPPONENT_COLUMNS, names), keep=("matches",)), opponents_note),
         Section(
             "Over time",
@@ -460,7 +527,15 @@ def player_page(
     if mine is not None and len(mine):
         skill = skill_sections(mine)
         plots["error_rates"] = skill[0].plots["error_rates"]
-        sections += [Section("Skill", readable(player_skill(mine))), skill[1]]
+        sections += [
+            Section("Skill", readable(player_skill(mine))),
+            skill[1],
+            Section(
+                "Decisions by match",
+                note="the decisions that lost equity, costliest first",
+                fragment=decisions_by_match(frames, mine),
+            ),
+        ]
         noted = noted_decisions(mine)
         if len(noted):
             sections.append(Section("Comments and flags", readable(noted), "decisions the files comment on or flag"))
