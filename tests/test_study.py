@@ -322,6 +322,27 @@ def test_cli_positions_formats(indexed: Path, tmp_path: Path) -> None:
     assert code == 1 and "use --force" in err
 
 
+def test_cli_positions_player_means_what_it_means_in_report(indexed: Path) -> None:
+    db = str(indexed)
+    with open_store(db, create=False) as store:
+        player = find_positions(store, PositionFilter(sort="order"))[0]["player"]
+    wrong = player[:-1] + ("x" if player[-1] != "x" else "y")
+    for source in (("--db", db), (str(indexed.parent),)):
+        code, out, err = tabla("positions", *source, "--player", wrong)
+        assert code == 1 and out == "", err
+        assert f"positions: no match has a player named {wrong!r}; did you mean {player!r}" in err
+    # any case by default, only the written one with --exact-case; an unknown name in that case exits 1
+    code, out, err = tabla("positions", "--db", db, "--player", player.upper(), "--format", "json", "-q")
+    assert code == 0 and json.loads(out) and {r["player"] for r in json.loads(out)} == {player}, err
+    if player.upper() != player:
+        code, out, err = tabla("positions", "--db", db, "--player", player.upper(), "--exact-case")
+        assert code == 1 and "did you mean" in err
+    code, out, err = tabla("positions", "--db", db, "--length", "999", "--format", "json", "-q")
+    assert code == 0 and json.loads(out) == [], err
+    code, _, err = tabla("positions", "--db", db, "--length", "3", "--money")
+    assert code == 2 and "exclude each other" in err
+
+
 def test_cli_positions_over_files_equals_over_the_index(indexed: Path) -> None:
     args = ("--kind", "checker", "--min-error", "0.02", "--format", "json", "-q")
     _, from_index, _ = tabla("positions", "--db", str(indexed), *args)

@@ -6,7 +6,6 @@ register it with ``main.add_command(positions)``.
 
 from __future__ import annotations
 
-import datetime
 import os
 import sys
 from pathlib import Path
@@ -14,29 +13,17 @@ from pathlib import Path
 import click
 
 from tabla_cli.cli.index import DB_HELP
-from tabla_cli.cli.options import input_options, iso_date, read_options, reports_errors, write_output
+from tabla_cli.cli.options import Filters, filter_options, input_options, read_options, reports_errors, write_output
 from tabla_cli.output import Inputs, check_targets
 
 _FORMATS = ("table", "json", "csv", "xgid", "ids", "anki", "html")
 _SUFFIXES = {".json": "json", ".csv": "csv", ".apkg": "anki", ".html": "html", ".htm": "html", ".xgid": "xgid"}
-_DATE = click.DateTime(["%Y-%m-%d"])
 
 
 @click.command("positions", short_help="Find decisions by player, tags, kind and error; write XGIDs, Anki, a quiz.")
 @click.argument("paths", nargs=-1)
 @click.option("--db", "target", default=None, metavar="FILE|URL", help=DB_HELP + " Without it: PATHS are read.")
-@click.option("--player", "players", multiple=True, metavar="NAME", help="Decisions of this player (repeatable).")
-@click.option("--opponent", "opponents", multiple=True, metavar="NAME", help="Against this opponent (repeatable).")
-@click.option(
-    "--since",
-    type=_DATE,
-    default=None,
-    metavar="YYYY-MM-DD",
-    help="Matches on or after this date (undated matches are left out).",
-)
-@click.option(
-    "--until", type=_DATE, default=None, metavar="YYYY-MM-DD", help="Matches on or before this date (undated left out)."
-)
+@filter_options
 @click.option(
     "--tag", "tags", multiple=True, metavar="WORD", help="Decisions with this tag (repeatable; docs/study.md)."
 )
@@ -79,10 +66,7 @@ _DATE = click.DateTime(["%Y-%m-%d"])
 def positions(
     paths: tuple[str, ...],
     target: str | None,
-    players: tuple[str, ...],
-    opponents: tuple[str, ...],
-    since: datetime.datetime | None,
-    until: datetime.datetime | None,
+    filters: Filters,
     tags: tuple[str, ...],
     without: tuple[str, ...],
     kind: str | None,
@@ -112,8 +96,9 @@ def positions(
     or the engine ('tabla index --level', 'tabla analyze --db'). Exit 0 when
     done, 1 when a file cannot be read, 2 on usage errors.
     """
+    from tabla_cli.reports.filters import unknown_among
     from tabla_cli.study.export import BINARY_FORMATS, render_positions
-    from tabla_cli.study.query import PositionFilter, find_positions, positions_from_files
+    from tabla_cli.study.query import PositionFilter, find_positions, player_names, positions_from_files
     from tabla_cli.study.store import open_store
 
     if (target is None) == (not paths):
@@ -131,10 +116,15 @@ def positions(
     if output is not None:
         check_targets([Path(output)], inputs, force)
     flt = PositionFilter(
-        players=players,
-        opponents=opponents,
-        since=iso_date(since),
-        until=iso_date(until),
+        players=filters.players,
+        opponents=filters.opponents,
+        since=filters.since,
+        until=filters.until,
+        site=filters.site,
+        length=filters.length,
+        money=filters.money,
+        keep_undated=filters.keep_undated,
+        exact_case=filters.exact_case,
         tags=tags,
         without=without,
         kind=kind,
@@ -149,16 +139,23 @@ def positions(
     if target is not None:
         with open_store(target, create=False) as store:
             rows = find_positions(store, flt)
+            known = player_names(store)
     else:
         from tabla_cli.study.index import IndexOptions
 
         options = IndexOptions(read=read_options(encoding, max_size))
-        rows, summary = positions_from_files(
+        rows, summary, known = positions_from_files(
             list(paths), flt, options=options, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler
         )
         for finding in summary.findings:
             click.echo(finding.render(), err=True)
         failed = bool(summary.findings)
+    unknown = unknown_among(known, filters.players, exact_case=filters.exact_case)
+    for name, near in unknown:
+        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+        click.echo(f"positions: no match has a player named {name!r}{hint}", err=True)
+    if unknown:
+        sys.exit(1)
     data = render_positions(rows, fmt)
     if output is not None:
         write_output(Path(output), data, force, inputs)

@@ -179,13 +179,21 @@ def unknown_names(frames: Frames, names: Iterable[str]) -> list[tuple[str, list[
     Names are compared as given: fold case first (:func:`fold_case`) to compare them without it.
     """
     matches = frames.matches
-    known = sorted(set(matches["player0"].dropna().tolist()) | set(matches["player1"].dropna().tolist()))
+    return unknown_among(set(matches["player0"].dropna().tolist()) | set(matches["player1"].dropna().tolist()), names)
+
+
+def unknown_among(
+    players: Iterable[str], names: Iterable[str], *, exact_case: bool = True
+) -> list[tuple[str, list[str]]]:
+    """Each of ``names`` that is none of ``players`` (with ``exact_case`` False: in no case), with up to
+    three of the ``players`` near it (by :mod:`difflib`)."""
+    known = sorted(set(players))
     spellings: dict[str, list[str]] = {}
     for known_name in known:
         spellings.setdefault(known_name.casefold(), []).append(known_name)
     out = []
     for name in names:
-        if name in known:
+        if name in known or (not exact_case and name.casefold() in spellings):
             continue
         near = difflib.get_close_matches(name.casefold(), list(spellings), n=3, cutoff=0.6)
         out.append((name, [spelling for n in near for spelling in spellings[n]]))

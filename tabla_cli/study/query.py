@@ -21,7 +21,7 @@ from tabla_cli.study.store import Store, open_store
 if TYPE_CHECKING:
     from tabla_cli.study.index import IndexSummary
 
-__all__ = ["KINDS", "RATINGS", "SORTS", "PositionFilter", "find_positions", "positions_from_files"]
+__all__ = ["KINDS", "RATINGS", "SORTS", "PositionFilter", "find_positions", "player_names", "positions_from_files"]
 
 KINDS = {"checker": "checker", "cube": "double", "take": "take"}
 """``--kind`` to the decisions' kinds: a checker play, the roller's cube decision, the answer to a double."""
@@ -54,6 +54,11 @@ class PositionFilter:
         max_error: the error is at most this.
         rating: the mistake is at least this bad (:data:`RATINGS`).
         dice: the roll is one of these (``31`` also matches ``13``).
+        site: the match's Site header is this (case ignored).
+        length: the match is to this many points.
+        money: the match is a money session.
+        keep_undated: with ``since`` or ``until``, undated matches are kept too.
+        exact_case: ``players`` and ``opponents`` are matched with their case.
         sort: :data:`SORTS`.
         limit: at most this many decisions.
     """
@@ -69,6 +74,11 @@ class PositionFilter:
     max_error: float | None = None
     rating: str | None = None
     dice: tuple[str, ...] = ()
+    site: str | None = None
+    length: int | None = None
+    money: bool = False
+    keep_undated: bool = False
+    exact_case: bool = False
     sort: str = "error"
     limit: int | None = None
 
@@ -82,19 +92,33 @@ class PositionFilter:
         params: list[Any] = []
 
         def among(column: str, values: Sequence[str]) -> None:
-            parts.append(f"LOWER({column}) IN ({', '.join('?' for _ in values)})")
-            params.extend(value.lower() for value in values)
+            marks = ", ".join("?" for _ in values)
+            if self.exact_case:
+                parts.append(f"{column} IN ({marks})")
+                params.extend(values)
+            else:
+                parts.append(f"LOWER({column}) IN ({marks})")
+                params.extend(value.lower() for value in values)
 
+        undated = " OR d.date IS NULL" if self.keep_undated else ""
         if self.players:
             among("d.player", self.players)
         if self.opponents:
             among("d.opponent", self.opponents)
         if self.since:
-            parts.append("d.date >= ?")
+            parts.append(f"(d.date >= ?{undated})")
             params.append(self.since)
         if self.until:
-            parts.append("d.date <= ?")
+            parts.append(f"(d.date <= ?{undated})")
             params.append(self.until)
+        if self.site is not None:
+            parts.append("LOWER(m.site) = ?")
+            params.append(self.site.lower())
+        if self.length is not None:
+            parts.append("m.length = ?")
+            params.append(self.length)
+        if self.money:
+            parts.append("m.length = 0")
         for word in self.tags:
             parts.append("d.tags LIKE ?")
             params.append(f"% {word.lower()} %")
@@ -148,18 +172,25 @@ def find_positions(store: Store, flt: PositionFilter) -> list[dict[str, Any]]:
     return rows
 
 
+def player_names(store: Store) -> set[str]:
+    """The names of the players of the matches of the index ``store`` (either side)."""
+    rows = store.query_dicts("SELECT player0 AS name FROM matches UNION SELECT player1 AS name FROM matches", [])
+    return {str(row["name"]) for row in rows if row["name"] is not None}
+
+
 def positions_from_files(
     paths: Sequence[str], flt: PositionFilter, **index: Any
-) -> tuple[list[dict[str, Any]], IndexSummary]:
+) -> tuple[list[dict[str, Any]], IndexSummary, set[str]]:
     """:func:`find_positions` over the files under ``paths``, indexed into a temporary database first.
 
     ``index``: keyword arguments of :func:`~tabla_cli.study.index.index_into`
-    (options, jobs, scheduler, progress). Returns the decisions and what
-    indexing the files did (their findings among it).
+    (options, jobs, scheduler, progress). Returns the decisions, what
+    indexing the files did (their findings among it) and the names of the
+    matches' players (:func:`player_names`).
     """
     from tabla_cli.study.index import index_into
 
     with tempfile.TemporaryDirectory(prefix="tabla-positions-") as folder:
         with open_store(str(Path(folder) / "index.sqlite")) as store:
             summary = index_into(store, paths, **index)
-            return find_positions(store, flt), summary
+            return find_positions(store, flt), summary, player_names(store)
