@@ -164,7 +164,7 @@ def analyze(
     name is in no match, 2 on usage errors.
     """
     from tabla_cli.analysis.decisions import AnalysisOptions
-    from tabla_cli.findings import READ_FAILURES, Severity
+    from tabla_cli.findings import READ_FAILURES, Code, Severity
     from tabla_cli.source import collect_sources, map_in_order
 
     start = time.perf_counter()
@@ -239,7 +239,7 @@ def analyze(
                 written += 1
             for finding in result.report.findings:
                 codes.add(finding.code)
-                if finding.severity is Severity.ERROR or finding.code == "internal-error":
+                if finding.severity is Severity.ERROR or finding.code == Code.INTERNAL_ERROR:
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
