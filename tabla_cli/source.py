@@ -240,16 +240,18 @@ class LeftOut:
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
 
-    def messages(self, *, verbose: bool = False) -> list[str]:
-        """One line per loop and unreadable directory, then one counting the skipped files (for stderr);
-        ``verbose`` names each skipped file on a line of its own too."""
+    def messages(self, *, verbose: bool | None = None) -> list[str]:
+        """One line per loop and unreadable directory, then one counting the skipped files (for stderr).
+
+        ``verbose`` (a command's ``-v``) names each skipped file on a line of its own; False says that
+        ``-v`` would; None (a command without ``-v``) says neither."""
         lines = [f"{loop}: a symbolic link back to a directory already walked; not followed" for loop in self.loops]
         lines += [f"{folder}: cannot read the directory: {reason}" for folder, reason in self.unreadable]
         lines += [f"{folder}: the output directory; not read as input" for folder in self.outputs]
         if self.skipped:
             count = len(self.skipped)
             what = "file that is not a match transcript" if count == 1 else "files that are not match transcripts"
-            lines.append(f"skipped {count:,} {what}" + ("" if verbose else " (-v names them)"))
+            lines.append(f"skipped {count:,} {what}" + (" (-v names them)" if verbose is False else ""))
             lines += [f"  skipped {name}" for name in self.skipped] if verbose else []
         return lines
 

@@ -185,8 +185,10 @@ def test_a_folder_with_other_files_checks_clean(tmp_path: Path) -> None:
     folder = archive_folder(tmp_path / "archive")
     code, out, err = run("check", "--jobs", "1", str(folder))
     assert code == 0 and out == ""
-    assert "skipped 4 files that are not match transcripts" in err
+    assert "skipped 4 files that are not match transcripts (-v names them)" in err
     assert "checked 1 file, 1 match" in err
+    code, _, err = run("check", "--jobs", "1", "-v", str(folder))
+    assert code == 0 and f"  skipped {folder / 'README.md'}" in err.splitlines()
 
 
 def test_report_and_convert_skip_other_files_too(tmp_path: Path) -> None:
@@ -232,7 +234,8 @@ def test_collect_paths_tells_what_it_left_out(tmp_path: Path) -> None:
     left = LeftOut()
     assert collect_paths([str(folder)], left) == [str(folder / "match3423068.txt")]
     assert sorted(Path(p).name for p in left.skipped) == [".DS_Store", "README.md", "board.png", "settings.json"]
-    assert left.messages() == ["skipped 4 files that are not match transcripts (-v names them)"]
+    assert left.messages() == ["skipped 4 files that are not match transcripts"]
+    assert left.messages(verbose=False) == ["skipped 4 files that are not match transcripts (-v names them)"]
     named = left.messages(verbose=True)
     assert named[0] == "skipped 4 files that are not match transcripts"
     assert sorted(Path(line.removeprefix("  skipped ")).name for line in named[1:]) == sorted(

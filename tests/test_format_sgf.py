@@ -465,7 +465,7 @@ def test_error_examples_give_their_message(label: str) -> None:
         ("(;GM[6]MI[length:7][game:x])", "MI[game:...] must be a whole number", 1, 20),
         ("(;GM[6]CV[3])", "must be a power of two", 1, 10),
         ("(;GM[6];B[31hefe]W[double])", "more than one move", 1, 18),
-        ("(;GM[6];W[31hefe];AE[a:y])", "a set-up node after the first move", 1, 19),
+        ("(;GM[6];W[31hefe];AE[a:x])", "must empty the whole board first", 1, 19),
         ("(;GM[6];AW[1])", "AW[1] is not a point", 1, 11),
         ("FF[4]", "a property outside a node", 1, 1),
         ("(;FF[4])GM[6]", "a property outside a node", 1, 9),

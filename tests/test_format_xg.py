@@ -20,7 +20,7 @@ from tabla_cli.cli import main
 from tabla_cli.findings import Code
 from tabla_cli.formats import detect_binary
 from tabla_cli.formats.xg import read_matches as read_xg
-from tabla_cli.formats.xg_archive import max_records, read_game_file
+from tabla_cli.formats.xg_archive import SIDE_FILE_MIN, SIDE_FILE_RATIO, max_records, read_game_file
 from tabla_cli.formats.xg_records import (
     RECORD_SIZE,
     CubeRecord,
@@ -465,6 +465,18 @@ def test_records_that_compress_far_better_than_xgs_are_a_bomb() -> None:
     assert limit == 2048 < max_records(256 << 20)
     [(code, text)] = findings(data)
     assert code == Code.FILE_TOO_LARGE and f"more than the limit of {limit} " in text and "compression bomb" in text
+
+
+@pytest.mark.parametrize("name", [b"temp.xgc", b"temp.xgr"])
+def test_comments_or_rollouts_far_larger_than_the_file_are_a_bomb(name: bytes) -> None:
+    temp = temp_of(SMALL)
+    assert findings(archive(temp, others={name: b"\0" * 4096})) == findings(archive(temp))
+    data = archive(temp, others={name: b"\0" * (8 << 20)})
+    limit = max(SIDE_FILE_MIN, SIDE_FILE_RATIO * len(data))
+    assert limit < 8 << 20
+    [(code, text)] = findings(data)
+    assert code == Code.FILE_TOO_LARGE and f"{name.decode()} holds {8 << 20} bytes" in text
+    assert f"more than the limit of {limit} " in text and "compression bomb" in text
 
 
 @pytest.mark.parametrize("path", LIVE_FILES, ids=lambda p: p.stem)

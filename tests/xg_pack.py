@@ -31,34 +31,40 @@ def pack(
     stored: bool = False,
     name: bytes = b"temp.xg",
     thumbnail: bool = True,
+    others: dict[bytes, bytes] | None = None,
 ) -> bytes:
     """An .xg file holding ``temp`` as its temp.xg, with the RichGameFormat header of :data:`SMALL`.
 
     ``size`` and ``crc`` make the directory lie about temp.xg; ``thumbnail`` False leaves the JPEG out
-    (a smaller file).
+    (a smaller file); ``others`` adds members after it (name: content, compressed, with right sizes).
     """
     head = bytearray(SMALL.read_bytes()[: 8232 + (struct.unpack_from("<I", SMALL.read_bytes(), 20)[0])])
     if not thumbnail:
         head = head[:8232]
         struct.pack_into("<I", head, 20, 0)
     blob = temp if stored else zlib.compress(temp)
+    entries = [
+        _entry(
+            name, len(temp) if size is None else size, len(blob), 0, zlib.crc32(temp) if crc is None else crc, stored
+        )
+    ]
+    for other, content in (others or {}).items():
+        packed = zlib.compress(content)
+        entries.append(_entry(other, len(content), len(packed), len(blob), zlib.crc32(content), False))
+        blob += packed
+    directory = zlib.compress(b"".join(entries))
+    body = blob + directory
+    trailer = struct.pack("<IiiiiB", zlib.crc32(body), len(entries), 1, len(directory), len(blob), 1)
+    return bytes(head) + body + trailer.ljust(36, b"\0")
+
+
+def _entry(name: bytes, size: int, packed: int, start: int, crc: int, stored: bool) -> bytes:
+    """A directory entry of the archive: the member ``name`` of ``size`` bytes, ``packed`` at ``start``."""
     entry = bytearray(532)
     entry[0] = len(name)
     entry[1 : 1 + len(name)] = name
-    struct.pack_into(
-        "<iiiIB",
-        entry,
-        512,
-        len(temp) if size is None else size,
-        len(blob),
-        0,
-        zlib.crc32(temp) if crc is None else crc,
-        1 if stored else 0,
-    )
-    directory = zlib.compress(bytes(entry))
-    body = blob + directory
-    trailer = struct.pack("<IiiiiB", zlib.crc32(body), 1, 1, len(directory), len(blob), 1)
-    return bytes(head) + body + trailer.ljust(36, b"\0")
+    struct.pack_into("<iiiIB", entry, 512, size, packed, start, crc, 1 if stored else 0)
+    return bytes(entry)
 
 
 def with_record(temp: bytes, index: int, change: Callable[[bytearray], None]) -> bytes:

@@ -377,8 +377,8 @@ def pool(values: Sequence[float], errors: Sequence[float] | None = None) -> Figu
 
     >>> pool([0.1, 0.3] * 4)
     Figure(mean=0.2, se=0.03779644730092272)
-    >>> pool([0.1, 0.3], [0.0, 0.0]).se
-    0.1
+    >>> round(pool([0.1, 0.3], [0.0, 0.0]).se, 4)  # sqrt(0.1 ** 2 / 72): two trial means 0.1 from their mean
+    0.0118
     """
     k = len(values)
     mean = math.fsum(values) / k

@@ -78,6 +78,10 @@ FILE_BYTES_PER_RECORD = 48
 """A file may hold one record per this many of its own bytes (XG's files hold one per 250 to 450), and
 :data:`MIN_RECORDS` whatever its size: what a record costs to read is then in proportion to the file."""
 MIN_RECORDS = 2048
+SIDE_FILE_RATIO = 64
+"""``temp.xgc`` and ``temp.xgr`` may hold at most this many times the file's own size (real files: under 1)."""
+SIDE_FILE_MIN = 1 << 20
+"""... and at least this many bytes, whatever the file's size."""
 _MATCH_HEADER_TYPE = 0
 _CHUNK = 4096
 _MATCH_MAGIC = b"DMLI"  # 0x494C4D44, little-endian
@@ -153,7 +157,7 @@ def read_archive(data: bytes, *, path: str, max_size: int) -> Archive:
         if name in (GAME_FILE, COMMENTS_FILE, ROLLOUTS_FILE) and name not in members:
             if name == GAME_FILE:
                 _check_records(_ENTRY_NUMBERS.unpack_from(entry, _ENTRY_NUMBERS_AT)[0], max_size, len(data), where)
-            members[name] = _member(archive, entry, name, where, max_size)
+            members[name] = _member(archive, entry, name, where, max_size, len(data))
     if GAME_FILE not in members:
         raise InputError(f"the archive holds no {GAME_FILE} (the match records)", where)
     return Archive(members[GAME_FILE], members.get(COMMENTS_FILE, b""), members.get(ROLLOUTS_FILE, b""))
@@ -185,8 +189,12 @@ def _check_records(size: int, max_size: int, file_size: int, where: Location) ->
     )
 
 
-def _member(archive: bytes, entry: bytes, name: str, where: Location, max_size: int) -> bytes:
-    """The content of the archive member ``name`` described by the directory ``entry``."""
+def _member(archive: bytes, entry: bytes, name: str, where: Location, max_size: int, file_size: int) -> bytes:
+    """The content of the archive member ``name`` described by the directory ``entry`` of a ``file_size``-byte file.
+
+    The comments and rollouts may hold at most :data:`SIDE_FILE_RATIO` times the file's size (at least
+    :data:`SIDE_FILE_MIN` bytes): more is a compression bomb, refused before anything is inflated.
+    """
     size, packed, start, crc, stored = _ENTRY_NUMBERS.unpack_from(entry, _ENTRY_NUMBERS_AT)
     if size < 0 or packed < 0 or start < 0 or start + packed > len(archive):
         raise InputError(
@@ -196,6 +204,14 @@ def _member(archive: bytes, entry: bytes, name: str, where: Location, max_size: 
         raise InflatesTooLargeError(
             f"the archive's directory says {name} holds {size} bytes, more than the size "
             f"limit of {max_size} bytes (--max-size); not read",
+            where,
+        )
+    side_limit = max(SIDE_FILE_MIN, SIDE_FILE_RATIO * file_size)
+    if name != GAME_FILE and size > side_limit:
+        raise InflatesTooLargeError(
+            f"the archive's directory says {name} holds {size} bytes, more than the limit of {side_limit} "
+            f"({SIDE_FILE_RATIO} times the file's {file_size} bytes, at least {SIDE_FILE_MIN}): data that compress "
+            "far better than XG's own, a compression bomb; not read",
             where,
         )
     blob = archive[start : start + packed]

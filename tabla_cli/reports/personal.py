@@ -248,7 +248,7 @@ def record_by_length(frames: Frames, names: Sequence[str]) -> pd.DataFrame:
     completed = table["won"] + table["lost"]
     out = pd.DataFrame(
         {
-            "match length": table["length"].map(lambda n: f"{n} points").astype("string"),
+            "match length": table["length"].map(lambda n: plural(int(n), "point")).astype("string"),
             "completed": completed.astype("int64"),
             "won": table["won"].astype("int64"),
             "lost": table["lost"].astype("int64"),
