@@ -31,6 +31,7 @@ from tabla_cli.board import Dice, Play, Player, Position
 from tabla_cli.cube import Cube
 from tabla_cli.errors import InvalidPlayError, UnknownScoringError
 from tabla_cli.findings import Code, Finding
+from tabla_cli.match_state import MatchScore, away
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, format_play_plain, parse_play
 from tabla_cli.results import (
@@ -503,7 +504,7 @@ class _GameReplay:
         if winner != credited and not self.stopped:
             self.finding(Code.WRONG_WINNER, f"{names[credited]} won this game, not {names[winner]}", action)
         length = self.r.match.length
-        needed = length - res.score[winner] if length else 0
+        needed = away(length, res.score, winner)
         jacoby = not length and not self.cube.turned and self.r.match.rules.jacoby
         # On a centred cube the cube alone is right too: in a one-game session, and in money play
         # whose transcript does not say whether the Jacoby rule was on.
@@ -537,9 +538,7 @@ class _GameReplay:
 
     def wins_match(self, winner: Player, points: int) -> bool:
         """Whether ``points`` take ``winner`` from below the match length to it."""
-        length = self.r.match.length
-        before = self.res.score[winner]
-        return bool(length) and before < length <= before + points
+        return 0 < away(self.r.match.length, self.res.score, winner) <= points
 
     def _unannounced_end(self, action: Action) -> tuple[EndedBy, Player]:
         """How a game ended when a ``Wins`` line comes without a finish: a resignation."""
@@ -624,7 +623,7 @@ class _MatchReplay:
             message = f"{self.unknown_scoring}; scored as {self.scoring.name}"
             self.add(Finding(Code.UNKNOWN_SCORING, message, match.location))
         length = match.length
-        score = (0, 0)
+        state = MatchScore(length, match.rules.crawford)
         first = 1
         # A transcript that starts at a score is a game of a match (gnubg exports each game
         # to a file of its own: match_002.txt is game 2), not an incomplete match; so is a
@@ -633,12 +632,11 @@ class _MatchReplay:
         part = opening is not None and (opening.number > 1 or tuple(opening.score) != (0, 0))
         if opening is not None and (opening.number > 1 or opening.start is not None):
             first = opening.number
-            score = opening.score
-        post_crawford = False
-        finished = False
+            state.score = opening.score
         cut = False  # the game before was cut short by a syntax error, its result unknown
         for index, game in enumerate(itertools.chain(self.ahead, self.games), start=first):
             self.tell()
+            score = state.score
             if game.number != index:
                 self.add(
                     Finding(
@@ -652,7 +650,7 @@ class _MatchReplay:
                 # One error per mistake: the score line after a cut game is taken as it is; a cut
                 # game with no actions may have had its score line be the line that failed.
                 if not game.cut or game.actions:
-                    score = (game.score[0], game.score[1])
+                    state.score = (game.score[0], game.score[1])
             elif tuple(game.score) != score and not (game.score_unordered and tuple(game.score[::-1]) == score):
                 self.add(
                     Finding(
@@ -663,17 +661,11 @@ class _MatchReplay:
                         game=game.number,
                     )
                 )
-                score = (game.score[0], game.score[1])
-            if finished or (length and max(score) >= length):
+                state.score = (game.score[0], game.score[1])
+            if state.over:
                 self.add(Finding(Code.GAME_AFTER_MATCH, "the match was already over", game.location, game=game.number))
-            one_away = bool(length) and ((score[0] == length - 1) != (score[1] == length - 1))
-            crawford = match.rules.crawford and not post_crawford and one_away
-            if game.crawford is not None:
-                crawford = game.crawford
-                post_crawford = post_crawford or (one_away and not crawford)
-            if crawford:
-                post_crawford = True
-            result = GameResult(game.number, score, crawford, post_crawford and not crawford)
+            crawford, post_crawford = state.begin_game(game.crawford)
+            result = GameResult(game.number, state.score, crawford, post_crawford)
             variant = self.variant if game.variant is None else find_variant(game.variant)
             start = variant.start_position() if game.start is None else variant.position_from(game.start)
             _GameReplay(self, game, result, start, variant).run()
@@ -681,14 +673,14 @@ class _MatchReplay:
             self.visitor.end_game(result)
             cut = game.cut and result.winner is None
             if result.winner is not None and result.points:
-                s = list(score)
-                s[result.winner] += result.points
-                score = (s[0], s[1])
-                if length and max(score) >= length:
-                    finished = True
+                state.award(result.winner, result.points)
         self.tell()
-        self.result.final_score = score
-        if length and max(score) < length and not part and self.kind == "match" and not cut:
+        self.result.final_score = score = state.score
+        if state.winner is not None:
+            self.result.winner = Player(state.winner)
+        elif self.kind == "one-game" and self.result.games:
+            self.result.winner = self.result.games[0].winner
+        if length and state.winner is None and not part and self.kind == "match" and not cut:
             self.add(
                 Finding(
                     Code.MATCH_INCOMPLETE,

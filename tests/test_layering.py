@@ -220,6 +220,7 @@ def _package(module: str) -> str:
 UNDER_THE_PIPELINE = {
     "board",
     "cube",
+    "match_state",
     "errors",
     "findings",
     "variant",
@@ -301,7 +302,7 @@ PAGE_LAYERS: list[tuple[str, set[str]]] = [
     ("vocabulary", {"errors", "findings", "words"}),
     ("engine", {"board", "variant", "variants", "notation", "position_key", "ids", "render", "svg"}),
     ("model", {"model", "formats", "files", "grammar", "evaluation", "written", "signatures", "output"}),
-    ("replay", {"replay", "cube", "results", "scoring", "visitor"}),
+    ("replay", {"replay", "cube", "match_state", "results", "scoring", "visitor"}),
     ("visitors", {"writers", "digest", "reports.rows", "analysis.decisions"}),
     ("pipeline", {"pipeline", "reader", "check", "convert", "source", "cluster", "mirror"}),
     ("applications", {"reports", "analysis", "show", "study", "columns"}),

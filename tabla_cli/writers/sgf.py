@@ -39,6 +39,7 @@ from tabla_cli.board import BAR, Play, Player, Position, Step
 from tabla_cli.errors import InvalidPlayError
 from tabla_cli.evaluation.recorded import read_written_cube
 from tabla_cli.formats.sgf import VARIANT_WORDS, point_letter
+from tabla_cli.match_state import away
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
 from tabla_cli.replay import GameResult, MatchResult, replay
@@ -338,7 +339,12 @@ class _CubeContext:
     def of(self, doubler: Player, cube: int) -> tuple[int, int, int, bool] | None:
         if not self.length:
             return None
-        return (self.length - self.score[doubler], self.length - self.score[doubler.other], cube, self.crawford)
+        return (
+            away(self.length, self.score, doubler),
+            away(self.length, self.score, doubler.other),
+            cube,
+            self.crawford,
+        )
 
 
 def _analysis(action: Action, context: _CubeContext, cube: int | None) -> str:
