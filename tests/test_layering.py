@@ -305,7 +305,7 @@ PAGE_LAYERS: list[tuple[str, set[str]]] = [
     ("replay", {"replay", "cube", "match_state", "results", "scoring", "visitor"}),
     ("visitors", {"writers", "digest", "reports.rows", "analysis.decisions"}),
     ("pipeline", {"pipeline", "reader", "check", "convert", "source", "cluster", "mirror"}),
-    ("applications", {"reports", "analysis", "show", "study", "columns"}),
+    ("applications", {"reports", "analysis", "analyse", "show", "study", "columns"}),
     ("command line", {"cli", "__main__"}),
 ]
 """The layers of docs/architecture.md from the bottom up, each with the modules and packages (under
