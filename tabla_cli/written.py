@@ -12,7 +12,7 @@ Example:
     >>> segments = parse_play("8/5* 6/5")
     >>> play = standard.resolve_play(start, (3, 1), segments).play
     >>> mark_problem(segments, play, "8/5* 6/5", marks=True)
-    ('extra-hit-marker', "'8/5* 6/5' marks a hit on 5 but no checker is hit there")
+    (<Code.EXTRA_HIT_MARKER: 'extra-hit-marker'>, "'8/5* 6/5' marks a hit on 5 but no checker is hit there")
 """
 
 from __future__ import annotations
