@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
 from tabla_cli.errors import Location
-from tabla_cli.findings import Finding, Severity
+from tabla_cli.findings import Code, Finding, Severity
 from tabla_cli.model import Match
 from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import MatchResult, replay
@@ -144,5 +144,5 @@ def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:
             if first is not None:
                 where, whole = first
                 what = "the same match" if whole else "part of the match"
-                report.findings.append(Finding("duplicate-match", f"{what} read first in {where}", location))
+                report.findings.append(Finding(Code.DUPLICATE_MATCH, f"{what} read first in {where}", location))
         yield report

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
 
-from tabla_cli.board import Dice
 from tabla_cli.errors import Location
 
 
@@ -207,7 +206,7 @@ class Finding:
     game: int | None = None
     move: int | None = None
     player: str | None = None
-    dice: Dice | None = None
+    dice: tuple[int, int] | None = None
     play: str | None = None
     position_id: str | None = None
     match_id: str | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tabla_cli.errors import InputError, Location, UnsupportedFormatError
-from tabla_cli.formats import detect, detect_binary, get
+from tabla_cli.formats import detect, detect_binary, get, titles
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Match
 from tabla_cli.source import MAX_SIZE, collect_paths, decode, read_source
@@ -33,10 +33,7 @@ def detect_format(text: str) -> str:
     """
     fmt = detect(text)
     if fmt is None:
-        raise UnsupportedFormatError(
-            "not a recognised match transcript (.mat, GNU Backgammon .sgf or text export, FIBS oldmoves, tabla JSON, "
-            "eXtreme Gammon .xg)"
-        )
+        raise UnsupportedFormatError(f"not a recognised match transcript ({titles()})")
     return fmt.name
 
 

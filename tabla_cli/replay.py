@@ -30,7 +30,8 @@ from typing import TypeVar
 from tabla_cli.board import Dice, Play, Player, Position
 from tabla_cli.cube import Cube
 from tabla_cli.errors import InvalidPlayError, UnknownScoringError
-from tabla_cli.findings import Finding
+from tabla_cli.findings import Code, Finding
+from tabla_cli.match_state import MatchScore, away
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play, format_play_plain, parse_play
 from tabla_cli.results import (
@@ -198,14 +199,14 @@ class _GameReplay:
         if self.over is not None:
             if not self.after_end_reported:
                 self.after_end_reported = True
-                self.finding("action-after-end", f"{kind.value} after the game ended", action)
+                self.finding(Code.ACTION_AFTER_END, f"{kind.value} after the game ended", action)
             if self.r.wants_unchecked:
                 self.v.visit_unchecked(action)
             return
         pending = self.cube.pending
         if pending is not None and kind not in _ANSWERS:
             doubler = self.r.match.players[pending]
-            self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
+            self.finding(Code.UNANSWERED_DOUBLE, f"{doubler}'s double is neither taken nor dropped", action)
             self.take(pending.other)
         if kind is ActionKind.ROLL:
             self.roll(action, actions, i)
@@ -253,7 +254,7 @@ class _GameReplay:
             owner = "centred" if cube.owner is None else f"owned by {names[cube.owner]}"
             said.append(f"the cube at {cube.value}, {owner}")
         self.r.add(
-            Finding("position-set", f"set by hand: {' and '.join(said)}", action.location, game=self.game.number)
+            Finding(Code.POSITION_SET, f"set by hand: {' and '.join(said)}", action.location, game=self.game.number)
         )
         if self.r.wants_setup:
             self.v.visit_setup(self.state(action, Player.ZERO, Player.ZERO), action)
@@ -275,7 +276,7 @@ class _GameReplay:
     def roll(self, action: Action, actions: list[Action], i: int) -> None:
         player = action.player
         if self.turn is not None and player != self.turn:
-            self.finding("wrong-turn", f"it is {self.r.match.players[self.turn]}'s turn", action)
+            self.finding(Code.WRONG_TURN, f"it is {self.r.match.players[self.turn]}'s turn", action)
         self.turn = player
         if self.side != player:
             self.pos = self.pos.flip()
@@ -297,7 +298,7 @@ class _GameReplay:
         self.doubled = False
         die0, die1 = dice
         if not (1 <= die0 <= 6 and 1 <= die1 <= 6):
-            self.finding("invalid-dice", f"{die0}-{die1} is not a roll of two dice from 1 to 6", action)
+            self.finding(Code.INVALID_DICE, f"{die0}-{die1} is not a roll of two dice from 1 to 6", action)
             self.rolled(state, action, None, None)
             self.stop(action)
             return
@@ -309,7 +310,7 @@ class _GameReplay:
             and self.game.start is None
             and not self.variant.allows_opening_double(self.game.number)
         ):
-            self.finding("opening-double", f"the opening roll {die0}-{die1} is a double", action)
+            self.finding(Code.OPENING_DOUBLE, f"the opening roll {die0}-{die1} is a double", action)
         text = action.play_text or ""
         if action.resigned or (not text and self._resigns_after(actions, i)):
             if self.r.wants_resign:
@@ -319,7 +320,7 @@ class _GameReplay:
         try:
             segments = self.parse(text)
         except InvalidPlayError as exc:
-            self.finding("invalid-play", exc.message, action, play=text, **self.ids(dice))
+            self.finding(Code.INVALID_PLAY, exc.message, action, play=text, **self.ids(dice))
             self.rolled(state, action, None, None)
             self.stop(action)
             return
@@ -331,7 +332,7 @@ class _GameReplay:
             play = resolution.play
             if resolution.alternatives > 1 and not self.marks and not self.r.match.marks_hits:
                 self.finding(
-                    "ambiguous-play",
+                    Code.AMBIGUOUS_PLAY,
                     f"'{text}' could mean {resolution.alternatives} different plays (the transcript marks no "
                     f"hits); read as {format_play_plain(play)}, a die at a time, the one that hits nothing on the way",
                     action,
@@ -343,10 +344,10 @@ class _GameReplay:
                     self.finding(*problem, action, play=text)
             after = resolution.result
         else:
-            code = resolution.code if isinstance(resolution, VariantResolution) else "illegal-play"
+            code = resolution.code if isinstance(resolution, VariantResolution) else Code.ILLEGAL_PLAY
             # When the search gave up ("unchecked") there is no list of legal plays either.
             applied = variant.apply_written(self.pos, segments)
-            shown = () if code == "unchecked" else legal_plays(variant, self.pos, dice, self.format, applied)
+            shown = () if code == Code.UNCHECKED else legal_plays(variant, self.pos, dice, self.format, applied)
             self.finding(code, resolution.error, action, play=text, legal=shown, **self.ids(dice))
             if applied is None:
                 self.rolled(state, action, None, None)
@@ -381,7 +382,9 @@ class _GameReplay:
 
     def stop(self, action: Action) -> None:
         self.stopped = True
-        self.finding("unchecked", "the recorded play cannot be applied; the rest of this game is not checked", action)
+        self.finding(
+            Code.UNCHECKED, "the recorded play cannot be applied; the rest of this game is not checked", action
+        )
 
     def double(self, action: Action) -> None:
         names = self.r.match.players
@@ -391,27 +394,27 @@ class _GameReplay:
             self.turn = action.player  # a set-up position: the side that acts first is on roll
         refusal = cube.refusal(action.player, self.res.crawford)
         if self.turn is None:
-            self.finding("illegal-double", "a double before the opening roll", action)
+            self.finding(Code.ILLEGAL_DOUBLE, "a double before the opening roll", action)
         elif action.player != self.turn:
-            self.finding("wrong-turn", f"it is {names[self.turn]}'s turn", action)
+            self.finding(Code.WRONG_TURN, f"it is {names[self.turn]}'s turn", action)
         elif refusal == "crawford":
-            self.finding("crawford-double", "no double is allowed in the Crawford game", action, **self.ids(None))
+            self.finding(Code.CRAWFORD_DOUBLE, "no double is allowed in the Crawford game", action, **self.ids(None))
         elif refusal == "owned":
             assert cube.owner is not None
-            self.finding("illegal-double", f"the cube belongs to {names[cube.owner]}", action, **self.ids(None))
+            self.finding(Code.ILLEGAL_DOUBLE, f"the cube belongs to {names[cube.owner]}", action, **self.ids(None))
         elif refusal == "no-cube":
-            self.finding("illegal-double", "this match is played without a cube", action)
+            self.finding(Code.ILLEGAL_DOUBLE, "this match is played without a cube", action)
         elif issubclass(self.variant, TablaVariant) and not self.r.cube_in_play and not self.cube_warned:
             self.cube_warned = True
             self.finding(
-                "untraditional-cube",
+                Code.UNTRADITIONAL_CUBE,
                 f"{self.variant.name} is traditionally played without a doubling "
                 "cube, and the transcript does not say one is in play (a Cube or CubeLimit header)",
                 action,
             )
         problem = cube.value_problem(action.value)
         if problem is not None:
-            self.finding("cube-value", problem, action)
+            self.finding(Code.CUBE_VALUE, problem, action)
         offered = cube.double(action.player)
         self.doubled = True
         self.turn = action.player.other
@@ -423,7 +426,7 @@ class _GameReplay:
         state = self.answer_state(action) if self.r.wants_cube else None
         answered = cube.answers(action.player)
         if not answered:
-            self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
+            self.finding(Code.UNEXPECTED_ANSWER, f"{action.kind.value} with no double to answer", action)
         elif action.kind is ActionKind.TAKE:
             self.take(action.player)
         if action.kind is ActionKind.DROP:
@@ -441,13 +444,13 @@ class _GameReplay:
         cube = self.cube
         state = self.answer_state(action) if self.r.wants_cube else None
         if not cube.beaver_answers(action.player) or self.over is not None:
-            self.finding("unexpected-answer", f"{action.kind.value} with no double to answer", action)
+            self.finding(Code.UNEXPECTED_ANSWER, f"{action.kind.value} with no double to answer", action)
             if state is not None:
                 self.v.visit_cube(state, action, state.cube, state.cube, state.cube_owner)
             return
         if not cube.beavers:
             self.finding(
-                "illegal-beaver",
+                Code.ILLEGAL_BEAVER,
                 f"{action.kind.value} is not allowed here ({'match play' if match.length else 'beavers are off'})",
                 action,
             )
@@ -467,7 +470,7 @@ class _GameReplay:
         self.cube.cancel()
         self.over = ("forfeit", action.player.other)
         self.finding(
-            "forfeit",
+            Code.FORFEIT,
             f"{names[action.player]} resigns ('Losses {action.value or 0}', Backgammon Galaxy's line for a "
             f"resignation) before the game is over; {names[action.player.other]} gets what the result line says",
             action,
@@ -479,7 +482,7 @@ class _GameReplay:
         points = action.value or 0
         res = self.res
         if res.winner is not None:
-            self.finding("action-after-end", "a second result for this game", action)
+            self.finding(Code.ACTION_AFTER_END, "a second result for this game", action)
             if self.r.wants_result_line:
                 self.v.visit_result_line(self.state(action, winner, winner), action, res)
             return
@@ -489,7 +492,7 @@ class _GameReplay:
         if how == "draw":
             if not self.stopped:
                 self.finding(
-                    "result-mismatch", f"'Wins {points}' after a drawn game (both mother checkers pinned)", action
+                    Code.RESULT_MISMATCH, f"'Wins {points}' after a drawn game (both mother checkers pinned)", action
                 )
             res.winner, res.points, res.ended_by = winner, points, how
             res.verified_points = points if self.stopped else None
@@ -499,9 +502,9 @@ class _GameReplay:
                 self.v.visit_result(self.state(action, winner, winner), action, res)
             return
         if winner != credited and not self.stopped:
-            self.finding("wrong-winner", f"{names[credited]} won this game, not {names[winner]}", action)
+            self.finding(Code.WRONG_WINNER, f"{names[credited]} won this game, not {names[winner]}", action)
         length = self.r.match.length
-        needed = length - res.score[winner] if length else 0
+        needed = away(length, res.score, winner)
         jacoby = not length and not self.cube.turned and self.r.match.rules.jacoby
         # On a centred cube the cube alone is right too: in a one-game session, and in money play
         # whose transcript does not say whether the Jacoby rule was on.
@@ -515,14 +518,14 @@ class _GameReplay:
         if points not in allowed and not self.stopped:
             if length and needed <= points < full:
                 self.finding(
-                    "capped-win",
+                    Code.CAPPED_WIN,
                     f"wins {points} where the game is worth {full}: a final win capped "
                     f"between the points needed ({needed}) and the match length ({length})",
                     action,
                 )
             else:
                 verified = full if how in ("bearoff", "drop") and len(allowed) == 1 else None
-                self.finding("result-mismatch", mismatch(how, points, allowed, cube, res.multiplier), action)
+                self.finding(Code.RESULT_MISMATCH, mismatch(how, points, allowed, cube, res.multiplier), action)
         res.winner = winner
         res.points = points
         res.verified_points = verified
@@ -535,16 +538,14 @@ class _GameReplay:
 
     def wins_match(self, winner: Player, points: int) -> bool:
         """Whether ``points`` take ``winner`` from below the match length to it."""
-        length = self.r.match.length
-        before = self.res.score[winner]
-        return bool(length) and before < length <= before + points
+        return 0 < away(self.r.match.length, self.res.score, winner) <= points
 
     def _unannounced_end(self, action: Action) -> tuple[EndedBy, Player]:
         """How a game ended when a ``Wins`` line comes without a finish: a resignation."""
         pending = self.cube.pending
         if pending is not None:
             doubler = self.r.match.players[pending]
-            self.finding("unanswered-double", f"{doubler}'s double is neither taken nor dropped", action)
+            self.finding(Code.UNANSWERED_DOUBLE, f"{doubler}'s double is neither taken nor dropped", action)
             return ("drop", pending)
         return ("resign", action.player)
 
@@ -555,7 +556,7 @@ class _GameReplay:
         if self.over is not None and not self.stopped and not self.game.cut:
             how, winner = self.over
             self.finding(
-                "missing-result",
+                Code.MISSING_RESULT,
                 f"the game ended ({how}) but no 'Wins' line says what {self.r.match.players[winner]} won",
                 None,
             )
@@ -620,9 +621,9 @@ class _MatchReplay:
         self.tell()
         if self.unknown_scoring is not None:
             message = f"{self.unknown_scoring}; scored as {self.scoring.name}"
-            self.add(Finding("unknown-scoring", message, match.location))
+            self.add(Finding(Code.UNKNOWN_SCORING, message, match.location))
         length = match.length
-        score = (0, 0)
+        state = MatchScore(length, match.rules.crawford)
         first = 1
         # A transcript that starts at a score is a game of a match (gnubg exports each game
         # to a file of its own: match_002.txt is game 2), not an incomplete match; so is a
@@ -631,16 +632,15 @@ class _MatchReplay:
         part = opening is not None and (opening.number > 1 or tuple(opening.score) != (0, 0))
         if opening is not None and (opening.number > 1 or opening.start is not None):
             first = opening.number
-            score = opening.score
-        post_crawford = False
-        finished = False
+            state.score = opening.score
         cut = False  # the game before was cut short by a syntax error, its result unknown
         for index, game in enumerate(itertools.chain(self.ahead, self.games), start=first):
             self.tell()
+            score = state.score
             if game.number != index:
                 self.add(
                     Finding(
-                        "game-number",
+                        Code.GAME_NUMBER,
                         f"game {game.number} where game {index} was expected",
                         game.location,
                         game=game.number,
@@ -650,28 +650,22 @@ class _MatchReplay:
                 # One error per mistake: the score line after a cut game is taken as it is; a cut
                 # game with no actions may have had its score line be the line that failed.
                 if not game.cut or game.actions:
-                    score = (game.score[0], game.score[1])
+                    state.score = (game.score[0], game.score[1])
             elif tuple(game.score) != score and not (game.score_unordered and tuple(game.score[::-1]) == score):
                 self.add(
                     Finding(
-                        "score-mismatch",
+                        Code.SCORE_MISMATCH,
                         f"the score line says {game.score[0]}-{game.score[1]}, "
                         f"but the games before make it {score[0]}-{score[1]}",
                         game.location,
                         game=game.number,
                     )
                 )
-                score = (game.score[0], game.score[1])
-            if finished or (length and max(score) >= length):
-                self.add(Finding("game-after-match", "the match was already over", game.location, game=game.number))
-            one_away = bool(length) and ((score[0] == length - 1) != (score[1] == length - 1))
-            crawford = match.rules.crawford and not post_crawford and one_away
-            if game.crawford is not None:
-                crawford = game.crawford
-                post_crawford = post_crawford or (one_away and not crawford)
-            if crawford:
-                post_crawford = True
-            result = GameResult(game.number, score, crawford, post_crawford and not crawford)
+                state.score = (game.score[0], game.score[1])
+            if state.over:
+                self.add(Finding(Code.GAME_AFTER_MATCH, "the match was already over", game.location, game=game.number))
+            crawford, post_crawford = state.begin_game(game.crawford)
+            result = GameResult(game.number, state.score, crawford, post_crawford)
             variant = self.variant if game.variant is None else find_variant(game.variant)
             start = variant.start_position() if game.start is None else variant.position_from(game.start)
             _GameReplay(self, game, result, start, variant).run()
@@ -679,17 +673,17 @@ class _MatchReplay:
             self.visitor.end_game(result)
             cut = game.cut and result.winner is None
             if result.winner is not None and result.points:
-                s = list(score)
-                s[result.winner] += result.points
-                score = (s[0], s[1])
-                if length and max(score) >= length:
-                    finished = True
+                state.award(result.winner, result.points)
         self.tell()
-        self.result.final_score = score
-        if length and max(score) < length and not part and self.kind == "match" and not cut:
+        self.result.final_score = score = state.score
+        if state.winner is not None:
+            self.result.winner = Player(state.winner)
+        elif self.kind == "one-game" and self.result.games:
+            self.result.winner = self.result.games[0].winner
+        if length and state.winner is None and not part and self.kind == "match" and not cut:
             self.add(
                 Finding(
-                    "match-incomplete",
+                    Code.MATCH_INCOMPLETE,
                     f"the transcript stops at {score[0]}-{score[1]} in a {length}-point match",
                     match.location,
                 )

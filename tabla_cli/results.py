@@ -134,7 +134,11 @@ class GameResult:
 
 @dataclass(slots=True)
 class MatchResult:
-    """The replay of a whole match: its findings and per-game results."""
+    """The replay of a whole match: its findings and per-game results.
+
+    ``winner``: the side that won the match (its score reached the length), or the winner of a one-game
+    session's game; None while the match is unfinished, and in money play. The replay decides it.
+    """
 
     match: Match
     findings: list[Finding] = field(default_factory=list)
@@ -143,6 +147,7 @@ class MatchResult:
     final_score: tuple[int, int] = (0, 0)
     kind: SessionKind = "match"
     scoring: str = "standard"
+    winner: Player | None = None
 
 
 def win_values(

@@ -22,6 +22,7 @@ from tabla_cli.board import BAR, CHECKERS, OFF, Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, TablaError
 from tabla_cli.ids import MatchState, encode_match_id, format_xgid, parse_ids
 from tabla_cli.ids.ogid import format_ogid, looks_like_ogid, parse_ogid
+from tabla_cli.match_state import away
 from tabla_cli.render import gnubg_board, gnubg_legend
 from tabla_cli.variant import Backgammon, Variant
 from tabla_cli.variants.common import NO_IDS, VariantPosition
@@ -407,7 +408,7 @@ def decision_input(kind: DecisionKind, position: Position, state: MatchState, **
         state.dice_owner,
         state.cube,
         state.cube_owner,
-        (length - score[0], length - score[1]) if length else (0, 0),
+        (away(length, score, 0), away(length, score, 1)),
         crawford=state.crawford,
         jacoby=state.jacoby and not length,
         beavers=state.beaver and not length,

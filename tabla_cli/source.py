@@ -257,19 +257,20 @@ class LeftOut:
 
 
 _SNIFF = 65536
-_TRANSCRIPT_SUFFIXES = frozenset({".mat", ".sgf"})
 
 
 def is_transcript(path: str | Path) -> bool:
     """Whether the file at ``path`` looks like a match transcript, by the head of its content.
 
-    Files named ``.mat`` or ``.sgf`` always do (a broken one is reported
-    when read), and so does a file that cannot be read or is not a regular
+    Files with a suffix a format claims (:attr:`~tabla_cli.formats.Format.claims`:
+    ``.mat``, ``.sgf``) always do (a broken one is reported when read), and so does a file that cannot be read or is not a regular
     file (a named pipe, socket or device, never opened: its reader says
     what it is) and one that starts with a binary format's magic (``.xg``,
     ``.bgf``).
     """
-    if Path(path).suffix.lower() in _TRANSCRIPT_SUFFIXES:
+    from tabla_cli.formats import claimed_suffixes, detect
+
+    if Path(path).suffix.lower() in claimed_suffixes():
         return True
     try:
         with open_regular(path) as handle:
@@ -280,8 +281,6 @@ def is_transcript(path: str | Path) -> bool:
         return True
     if binary_kind(head) is not None:
         return False
-    from tabla_cli.formats import detect
-
     return detect(decode(head)) is not None
 
 

@@ -42,6 +42,7 @@ from tabla_cli.board import Dice, Play, Player, Position
 from tabla_cli.evaluation.recorded import RecordedAnalysis, read_written_cube
 from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.findings import Finding
+from tabla_cli.match_state import away
 from tabla_cli.model import Action, Game, Match
 
 if TYPE_CHECKING:
@@ -163,12 +164,16 @@ class DecisionState:
 
         return encode_match_id(self.match_state(dice, playing=playing))
 
+    def away(self, side: Player) -> int:
+        """The points ``side`` still needs to win the match (0 in money play)."""
+        return away(self.length, self.score, side)
+
     def cube_context(self, doubler: Player) -> tuple[int, int, int, bool] | None:
         """``(away, other, cube, crawford)``: the points ``doubler`` and the opponent need, the cube and the
         Crawford game, as a cube analysis in match-winning chances is read; None in money play."""
         if not self.length:
             return None
-        return (self.length - self.score[doubler], self.length - self.score[doubler.other], self.cube, self.crawford)
+        return (self.away(doubler), self.away(doubler.other), self.cube, self.crawford)
 
     def match_id_or_none(self, dice: Dice | None = None, *, playing: bool = False) -> str | None:
         """:meth:`match_id`, or None when a field does not fit its bits (a money score past 32,767)."""

@@ -12,7 +12,7 @@ Example:
     >>> segments = parse_play("8/5* 6/5")
     >>> play = standard.resolve_play(start, (3, 1), segments).play
     >>> mark_problem(segments, play, "8/5* 6/5", marks=True)
-    ('extra-hit-marker', "'8/5* 6/5' marks a hit on 5 but no checker is hit there")
+    (<Code.EXTRA_HIT_MARKER: 'extra-hit-marker'>, "'8/5* 6/5' marks a hit on 5 but no checker is hit there")
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tabla_cli.board import Dice, Play, Position, Segment
+from tabla_cli.findings import Code
 from tabla_cli.variant import Variant
 
 __all__ = ["LISTED", "legal_plays", "mark_problem"]
@@ -41,10 +42,10 @@ def mark_problem(segments: tuple[Segment, ...], play: Play, text: str, marks: bo
     hits = {s.dst for s in play if s.hit}
     if marked - hits:
         points = ", ".join(str(p) for p in sorted(marked - hits, reverse=True))
-        return "extra-hit-marker", f"'{text}' marks a hit on {points} but no checker is hit there"
+        return Code.EXTRA_HIT_MARKER, f"'{text}' marks a hit on {points} but no checker is hit there"
     if marks and hits - marked:
         points = ", ".join(str(p) for p in sorted(hits - marked, reverse=True))
-        return "missing-hit-marker", f"'{text}' hits on {points} without a '*'"
+        return Code.MISSING_HIT_MARKER, f"'{text}' hits on {points} without a '*'"
     return None
 
 

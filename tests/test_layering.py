@@ -16,6 +16,7 @@ variant class it serves).
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -219,6 +220,7 @@ def _package(module: str) -> str:
 UNDER_THE_PIPELINE = {
     "board",
     "cube",
+    "match_state",
     "errors",
     "findings",
     "variant",
@@ -292,5 +294,107 @@ def test_the_readers_never_replay() -> None:
         if _package(m) == "formats"
         for t in targets
         if _package(t) in READERS_NEVER_REACH
+    }
+    assert reached == set()
+
+
+PAGE_LAYERS: list[tuple[str, set[str]]] = [
+    ("vocabulary", {"errors", "findings", "words"}),
+    ("engine", {"board", "variant", "variants", "notation", "position_key", "ids", "render", "svg"}),
+    ("model", {"model", "formats", "files", "grammar", "evaluation", "written", "signatures", "output"}),
+    ("replay", {"replay", "cube", "match_state", "results", "scoring", "visitor"}),
+    ("visitors", {"writers", "digest", "reports.rows", "analysis.decisions"}),
+    ("pipeline", {"pipeline", "reader", "check", "convert", "source", "cluster", "mirror"}),
+    ("applications", {"reports", "analysis", "analyse", "show", "study", "columns"}),
+    ("command line", {"cli", "__main__"}),
+]
+"""The layers of docs/architecture.md from the bottom up, each with the modules and packages (under
+``tabla_cli``) it holds; the most specific name places a module (``reports.rows`` is a visitor, the rest of
+``reports`` an application). ``visitor`` (the protocol the replay calls) sits with the replay; the errors,
+the finding codes and the words of messages are a vocabulary under every layer (the engine's variants name
+their findings' codes with it)."""
+
+UPWARD_LEFT = {
+    "tabla_cli.files -> tabla_cli.cluster": "a file is read on the Dask worker that holds it (issue 33, item 4)",
+    "tabla_cli.ids.pasted -> tabla_cli.grammar": "pasted position text is parsed with a Lark grammar",
+    **{
+        f"tabla_cli.analysis.decisions -> tabla_cli.{m}": "the decisions visitor's module holds pipeline entry points"
+        for m in ("analysis.cache", "analysis.engine", "analysis.stats", "check", "pipeline", "source")
+    },
+    **{
+        f"tabla_cli.reports.rows -> tabla_cli.{m}": "the report rows' module holds pipeline entry points"
+        for m in ("pipeline", "reports.schema", "reports.skill", "source")
+    },
+}
+"""The arrows up the page's layers the code still has, each with why: the test fails on any other, and on
+one of these once it is gone (take it off here)."""
+
+
+@functools.cache
+def _graph(deferred: bool) -> dict[str, set[str]]:
+    return import_graph(deferred=deferred)
+
+
+def page_layer(module: str) -> int:
+    """The index in :data:`PAGE_LAYERS` of the layer that holds ``module`` (``tabla_cli.formats.mat``)."""
+    parts = module.split(".")[1:]
+    best: tuple[int, int] | None = None
+    for index, (_, names) in enumerate(PAGE_LAYERS):
+        for name in names:
+            prefix = name.split(".")
+            if parts[: len(prefix)] == prefix and (best is None or len(prefix) > best[1]):
+                best = (index, len(prefix))
+    if best is None:
+        raise LookupError(f"{module} is in no layer of docs/architecture.md")
+    return best[0]
+
+
+def test_every_module_has_a_layer_on_the_page() -> None:
+    page = (helpers.ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for module in _graph(False):
+        if module != "tabla_cli":
+            page_layer(module)
+    named = {name.replace(".", "/") for _, names in PAGE_LAYERS for name in names} - {"__main__"}
+    assert {name for name in named if f"`{name}`" not in page and f"`{name}/`" not in page} == set()
+
+
+@pytest.mark.parametrize("deferred", [False, True], ids=["module-level", "deferred"])
+def test_no_import_runs_up_the_layers_of_the_page(deferred: bool) -> None:
+    upward = {
+        f"{m} -> {t}"
+        for m, targets in _graph(deferred).items()
+        if m != "tabla_cli"
+        for t in targets
+        if t != "tabla_cli" and page_layer(t) > page_layer(m)
+    }
+    assert upward == set(UPWARD_LEFT)
+
+
+def test_the_layer_finder_sees_an_arrow_up() -> None:
+    assert page_layer("tabla_cli.formats.mat") < page_layer("tabla_cli.replay") < page_layer("tabla_cli.writers.sgf")
+    assert page_layer("tabla_cli.reports.rows") < page_layer("tabla_cli.pipeline") < page_layer("tabla_cli.reports")
+    with pytest.raises(LookupError):
+        page_layer("tabla_cli.nowhere")
+
+
+def _third_party(module: str) -> set[str]:
+    """The top-level names of what ``module`` imports from outside the package (in a function too)."""
+    path = module_names()[module]
+    found: set[str] = set()
+    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8")).body, deferred=True):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {"tabla_cli"}
+
+
+def test_nothing_under_the_pipeline_imports_dask_or_click() -> None:
+    pipeline = [name for name, _ in PAGE_LAYERS].index("pipeline")
+    reached = {
+        f"{m} -> {lib}"
+        for m in _graph(True)
+        if m != "tabla_cli" and page_layer(m) < pipeline
+        for lib in _third_party(m) & {"dask", "distributed", "click"}
     }
     assert reached == set()

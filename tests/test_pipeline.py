@@ -18,6 +18,7 @@ from tabla_cli.check import check_file
 from tabla_cli.cli import main
 from tabla_cli.cli.options import parse_size
 from tabla_cli.convert import convert_source
+from tabla_cli.errors import UnsupportedFormatError
 from tabla_cli.findings import CODES
 from tabla_cli.formats import _registry as registry
 from tabla_cli.formats import mat as mat_format
@@ -268,5 +269,5 @@ def test_writers_registry() -> None:
     assert get("positions").suffix == ".csv" and get("txt").suffix == ".txt"
     assert format_for_path("x/y.CSV") == "positions" and report_format("x/y.CSV") == "csv"
     assert format_for_path("m.txt") is None and report_format("m.txt") == "table"
-    with pytest.raises(ValueError, match="unknown output format 'xml'"):
+    with pytest.raises(UnsupportedFormatError, match="unknown output format 'xml'"):
         get("xml")

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tabla_cli.formats import MODULES, detect, formats, get
-from tabla_cli.reader import read_match
-from tabla_cli.source import collect_paths, decode_bytes, map_in_order
+from tabla_cli.errors import UnsupportedFormatError
+from tabla_cli.formats import MODULES, claimed_suffixes, detect, formats, get, titles
+from tabla_cli.reader import detect_format, read_match
+from tabla_cli.source import collect_paths, decode_bytes, is_transcript, map_in_order
 
 from helpers import EXAMPLES
 
@@ -63,5 +64,29 @@ def test_registry_lists_every_reader_in_detection_order() -> None:
     fmt = detect(TEXT)
     assert fmt is not None and fmt.name == "mat"
     assert detect("hello") is None
-    with pytest.raises(KeyError):
+    with pytest.raises(UnsupportedFormatError, match="unknown input format 'xgp'; tabla reads xg, bgf, ogxm"):
         get("xgp")
+
+
+def test_what_tabla_reads_is_listed_from_the_registry() -> None:
+    listed = titles()
+    assert listed.split(", ") == [f.title or f.name for f in formats()]
+    assert "BGBlitz .bgf" in listed and "eXtreme Gammon .xg" in listed
+    with pytest.raises(UnsupportedFormatError) as caught:
+        detect_format("hello")
+    assert str(caught.value) == f"not a recognised match transcript ({listed})"
+
+
+def test_claimed_suffixes_make_a_transcript_whatever_the_content(tmp_path: Path) -> None:
+    assert claimed_suffixes() == {".mat", ".sgf"}
+    for name in ("notes.mat", "notes.SGF", "notes.txt"):
+        (tmp_path / name).write_text("hello\n", encoding="utf-8")
+    assert [is_transcript(tmp_path / n) for n in ("notes.mat", "notes.SGF", "notes.txt")] == [True, True, False]
+
+
+def test_each_formats_variant_names_are_one_table_read_both_ways() -> None:
+    from tabla_cli.formats.mat_headers import VARIANT_NAMES, variant
+    from tabla_cli.formats.sgf import RULE_WORDS, VARIANT_WORDS
+
+    assert {name: variant(header) for name, header in VARIANT_NAMES.items()} == {n: n for n in VARIANT_NAMES}
+    assert {name: RULE_WORDS[word] for name, word in VARIANT_WORDS.items()} == {n: n for n in VARIANT_WORDS}

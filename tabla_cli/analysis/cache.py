@@ -238,6 +238,14 @@ def _set_aside(path: Path) -> Path:
     return aside
 
 
+def _aside_if_damaged(path: Path, exc: Exception) -> str:
+    """Set a cache file that ``exc`` says is damaged aside; the words that say so ('' when not moved)."""
+    if _damaged(exc) and path.exists():
+        with suppress(OSError):
+            return f": the file is damaged, moved to {_set_aside(path).name}"
+    return ""
+
+
 def _lookup(path: Path, keys: list[str], slot: str, engine: str, notices: list[str]) -> dict[str, Evaluation] | None:
     """Read the cache for ``keys``: None when it cannot be used (with a notice); a damaged file is replaced."""
     for attempt in range(2):
@@ -317,10 +325,7 @@ def analyse_cached(
             with closing(_connect(path)) as db:
                 _write(db, {keys[i]: e for i, e in zip(missing, fresh)}, slot, engine)
         except _FAILURES as exc:
-            notices.append(f"analysis cache {path} not written ({exc})")
-            if _damaged(exc) and path.exists():
-                with suppress(OSError):
-                    notices.append(f"analysis cache {path} is damaged: moved to {_set_aside(path).name}")
+            notices.append(f"analysis cache {path} not written ({exc}){_aside_if_damaged(path, exc)}")
     for i, key in keys.items():
         out[i] = found.get(key)
     for i, computed in zip(missing, fresh):

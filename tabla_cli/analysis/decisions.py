@@ -111,7 +111,7 @@ def _no_double(state: DecisionState) -> bool:
     if not state.may_double or state.opening:
         return False
     if state.length:
-        return state.cube < state.length - state.score[state.on_roll]
+        return state.cube < state.away(state.on_roll)
     return True
 
 
@@ -167,9 +167,7 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
             self._step()
 
     def _away(self, state: DecisionState) -> tuple[int, int]:
-        if not state.length:
-            return (0, 0)
-        return (state.length - state.score[0], state.length - state.score[1])
+        return (state.away(Player.ZERO), state.away(Player.ONE))
 
     def _row(
         self,

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabla_cli.columns import Column, Table, table, typed
 from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
+from tabla_cli.match_state import away
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -227,7 +228,7 @@ def actual_result(
     if length:
         from tabla_cli.evaluation.met import game_result_mwc
 
-        gain = game_result_mwc(length - score[winner], length - score[1 - winner], points, crawford=crawford)
+        gain = game_result_mwc(away(length, score, winner), away(length, score, 1 - winner), points, crawford=crawford)
     else:
         gain = float(points)
     return (gain, -gain) if winner == 0 else (-gain, gain)
@@ -735,8 +736,8 @@ def _scale(match_id: str) -> float:
         return float(state.cube)
     roller = state.dice_owner
     win, lose = cube_outcomes(
-        state.length - state.score[roller],
-        state.length - state.score[roller.other],
+        away(state.length, state.score, roller),
+        away(state.length, state.score, roller.other),
         state.cube,
         crawford=state.crawford,
     )

@@ -8,11 +8,11 @@ the tables as ``tabla report`` does. Register it with
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,22 +36,9 @@ from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 from tabla_cli.words import plural
 
 if TYPE_CHECKING:
-    from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
     from tabla_cli.study.store import Store
-
-
-def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
-    from tabla_cli.analysis.decisions import analyse_source
-
-    return analyse_source(source, options, read)
-
-
-def _tagged(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
-    from tabla_cli.study.index import analyse_tagged
-
-    return analyse_tagged(options, read, source)
 
 
 def _open_index(target: str | None) -> Store | None:
@@ -60,19 +47,41 @@ def _open_index(target: str | None) -> Store | None:
     return None if target is None else open_store(target)
 
 
-def _store(store: Store, source: Source, result: FileAnalysis) -> None:
-    from tabla_cli.study.index import store_analysis
+def _select(
+    names: list[Source],
+    targets: list[Path],
+    filters: Filters,
+    read: ReadOptions,
+    jobs: int,
+    scheduler: str | None,
+    quiet: bool,
+) -> tuple[list[Source], list[Path], Callable[[dict[str, Any]], bool]]:
+    """The files holding a match the filter options choose (with their --out-dir targets), and which rows to keep;
+    exit 1 when a --player or --opponent name is in no match."""
+    # The report's filter machinery (and pandas with it) loads only when an option chooses matches.
+    from tabla_cli.reports.build import ReportOptions
+    from tabla_cli.reports.select import files_to_analyse, row_filter
 
-    store_analysis(store, source, result)
-
-
-def _failed(source: Source, message: str) -> FileAnalysis:
-    """The analysis of a file whose task failed for good on a cluster: an ``internal-error`` finding, no rows."""
-    from tabla_cli.analysis.decisions import FileAnalysis
-    from tabla_cli.check import FileReport
-    from tabla_cli.pipeline import internal_error
-
-    return FileAnalysis(FileReport(source.path, findings=[internal_error(message, source.path)]), [])
+    kept, quick = files_to_analyse(
+        names,
+        ReportOptions(
+            filter=filters.report_filter(), exact_case=filters.exact_case, read=read, jobs=jobs, scheduler=scheduler
+        ),
+    )
+    for name, near in quick.unknown:
+        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+        click.echo(f"analyze: no match has a player named {name!r}{hint}", err=True)
+    if quick.unknown:
+        sys.exit(1)
+    paths_kept = {source.path for source in kept}
+    chosen = [i for i, source in enumerate(names) if source.path in paths_kept]
+    if not quiet:
+        click.echo(f"analyze: {quick.describe()}; {plural(len(chosen), 'file')} of {len(names)} to analyse", err=True)
+    return (
+        [names[i] for i in chosen],
+        [targets[i] for i in chosen] if targets else targets,
+        row_filter(quick, exact_case=filters.exact_case),
+    )
 
 
 @click.command("analyze")
@@ -163,9 +172,10 @@ def analyze(
     when a file has errors or could not be read or a --player or --opponent
     name is in no match, 2 on usage errors.
     """
+    from tabla_cli.analyse import analyse_sources
     from tabla_cli.analysis.decisions import AnalysisOptions
-    from tabla_cli.findings import READ_FAILURES, Severity
-    from tabla_cli.source import collect_sources, map_in_order
+    from tabla_cli.findings import READ_FAILURES, Code, Severity
+    from tabla_cli.source import collect_sources
 
     start = time.perf_counter()
     fmt = table_format(fmt, output)
@@ -175,36 +185,11 @@ def analyze(
     if output and any(os.path.realpath(output) == os.path.realpath(target) for target in targets):
         raise click.UsageError(f"-o {output} is also where --out-dir writes an input's analysis")
     check_targets(([Path(output)] if output else []) + targets, inputs, force)
-    chosen_row = None
-    # The report's filter machinery (and pandas with it) loads only when an option chooses matches.
+    read = read_options(encoding, max_size)
+    workers = jobs or os.cpu_count() or 1
+    keep_row = None
     if filters.selects:
-        from tabla_cli.reports.build import ReportOptions
-        from tabla_cli.reports.select import files_to_analyse, row_filter
-
-        kept, quick = files_to_analyse(
-            names,
-            ReportOptions(
-                filter=filters.report_filter(),
-                exact_case=filters.exact_case,
-                read=read_options(encoding, max_size),
-                jobs=jobs or os.cpu_count() or 1,
-                scheduler=scheduler,
-            ),
-        )
-        for name, near in quick.unknown:
-            hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-            click.echo(f"analyze: no match has a player named {name!r}{hint}", err=True)
-        if quick.unknown:
-            sys.exit(1)
-        chosen_row = row_filter(quick, exact_case=filters.exact_case)
-        paths_kept = {source.path for source in kept}
-        chosen = [i for i, source in enumerate(names) if source.path in paths_kept]
-        if not quiet:
-            click.echo(
-                f"analyze: {quick.describe()}; {plural(len(chosen), 'file')} of {len(names)} to analyse", err=True
-            )
-        names = [names[i] for i in chosen]
-        targets = [targets[i] for i in chosen] if targets else targets
+        names, targets, keep_row = _select(names, targets, filters, read, workers, scheduler, quiet)
     options = AnalysisOptions(
         level=level,
         recorded=recorded,
@@ -213,53 +198,49 @@ def analyze(
         luck=not no_luck,
         document=out_dir is not None,
     )
-    written = 0
+    written = errors = 0
     rows: list[dict[str, Any]] = []
-    errors = 0
     codes: set[str] = set()
-    notices: set[str] = set()
-    store = _open_index(target)
+    analysed = analyse_sources(
+        names, options, read, jobs=workers, scheduler=scheduler, store=_open_index(target), keep_row=keep_row
+    )
     with analysis_progress(len(names), quiet) as advance:
-        work = functools.partial(_work if store is None else _tagged, options, read_options(encoding, max_size))
-        for index, result in enumerate(
-            map_in_order(
-                work, names, jobs or os.cpu_count() or 1, per_job=2, max_chunk=1, scheduler=scheduler, on_error=_failed
-            )
-        ):
-            rows += result.rows if chosen_row is None else [row for row in result.rows if chosen_row(row)]
-            for notice in result.notices:
-                if notice not in notices:
-                    notices.add(notice)
-                    click.echo(f"analyze: warning: {notice}", err=True)
-            if store is not None:
-                _store(store, names[index], result)
+        for item in analysed:
+            result = item.analysis
+            rows += item.rows
+            for notice in item.notices:
+                click.echo(f"analyze: warning: {notice}", err=True)
             if result.document is not None:
-                targets[index].parent.mkdir(parents=True, exist_ok=True)
-                write_output(targets[index], result.document, force, inputs)
+                targets[item.index].parent.mkdir(parents=True, exist_ok=True)
+                write_output(targets[item.index], result.document, force, inputs)
                 written += 1
             for finding in result.report.findings:
                 codes.add(finding.code)
-                if finding.severity is Severity.ERROR or finding.code == "internal-error":
+                if finding.severity is Severity.ERROR or finding.code == Code.INTERNAL_ERROR:
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
-    if store is not None:
-        store.close()
     unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
     if rows or not unread:
         _emit(rows, by, fmt, output, force, inputs, columns)
     if not quiet:
-        seconds = time.perf_counter() - start
-        rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
-        click.echo(
-            f"analyzed {plural(len(names), 'file')}, {plural(len({row['match'] for row in rows}), 'match')}, "
-            f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}",
-            err=True,
-        )
-        if out_dir is not None:
-            click.echo(f"wrote {plural(written, 'analysed JSON file')} to {out_dir}", err=True)
+        _summary(rows, len(names), level, time.perf_counter() - start, out_dir, written)
     if errors:
         sys.exit(1)
+
+
+def _summary(
+    rows: list[dict[str, Any]], files: int, level: str, seconds: float, out_dir: str | None, written: int
+) -> None:
+    """The summary lines on stderr: what was analysed, how fast, and the analysed JSON written."""
+    rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
+    click.echo(
+        f"analyzed {plural(files, 'file')}, {plural(len({row['match'] for row in rows}), 'match')}, "
+        f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}",
+        err=True,
+    )
+    if out_dir is not None:
+        click.echo(f"wrote {plural(written, 'analysed JSON file')} to {out_dir}", err=True)
 
 
 def engine_threads(threads: int | None, jobs: int | None, files: int, scheduler: str | None) -> int:

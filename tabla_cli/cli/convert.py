@@ -25,7 +25,7 @@ from tabla_cli.cli.options import (
 )
 from tabla_cli.output import Inputs
 from tabla_cli.words import plural
-from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get
+from tabla_cli.writers import FORMATS, SUFFIXES, format_for_path, get, titles
 
 if TYPE_CHECKING:
     from tabla_cli.pipeline import ReadOptions
@@ -104,7 +104,21 @@ def _say(message: str) -> None:
     click.echo(message, err=True)
 
 
-@click.command("convert")
+class _ListsFormats(click.Command):
+    """``convert``, whose help lists the formats from the registries: ``{reads}`` and ``{writes}`` in it are filled in
+    when the help is shown (the readers' registry imports every reader, which no other run of ``tabla`` needs)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from tabla_cli.formats import titles as reader_titles
+
+        self.help = (self.help or "").replace("{reads}", reader_titles()).replace("{writes}", titles())
+        super().format_help_text(ctx, formatter)
+
+
+_BY_SUFFIX = ", ".join(f"{suffix} ({name})" for suffix, name in SUFFIXES.items())
+
+
+@click.command("convert", cls=_ListsFormats)
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
 @click.option(
     "-o",
@@ -125,7 +139,7 @@ def _say(message: str) -> None:
     "to",
     type=click.Choice(FORMATS),
     default=None,
-    help="Output format.  [default: from -o's suffix: .mat, .sgf, .json, .csv (positions)]",
+    help=f"Output format.  [default: from -o's suffix: {_BY_SUFFIX}]",
 )
 @click.option("--force", is_flag=True, help="Replace outputs that exist (never an input).")
 @click.option("--no-check", is_flag=True, help="Convert transcripts even when the replay finds errors in them.")
@@ -148,13 +162,8 @@ def convert(
 ) -> None:
     """Convert the matches in INPUT... (files, directories, '-' for stdin) to another format.
 
-    Reads every format tabla reads (.mat, GNU Backgammon .sgf and text
-    export, FIBS oldmoves, tabla JSON, OGXM files and streams; detected by
-    content) and writes 'mat' (.mat transcript, GNU Backgammon's layout),
-    'sgf' (GNU Backgammon SGF), 'json' (tabla-match/1), 'positions' (CSV,
-    one row per decision with Position ID, Match ID, XGID and OGID), 'txt'
-    (ASCII boards) or 'ogxm' (OGXM v2, one file per match: many matches
-    make an .ogxms stream).
+    Reads every format tabla reads ({reads}; detected by content) and
+    writes {writes}.
     Every match is replayed first: a transcript with an error (an illegal
     play, a wrong score, ...) is reported and not converted unless
     --no-check. Outputs are written through a temporary file; an existing

@@ -32,11 +32,25 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
+from tabla_cli.errors import UnsupportedFormatError
+
 if TYPE_CHECKING:
     from tabla_cli.formats._syntax import ErrorHandler
     from tabla_cli.model import Match
 
-__all__ = ["MAGIC_SAMPLE", "MODULES", "Format", "detect", "detect_binary", "formats", "get", "never"]
+__all__ = [
+    "MAGIC_SAMPLE",
+    "MODULES",
+    "Format",
+    "claimed_suffixes",
+    "detect",
+    "detect_binary",
+    "formats",
+    "get",
+    "names",
+    "never",
+    "titles",
+]
 
 MODULES: tuple[str, ...] = ("xg", "bgf", "ogxm", "gva", "json", "sgf", "gnubg_text", "position_text", "fibs", "mat")
 """The reader modules of :mod:`tabla_cli.formats`, in detection order."""
@@ -64,6 +78,10 @@ class Format:
             (``stream(handle, path=..., on_error=..., max_size=...)``), which
             keeps one match in memory at a time (OGXM streams); None: the
             file is read whole.
+        title: the format's name for people, in messages that list what
+            tabla reads (the name when empty).
+        claims: suffixes that make a file a transcript whatever its
+            content (a broken one is reported when read, never skipped).
     """
 
     name: str
@@ -74,6 +92,8 @@ class Format:
     magic: tuple[bytes, ...] = ()
     analysis: bool = False
     stream: Callable[..., Iterator[Match]] | None = None
+    title: str = ""
+    claims: tuple[str, ...] = ()
 
     @property
     def binary(self) -> bool:
@@ -129,12 +149,27 @@ def get(name: str) -> Format:
     """The format called ``name``.
 
     Raises:
-        KeyError: no reader has that name.
+        UnsupportedFormatError: no reader has that name.
     """
     for fmt in _registry():
         if fmt.name == name:
             return fmt
-    raise KeyError(name)
+    raise UnsupportedFormatError(f"unknown input format {name!r}; tabla reads {', '.join(names())}")
+
+
+def names() -> list[str]:
+    """The registered formats' names, in detection order."""
+    return [fmt.name for fmt in _registry()]
+
+
+def titles() -> str:
+    """What tabla reads, for people: every format's title, in detection order."""
+    return ", ".join(fmt.title or fmt.name for fmt in _registry())
+
+
+def claimed_suffixes() -> frozenset[str]:
+    """The suffixes (lower case) that make a file a transcript whatever its content (:attr:`Format.claims`)."""
+    return frozenset(suffix for fmt in _registry() for suffix in fmt.claims)
 
 
 def detect(text: str) -> Format | None:

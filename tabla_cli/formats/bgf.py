@@ -64,9 +64,9 @@ from tabla_cli.evaluation.types import CubeAction, Evaluation
 from tabla_cli.files import MAX_SIZE
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._binary import GZIP, inflate
-from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._smile import SmileError, SmileLimitError, decode
 from tabla_cli.formats._syntax import ErrorHandler
+from tabla_cli.formats.mat_headers import said
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.notation import format_play_plain
 
@@ -675,5 +675,5 @@ def read_matches(
     yield match_from_document(read_document(data, path=path, max_size=max_size), path, on_error)
 
 
-FORMAT = Format("bgf", (".bgf",), never, read_matches, magic=(MAGIC,))
+FORMAT = Format("bgf", (".bgf",), never, read_matches, magic=(MAGIC,), title="BGBlitz .bgf")
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -365,5 +365,5 @@ class _GameReader:
         return Action(kind, player, location)
 
 
-FORMAT = Format("fibs", (".txt",), looks_like_fibs, read_matches)
+FORMAT = Format("fibs", (".txt",), looks_like_fibs, read_matches, title="FIBS oldmoves")
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -60,9 +60,9 @@ from tabla_cli.errors import InvalidIdError, Location, TranscriptSyntaxError
 from tabla_cli.evaluation.recorded import RecordedAnalysis, parse_gnubg_text_analysis
 from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.formats import Format
-from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree, read_handle, syntax_error
 from tabla_cli.formats._tokens import NUMBER, dice
+from tabla_cli.formats.mat_headers import said
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
 from tabla_cli.variant import VARIANTS
@@ -700,5 +700,5 @@ class _GameState:
         )
 
 
-FORMAT = Format("gnubg-text", (".txt",), looks_like_gnubg_text, read_matches)
+FORMAT = Format("gnubg-text", (".txt",), looks_like_gnubg_text, read_matches, title="GNU Backgammon text export")
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

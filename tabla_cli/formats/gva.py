@@ -57,5 +57,5 @@ def read_matches(handle: TextIO, *, path: str = "<stdin>", on_error: ErrorHandle
     yield match
 
 
-FORMAT = Format("gva", (".gva",), looks_like_gva, read_matches)
+FORMAT = Format("gva", (".gva",), looks_like_gva, read_matches, title="GammonView .gva")
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

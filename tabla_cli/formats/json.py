@@ -41,8 +41,8 @@ from tabla_cli.errors import Location, TranscriptSyntaxError, UnsupportedFormatE
 from tabla_cli.evaluation.recorded import RecordedAnalysis
 from tabla_cli.evaluation.types import Evaluation
 from tabla_cli.formats import Format
-from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._syntax import ErrorHandler, read_handle
+from tabla_cli.formats.mat_headers import said
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet, SetUp
 
 __all__ = ["SCHEMA", "SCHEMA_NAME", "looks_like_json", "parse_matches", "read_matches"]
@@ -409,5 +409,5 @@ def _number(value: int) -> str:
 _NAMES: dict[type, str] = {str: "a string", int: "an integer", bool: "true or false", list: "a list", dict: "an object"}
 
 
-FORMAT = Format("json", (".json",), looks_like_json, read_matches)
+FORMAT = Format("json", (".json",), looks_like_json, read_matches, title="tabla JSON")
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -49,13 +49,13 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from tabla_cli.board import Dice, Player
 from tabla_cli.errors import Location, TranscriptSyntaxError
 from tabla_cli.files import read_path_text
-from tabla_cli.findings import Finding
+from tabla_cli.findings import Code, Finding
 from tabla_cli.formats import Format
-from tabla_cli.formats._mat_headers import rules as _rules
-from tabla_cli.formats._mat_headers import variant as _variant
 from tabla_cli.formats._mat_stream import LENGTH_LINE, LazyMatches, lines, match_chunks, pieces
 from tabla_cli.formats._syntax import ErrorHandler, normalise_newlines, parse_tree
 from tabla_cli.formats._tokens import DIE, NUMBER
+from tabla_cli.formats.mat_headers import rules as _rules
+from tabla_cli.formats.mat_headers import variant as _variant
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match
 
@@ -575,7 +575,7 @@ class _Reader:
                 if not name:
                     match.findings.append(
                         Finding(
-                            "unnamed-player",
+                            Code.UNNAMED_PLAYER,
                             f"player {side + 1} has no name (a deleted account?); "
                             "reports keep it apart from every other player",
                             Location(self.path, token.line or 0, _first_column(token)),
@@ -715,7 +715,7 @@ class _Reader:
         actions[-1] = dataclasses.replace(win, player=winner)
         match.findings.append(
             Finding(
-                "forfeit-side",
+                Code.FORFEIT_SIDE,
                 f"the 'Losses {loss.value}' and 'Wins {win.value}' lines name the same side; "
                 f"read as {names[winner.other]} giving the game up to {names[winner]}: {reason}",
                 loss.location,
@@ -742,7 +742,7 @@ class _Reader:
         assert self.match is not None and found.lastgroup is not None
         self.match.findings.append(
             Finding(
-                "glued-line",
+                Code.GLUED_LINE,
                 f"a second move number {number.group(1) + ')'!r} inside the line, as if two lines "
                 f"were glued together; read {found.group(found.lastgroup).strip()!r} as the next action",
                 Location(self.path, line, number.start(1) + 1),
@@ -770,5 +770,5 @@ def _first_column(text: str) -> int:
     return len(text) - len(text.lstrip()) + 1
 
 
-FORMAT = Format("mat", (".mat", ".txt"), looks_like_mat, read_matches, lazy=True)
+FORMAT = Format("mat", (".mat", ".txt"), looks_like_mat, read_matches, lazy=True, title=".mat", claims=(".mat",))
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -590,6 +590,12 @@ def read_matches(
 
 
 FORMAT = Format(
-    "ogxm", (".ogxm", ".gvab", ".ogxms", ".zst"), never, read_matches, magic=(MAGIC, ZSTD_MAGIC), stream=read_stream
+    "ogxm",
+    (".ogxm", ".gvab", ".ogxms", ".zst"),
+    never,
+    read_matches,
+    magic=(MAGIC, ZSTD_MAGIC),
+    stream=read_stream,
+    title="OGXM files and streams",
 )
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -289,5 +289,5 @@ def _cube_actions(cube: CubeAnalysis, state: MatchState, doubler: Player, where:
     ]
 
 
-FORMAT = Format("position-text", (".txt",), looks_like_position_text, read_matches)
+FORMAT = Format("position-text", (".txt",), looks_like_position_text, read_matches, title="XG or BGBlitz position text")
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

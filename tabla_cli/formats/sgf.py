@@ -58,10 +58,10 @@ from tabla_cli.board import BAR, OFF, Dice, Player, Position, Step
 from tabla_cli.errors import Location, RuleError, TranscriptSyntaxError, UnsupportedFormatError
 from tabla_cli.evaluation.recorded import read_written_cube
 from tabla_cli.formats import Format
-from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._sgf_values import letter_point, point_letter, unescape
 from tabla_cli.formats._syntax import ErrorHandler, line_of, normalise_newlines, parse_tree, read_stream, syntax_error
 from tabla_cli.formats._tokens import DIE
+from tabla_cli.formats.mat_headers import said
 from tabla_cli.formats.sgf_analysis import cube_made, move_analysis, with_written_cube
 from tabla_cli.grammar import load_grammar
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet, SetUp
@@ -73,6 +73,7 @@ __all__ = [
     "GRAMMAR",
     "HEADER_PROPERTIES",
     "RULE_WORDS",
+    "VARIANT_WORDS",
     "looks_like_sgf",
     "parse_matches",
     "point_letter",
@@ -95,14 +96,17 @@ HEADER_PROPERTIES: dict[str, str] = {
 ``DT[2025-11-08]`` becomes ``EventDate`` ``2025.11.08`` (``.mat`` date form).
 """
 
-RULE_WORDS: dict[str, str] = {
-    "Nackgammon": "nackgammon",
-    "Hypergammon1": "hypergammon1",
-    "Hypergammon2": "hypergammon2",
-    "Hypergammon3": "hypergammon",
-    "Hypergammon": "hypergammon",
+VARIANT_WORDS: dict[str, str] = {
+    "nackgammon": "Nackgammon",
+    "hypergammon": "Hypergammon3",
+    "hypergammon2": "Hypergammon2",
+    "hypergammon1": "Hypergammon1",
 }
-"""``RU`` words that select a variant, with the variant's name."""
+"""Each variant's name with the ``RU`` word that selects it (the word the SGF writer writes)."""
+
+RULE_WORDS: dict[str, str] = {word: name for name, word in VARIANT_WORDS.items()} | {"Hypergammon": "hypergammon"}
+"""``RU`` words that select a variant, with the variant's name: :data:`VARIANT_WORDS` read back, and
+``Hypergammon`` (three checkers, as ``Hypergammon3``)."""
 
 ERROR_EXAMPLES: dict[str, list[str]] = {
     "empty": ["", "\n"],
@@ -783,5 +787,7 @@ class _GameReader:
         self.game.actions.append(Action(ActionKind.WIN, winner, location, value=points))
 
 
-FORMAT = Format("sgf", (".sgf",), looks_like_sgf, read_matches, analysis=True)
+FORMAT = Format(
+    "sgf", (".sgf",), looks_like_sgf, read_matches, analysis=True, title="GNU Backgammon .sgf", claims=(".sgf",)
+)
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -41,9 +41,9 @@ from tabla_cli.errors import InputError, Location, TranscriptSyntaxError
 from tabla_cli.evaluation.types import CubeAction
 from tabla_cli.findings import Code, Finding
 from tabla_cli.formats import Format, never
-from tabla_cli.formats._mat_headers import said
 from tabla_cli.formats._rtf import plain_text
 from tabla_cli.formats._syntax import ErrorHandler
+from tabla_cli.formats.mat_headers import said
 from tabla_cli.formats.xg_analysis import (
     answer_analysis,
     checker_analysis,
@@ -524,5 +524,5 @@ class _Reader:
         self.ended = True
 
 
-FORMAT = Format("xg", (".xg", ".xgp"), never, read_matches, magic=(MAGIC,))
+FORMAT = Format("xg", (".xg", ".xgp"), never, read_matches, magic=(MAGIC,), title="eXtreme Gammon .xg")
 """This reader in the format registry (:mod:`tabla_cli.formats`)."""

@@ -468,11 +468,7 @@ class RowsVisitor(FileVisitor[FileRows]):
             out.rows["decisions"] += decision_rows(self.decisions, self.analyse, local, names)
             self.decisions = None
             out.pack()
-        winner: Player | None = None
-        if length and max(score) >= length:
-            winner = Player.ZERO if score[0] >= length else Player.ONE
-        elif match_result.kind == "one-game" and games:
-            winner = games[0].winner
+        winner = match_result.winner
         if "matches" in out.include:
             crawford = next((g.number for g in games if g.crawford), None)
             ratings = match_ratings(match)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis, evaluate
 from tabla_cli.check import FileReport
 from tabla_cli.files import MAX_SIZE
-from tabla_cli.findings import Finding
+from tabla_cli.findings import Code, Finding
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, internal_error, run
 from tabla_cli.source import Source, collect_sources, map_in_order
 from tabla_cli.study.store import Store, StoredFile, open_store
@@ -315,7 +315,7 @@ def index_into(
             summary.decisions += len(result.stored.decisions)
         else:
             summary.skipped += 1
-        summary.findings += [f for f in result.findings if f.severity.value == "error" or f.code == "internal-error"]
+        summary.findings += [f for f in result.findings if f.severity.value == "error" or f.code == Code.INTERNAL_ERROR]
         if progress is not None:
             progress(result)
     if prune:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabla_cli.board import BAR, Dice, Play, Position, legal_plays
+from tabla_cli.match_state import away
 
 __all__ = [
     "OPENING_ROLLS",
@@ -193,7 +194,7 @@ def score_tags(length: int, score: tuple[int, int], side: int, crawford: bool, p
     """
     if not length:
         return {"score": "money", "away_player": None, "away_opponent": None, "crawford": False, "post_crawford": False}
-    mine, theirs = length - score[side], length - score[1 - side]
+    mine, theirs = away(length, score, side), away(length, score, 1 - side)
     if mine == 1 and theirs == 1:
         name = "DMP"
     elif crawford:

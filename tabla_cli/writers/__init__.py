@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tabla_cli.errors import UnsupportedFormatError
+
 if TYPE_CHECKING:
     from tabla_cli.visitor import BaseVisitor
 
-__all__ = ["FORMATS", "SUFFIXES", "WRITERS", "Writer", "format_for_path", "format_for_suffix", "get"]
+__all__ = ["FORMATS", "SUFFIXES", "WRITERS", "Writer", "format_for_path", "format_for_suffix", "get", "titles"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,7 @@ class Writer:
         visitor_class: that module's visitor class, made with no arguments.
         by_suffix: whether an output's suffix names this format (``.txt``
             does not: it may be a ``.mat`` transcript or ASCII boards).
+        title: what the format is, for people (``convert --help``).
     """
 
     name: str
@@ -46,6 +49,7 @@ class Writer:
     module: str
     visitor_class: str
     by_suffix: bool = True
+    title: str = ""
 
     @property
     def suffix(self) -> str:
@@ -65,12 +69,24 @@ class Writer:
 
 
 WRITERS: tuple[Writer, ...] = (
-    Writer("mat", (".mat",), "mat", "MatWriter"),
-    Writer("sgf", (".sgf",), "sgf", "SgfWriter"),
-    Writer("json", (".json",), "json", "JsonWriter"),
-    Writer("positions", (".csv",), "positions", "PositionsWriter"),
-    Writer("txt", (".txt",), "text", "TextWriter", by_suffix=False),
-    Writer("ogxm", (".ogxm", ".ogxms"), "ogxm", "OgxmWriter"),
+    Writer("mat", (".mat",), "mat", "MatWriter", title=".mat transcript, GNU Backgammon's layout"),
+    Writer("sgf", (".sgf",), "sgf", "SgfWriter", title="GNU Backgammon SGF"),
+    Writer("json", (".json",), "json", "JsonWriter", title="tabla-match/1"),
+    Writer(
+        "positions",
+        (".csv",),
+        "positions",
+        "PositionsWriter",
+        title="CSV, one row per decision with Position ID, Match ID, XGID and OGID",
+    ),
+    Writer("txt", (".txt",), "text", "TextWriter", by_suffix=False, title="ASCII boards"),
+    Writer(
+        "ogxm",
+        (".ogxm", ".ogxms"),
+        "ogxm",
+        "OgxmWriter",
+        title="OGXM v2, one file per match: many matches make an .ogxms stream",
+    ),
 )
 """Every output format, in the order ``--to`` lists them."""
 
@@ -85,12 +101,17 @@ def get(name: str) -> Writer:
     """The writer of the format ``name``.
 
     Raises:
-        ValueError: no writer has that name.
+        UnsupportedFormatError: no writer has that name.
     """
     for writer in WRITERS:
         if writer.name == name:
             return writer
-    raise ValueError(f"unknown output format {name!r}; choose from {', '.join(FORMATS)}")
+    raise UnsupportedFormatError(f"unknown output format {name!r}; choose from {', '.join(FORMATS)}")
+
+
+def titles() -> str:
+    """What tabla writes, for people: each format's name and title, in :data:`WRITERS` order."""
+    return ", ".join(f"'{w.name}' ({w.title})" for w in WRITERS)
 
 
 def format_for_suffix(path: str | Path, table: Mapping[str, str]) -> str | None:

@@ -58,7 +58,6 @@ from tabla_cli.visitor import BaseVisitor, DecisionState, Wants
 __all__ = ["MatWriter", "canonical_play", "format_mat", "format_mats", "plain_play", "write_mat"]
 
 _ZERO, _ONE = Player.ZERO, Player.ONE
-_VARIANT_NAMES = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
 """How XG and gnubg write the ``Variation`` of the variants they know."""
 
 
@@ -256,11 +255,11 @@ def _heading(match: Match, crawford: bool) -> list[str]:
 def _headers(match: Match, crawford: bool) -> list[tuple[str, str]]:
     """The match's headers, plus those that say its rules (the Crawford rule: ``crawford``) and variant where
     its headers do not."""
-    from tabla_cli.formats._mat_headers import rules, variant
+    from tabla_cli.formats.mat_headers import VARIANT_NAMES, rules, variant
 
     headers = list(match.headers)
     if variant(match.header("Variation")) != match.variant:
-        name = _VARIANT_NAMES.get(match.variant, match.variant) or "Backgammon"
+        name = VARIANT_NAMES.get(match.variant, match.variant) or "Backgammon"
         if variant(name) != match.variant:
             name = match.variant
         replaced = False

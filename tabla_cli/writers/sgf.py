@@ -38,7 +38,8 @@ from tabla_cli import __version__
 from tabla_cli.board import BAR, Play, Player, Position, Step
 from tabla_cli.errors import InvalidPlayError
 from tabla_cli.evaluation.recorded import read_written_cube
-from tabla_cli.formats.sgf import point_letter
+from tabla_cli.formats.sgf import VARIANT_WORDS, point_letter
+from tabla_cli.match_state import away
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import parse_play
 from tabla_cli.replay import GameResult, MatchResult, replay
@@ -56,12 +57,6 @@ _COLOUR = {_WHITE: "W", _BLACK: "B"}
 _HEADERS = {"site": "PC", "event": "EV", "round": "RO", "transcriber": "AN", "annotator": "AN"}
 _HEADER_ORDER = ("DT", "EV", "RO", "PC", "AN")
 _DATE = re.compile(r"\s*([0-9]{4})[-./]([0-9]{1,2})[-./]([0-9]{1,2})\s*")
-_VARIANT_WORDS = {
-    "nackgammon": "Nackgammon",
-    "hypergammon": "Hypergammon3",
-    "hypergammon2": "Hypergammon2",
-    "hypergammon1": "Hypergammon1",
-}
 _CUBE_WORDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.DROP: "drop"}
 _EXCHANGE = frozenset({ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.TAKE})
 """What may follow a beaver in the same exchange (before its one take)."""
@@ -290,7 +285,7 @@ def _root(match: Match, game: Game, index: int, result: GameResult, won: Action 
     if not match.rules.cube:
         rules.append("NoCube")
     variant = game.variant if game.variant is not None else match.variant
-    word = _VARIANT_WORDS.get(find_variant(variant).name)
+    word = VARIANT_WORDS.get(find_variant(variant).name)
     if word:
         rules.append(word)
     if rules:
@@ -344,7 +339,12 @@ class _CubeContext:
     def of(self, doubler: Player, cube: int) -> tuple[int, int, int, bool] | None:
         if not self.length:
             return None
-        return (self.length - self.score[doubler], self.length - self.score[doubler.other], cube, self.crawford)
+        return (
+            away(self.length, self.score, doubler),
+            away(self.length, self.score, doubler.other),
+            cube,
+            self.crawford,
+        )
 
 
 def _analysis(action: Action, context: _CubeContext, cube: int | None) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from tabla_cli.model import RuleSet
 
-__all__ = ["rules", "said", "variant"]
+__all__ = ["VARIANT_NAMES", "rules", "said", "variant"]
 
 _TRUE = frozenset({"on", "yes", "true", "1"})
 _FALSE = frozenset({"off", "no", "false", "0"})
@@ -73,6 +73,11 @@ jacoby_said=True, cube_said=False, galaxy=True)
         cube_said=(cube is not None and cube.strip().casefold() in _TRUE) or "cubelimit" in first,
         galaxy="galaxy" in first.get("site", "").casefold(),
     )
+
+
+VARIANT_NAMES: dict[str, str] = {"nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
+"""The ``Variation`` header the ``.mat`` writer gives a variant, where it is not the variant's own name;
+:func:`variant` reads each back as its variant."""
 
 
 def variant(value: str | None) -> str:
