@@ -132,10 +132,16 @@ class _Page(HTMLParser):
         self.header_cells: list[str] = []
         self.cells: list[str] = []
         self.images: list[dict[str, str | None]] = []
+        self.fetched: list[str] = []
         self._text: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
+        self.fetched += [
+            f"{tag} {name}={value}"
+            for name, value in attrs
+            if name in ("src", "href") and tag != "img" and not (value or "").startswith("#")
+        ]
         if tag == "img":
             self.images.append(dict(attrs))
             return
@@ -169,7 +175,8 @@ def test_html() -> None:
     assert page.headings == ["Players", "Findings by code", "Plots"]
     assert page.header_cells[:3] == ["player", "matches", "matches_completed"]
     assert "Annie" in page.cells and "illegal-play" in page.cells
-    assert "script" not in page.tags and "link" not in page.tags  # self-contained
+    assert page.tags.count("script") == 1 and "link" not in page.tags  # self-contained: one inlined script
+    assert page.fetched == []
     assert [img["alt"] for img in page.images] == [
         t for n, t in PLOTS.items() if n not in ("trend", "dice", "endings", "error_rates")
     ]
