@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
@@ -31,6 +31,9 @@ from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
 from tabla_cli.source import Source
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at
+
+if TYPE_CHECKING:
+    from tabla_cli.analysis.verify import VerifyOptions
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
 _DECIDED = frozenset(
@@ -52,6 +55,9 @@ class AnalysisOptions:
         luck: compute the luck of each roll.
         document: also write the file as tabla JSON with the evaluation of
             every decision kept on its action (:attr:`FileAnalysis.document`).
+        verify: roll out the decisions whose verdict decides a player's
+            numbers, and judge them by the rollout (:mod:`tabla_cli.analysis.verify`);
+            None: no rollout.
     """
 
     level: str = "auto"
@@ -60,6 +66,7 @@ class AnalysisOptions:
     threads: int = 1
     luck: bool = True
     document: bool = False
+    verify: VerifyOptions | None = None
 
 
 @dataclass(slots=True)
@@ -77,6 +84,8 @@ class _Pending:
     kind: DecisionKind
     decision: DecisionInput | None = None
     evaluation: Evaluation | None = None
+    question: DecisionInput | None = None
+    """The decision as the engine sees it, whatever evaluates it (``--verify`` rolls it out)."""
 
 
 @dataclass(slots=True)
@@ -223,13 +232,13 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         kind = decision.kind
         if self.use_recorded:
             if recorded is not None:
-                self.pending.append(_Pending(row, action, self.place, kind, evaluation=recorded))
+                self.pending.append(_Pending(row, action, self.place, kind, evaluation=recorded, question=decision))
             elif kind is DecisionKind.CHECKER:
                 row["forced"] = True
                 row["close"] = False
                 self.pending.append(_Pending(row, action, self.place, kind))
         else:
-            self.pending.append(_Pending(row, action, self.place, kind, decision=decision))
+            self.pending.append(_Pending(row, action, self.place, kind, decision=decision, question=decision))
 
     def _cube_recorded(self, state: DecisionState, action: Action, kind: DecisionKind) -> Evaluation | None:
         recorded = recorded_at(state, action)
@@ -316,6 +325,8 @@ def evaluate(
         )
         for item, evaluation in zip(wanted, results):
             item.evaluation = evaluation
+    if options.verify is not None:
+        _verify(pending, options, notices)
     for item in pending:
         if item.evaluation is not None:
             item.row.update(evaluation_fields(item.evaluation, item.kind))
@@ -324,6 +335,23 @@ def evaluate(
         if item.action.analysis is not None and item.action.analysis.undecided:
             item.row["action"] = None  # a position export: no decision was made
     return [item.row for item in pending]
+
+
+def _verify(pending: list[_Pending], options: AnalysisOptions, notices: list[str] | None) -> None:
+    """Judge the decisions ``--verify`` chooses by their rollouts (:func:`tabla_cli.analysis.verify.verify`)."""
+    from tabla_cli.analysis.verify import verify
+
+    assert options.verify is not None
+    judged = verify(
+        [(p.kind, p.evaluation, p.question) for p in pending],
+        options.verify,
+        threads=options.threads,
+        use_cache=options.cache,
+        notices=notices,
+    )
+    for item, evaluation in zip(pending, judged):
+        if evaluation is not None:
+            item.evaluation = evaluation
 
 
 def analyse_source(

@@ -393,12 +393,17 @@ def pool(values: Sequence[float], errors: Sequence[float] | None = None) -> Figu
 
 @dataclass(frozen=True, slots=True)
 class LineResult:
-    """One line's pooled figures (:data:`FIELDS` of its kind) and, for a play, its difference to the best."""
+    """One line's pooled figures (:data:`FIELDS` of its kind) and, for a play, its difference to the best.
+
+    ``batches``: the means of :data:`FIELDS` in each batch pooled, in batch order (the error of a
+    difference between two of them, batch by batch, comes from these).
+    """
 
     line: Line
     figures: dict[str, Figure]
     diff: Figure | None = None
     apart: bool = False
+    batches: tuple[tuple[float, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,7 +440,7 @@ def _pooled(
         figures = {name: Figure(math.nan, math.nan) for name in names}
         if n:
             figures = {name: pool(columns[i], columns[width + i]) for i, name in enumerate(names)}
-        results.append((line, figures))
+        results.append((line, figures, tuple(batch[:width] for batch in batches[:n])))
     lines: list[LineResult]
     if job.kind == "play" and n:
         order = sorted(range(len(results)), key=lambda i: (-results[i][1]["equity"].mean, i))
@@ -448,9 +453,10 @@ def _pooled(
                 if n < SPREAD_BATCHES:
                     own, top = results[i][1]["equity"].se, results[best][1]["equity"].se
                     diff = Figure(diff.mean, math.hypot(own, top))
-            lines.append(LineResult(results[i][0], results[i][1], diff, abs(diff.mean) > APART * diff.se))
+            line, figures, means = results[i]
+            lines.append(LineResult(line, figures, diff, abs(diff.mean) > APART * diff.se, means))
     else:
-        lines = [LineResult(line, figures) for line, figures in results]
+        lines = [LineResult(line, figures, batches=means) for line, figures, means in results]
     return RolloutResult(job, settings, n * BATCH, tuple(lines), partial, cached)
 
 

@@ -203,6 +203,10 @@ def decision_row(
         "game_result": None,
         "comment": None,
         "flagged": False,
+        "rolled_out": False,
+        "rollout_se": None,
+        "rollout_trials": None,
+        "level_error": None,
     }
     if evaluation is not None:
         row.update(evaluation_fields(evaluation, kind))
@@ -292,6 +296,10 @@ def evaluation_fields(ev: Evaluation, kind: DecisionKind | None = None) -> dict[
         "luck": ev.luck,
         "skill": ev.skill,
         "source": ev.source,
+        "rolled_out": ev.rollout_se is not None,
+        "rollout_se": ev.rollout_se,
+        "rollout_trials": ev.rollout_trials,
+        "level_error": ev.level_error,
     }
 
 

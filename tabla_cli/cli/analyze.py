@@ -28,6 +28,7 @@ from tabla_cli.cli.options import (
     reports_errors,
     table_format,
     table_options,
+    verify_options,
     write_output,
 )
 from tabla_cli.cli.progress import analysis_progress
@@ -36,6 +37,7 @@ from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 from tabla_cli.words import plural
 
 if TYPE_CHECKING:
+    from tabla_cli.analysis.verify import VerifyOptions
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
     from tabla_cli.study.store import Store
@@ -124,6 +126,7 @@ def _select(
 )
 @click.option("--force", is_flag=True, help="Overwrite existing output files (never an input).")
 @filter_options
+@verify_options
 @click.option(
     "--db",
     "target",
@@ -147,6 +150,7 @@ def analyze(
     out_dir: str | None,
     force: bool,
     filters: Filters,
+    verify: VerifyOptions | None,
     target: str | None,
     jobs: int | None,
     scheduler: str | None,
@@ -197,6 +201,7 @@ def analyze(
         threads=engine_threads(threads, jobs, len(names), scheduler),
         luck=not no_luck,
         document=out_dir is not None,
+        verify=verify,
     )
     written = errors = 0
     rows: list[dict[str, Any]] = []
@@ -234,9 +239,10 @@ def _summary(
 ) -> None:
     """The summary lines on stderr: what was analysed, how fast, and the analysed JSON written."""
     rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
+    rolled = sum(1 for row in rows if row.get("rolled_out"))
     click.echo(
         f"analyzed {plural(files, 'file')}, {plural(len({row['match'] for row in rows}), 'match')}, "
-        f"{_decisions_by_source(rows, level)} in {seconds:.2f} s{rate}",
+        f"{_decisions_by_source(rows, level)}{f', {rolled:,} rolled out' if rolled else ''} in {seconds:.2f} s{rate}",
         err=True,
     )
     if out_dir is not None:

@@ -49,6 +49,7 @@ __all__ = [
     "stdin_source",
     "table_format",
     "table_options",
+    "verify_options",
     "write_output",
 ]
 
@@ -468,6 +469,95 @@ def filter_options(func: F) -> F:
         click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case)."),
         click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches."),
         click.option("--money", is_flag=True, help="Only money sessions."),
+    ]
+    decorated: Any = wrapper
+    for option in reversed(options):
+        decorated = option(decorated)
+    return decorated  # type: ignore[no-any-return]
+
+
+_VERIFY_PARAMS = (
+    "verify",
+    "verify_trials",
+    "verify_truncate",
+    "verify_level",
+    "verify_seed",
+    "verify_checker_error",
+    "verify_cube_window",
+)
+
+
+def verify_options(func: F) -> F:
+    """``--verify`` and its settings, given to the command as one ``verify`` argument: the
+    :class:`~tabla_cli.analysis.verify.VerifyOptions`, or None without ``--verify`` (a ``--verify-*``
+    option without it is a usage error)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {name: kwargs.pop(name) for name in _VERIFY_PARAMS}
+        wanted = given.pop("verify")
+        settings = {name.removeprefix("verify_"): value for name, value in given.items() if value is not None}
+        if not wanted:
+            if settings:
+                raise click.UsageError(f"--verify-{next(iter(settings)).replace('_', '-')} needs --verify")
+            return func(*args, verify=None, **kwargs)
+        from tabla_cli.analysis.verify import VerifyOptions
+
+        try:
+            options = VerifyOptions(**settings)
+        except TablaError as exc:
+            raise click.UsageError(str(exc)) from exc
+        return func(*args, verify=options, **kwargs)
+
+    options = [
+        click.option(
+            "--verify",
+            is_flag=True,
+            help="Roll out the decisions whose verdict decides the players' numbers (cube decisions near a double "
+            "or take point, checker errors of --verify-checker-error or more, doubles that decide the match) and "
+            "judge them by the rollout: their error becomes the rollout's, with its standard error "
+            "(docs/rollout.md, 'Checking an analysis').",
+        ),
+        click.option(
+            "--verify-trials",
+            type=click.IntRange(min=288),
+            default=None,
+            metavar="N",
+            help="With --verify: trials of each play or cube line, in batches of 36 (default 324).",
+        ),
+        click.option(
+            "--verify-truncate",
+            type=click.IntRange(min=0),
+            default=None,
+            metavar="N",
+            help="With --verify: stop each trial after N half-moves and evaluate it there (default 7; 0: play "
+            "every game to the end).",
+        ),
+        click.option(
+            "--verify-level",
+            type=click.Choice(("1ply", "2ply", "3ply")),
+            default=None,
+            help="With --verify: the depth of the plays during the trials and of the evaluation at truncation "
+            "(default 1ply).",
+        ),
+        click.option(
+            "--verify-seed", type=int, default=None, metavar="N", help="With --verify: the rollouts' seed (default 1)."
+        ),
+        click.option(
+            "--verify-checker-error",
+            type=click.FloatRange(min=0),
+            default=None,
+            metavar="X",
+            help="With --verify: roll out the checker plays whose error at the analysis level is X or more "
+            "(default 0.06, gnubg's 'bad').",
+        ),
+        click.option(
+            "--verify-cube-window",
+            type=click.FloatRange(min=0),
+            default=None,
+            metavar="X",
+            help="With --verify: roll out the cube decisions whose two closest actions are within X (default 0.08).",
+        ),
     ]
     decorated: Any = wrapper
     for option in reversed(options):

@@ -114,6 +114,15 @@ class Evaluation:
             eXtreme Gammon does not count a play whose list is all worth the
             same (see
             :func:`tabla_cli.analysis.stats.xg_decision`).
+        rollout_se: where a rollout judged the decision (``tabla analyze
+            --verify``, or a rollout the file records), the standard error of
+            ``error``: of the difference between the action made and the best
+            one (when the action made is the best, between it and the nearest
+            other); None: not rolled out.
+        rollout_trials: the trials of that rollout (of each play or cube
+            line; None: not rolled out, or the file does not say).
+        level_error: where ``--verify`` replaced the analysis's verdict by a
+            rollout's, the error the analysis had given (None otherwise).
     """
 
     equity: float | None
@@ -130,3 +139,6 @@ class Evaluation:
     skill: str | None = None
     cube_equities: tuple[float, float, float] | None = None
     spread: float | None = None
+    rollout_se: float | None = None
+    rollout_trials: int | None = None
+    level_error: float | None = None

@@ -361,6 +361,9 @@ class _Reader:
             skill=self.field(data, "skill", str, where, None),
             cube_equities=equities,
             spread=self.number(data, "spread", where, None),
+            rollout_se=self.number(data, "rollout_se", where, None),
+            rollout_trials=self.field(data, "rollout_trials", int, where, None),
+            level_error=self.number(data, "level_error", where, None),
         )
 
     def number(self, obj: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:

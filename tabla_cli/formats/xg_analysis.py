@@ -16,6 +16,18 @@ money equity in match play (double/pass is +1), like gnubg's.
 The levels are XG's (``PLAYERLEVEL``): 1-ply to 7-ply, 3-ply red, XG Roller,
 XG Roller+, XG Roller++, rollout, book.
 
+A decision XG rolled out (its record names a rollout of ``temp.xgr``) is a
+rolled-out verdict, as ``tabla analyze --verify`` makes one: its evaluation
+carries the standard error of its error and the games rolled
+(:attr:`~tabla_cli.evaluation.types.Evaluation.rollout_se`,
+``rollout_trials``). XG gives each rolled-out equity's 95% confidence
+interval, taken here as :data:`Z95` standard errors; the error is a
+difference of two equities (the play made and the best, or the nearest other
+when the play made is the best; no double and the doubled cube; double/take
+and double/pass, the latter exact), and its error is the two equities' errors
+added in quadrature, as for independent rollouts: XG rolls its candidates on
+the same dice, so this is the larger side of the actual error.
+
 >>> level_name(2), level_name(1001), level_name(100), level_name(55)
 ('3-ply', 'XG Roller+', 'rollout', 'level 55')
 """
@@ -34,10 +46,12 @@ from tabla_cli.evaluation.recorded import (
     proper_cube_action,
 )
 from tabla_cli.evaluation.types import CubeAction, DecisionKind
+from tabla_cli.evaluation.types import Evaluation as Verdict
 from tabla_cli.formats.xg_records import CubeRecord, Evaluation, MoveRecord, Rollout
 
 __all__ = [
     "NOT_ANALYSED",
+    "Z95",
     "answer_analysis",
     "checker_analysis",
     "cube_analysis",
@@ -48,6 +62,9 @@ __all__ = [
 
 NOT_ANALYSED = -1000.0
 """XG's error or luck figure of a decision it did not analyse."""
+
+Z95 = 1.959964
+"""Standard errors in the half-width of a 95% confidence interval (the normal distribution's)."""
 
 _LEVELS = {
     0: "1-ply",
@@ -97,6 +114,32 @@ def rollout_name(rollout: Rollout, *, double: bool = False) -> str:
     return f"rollout, {games} games, 95% CI +-{ci:.3f}"
 
 
+def rollout_se(rollout: Rollout, *, double: bool = False) -> float | None:
+    """The standard error of a rolled-out equity (no double or the play; ``double``: double/take), None
+    when the rollout has no games for it.
+
+    >>> round(rollout_se(Rollout(500, 0.0196, 0, 0.0)), 4), rollout_se(Rollout(500, 0.0196, 0, 0.0), double=True)
+    (0.01, None)
+    """
+    games, ci = (rollout.games_double, rollout.ci_double) if double else (rollout.games, rollout.ci)
+    return ci / Z95 if games > 0 and math.isfinite(ci) and ci >= 0 else None
+
+
+def _rolled_out(evaluation: Verdict, errors: Sequence[float | None], games: int) -> Verdict:
+    """``evaluation`` marked as a rollout's verdict whose error's standard error is that of ``errors``' sum
+    (quadrature), unless one of them is unknown."""
+    if any(e is None for e in errors):
+        return evaluation
+    se = math.sqrt(math.fsum(e * e for e in errors if e is not None))
+    return dataclasses.replace(evaluation, rollout_se=se, rollout_trials=games)
+
+
+def _rollout_of(move: MoveRecord, index: int, rollouts: Sequence[Rollout]) -> Rollout | None:
+    """The rollout of ``move``'s candidate ``index``, None when XG did not roll it out."""
+    at = move.rollouts[index] if index < len(move.rollouts) else -1
+    return rollouts[at] if 0 <= at < len(rollouts) else None
+
+
 def checker_analysis(
     move: MoveRecord, play_text: Callable[[tuple[int, ...]], str], rollouts: Sequence[Rollout] = ()
 ) -> RecordedAnalysis | None:
@@ -109,8 +152,8 @@ def checker_analysis(
         return None
 
     def level(index: int, code: int) -> str:
-        at = move.rollouts[index] if index < len(move.rollouts) else -1
-        return rollout_name(rollouts[at]) if 0 <= at < len(rollouts) else level_name(code)
+        rollout = _rollout_of(move, index, rollouts)
+        return rollout_name(rollout) if rollout is not None else level_name(code)
 
     candidates = tuple(
         Candidate(
@@ -133,7 +176,16 @@ def checker_analysis(
     if evaluation is None:
         return recorded
     error = 0.0 if evaluation.forced else abs(move.error_move)
-    return dataclasses.replace(recorded, checker_evaluation=dataclasses.replace(evaluation, error=error))
+    evaluation = dataclasses.replace(evaluation, error=error)
+    rival = 1 if played == 0 else played
+    if not evaluation.forced and rival is not None and rival < len(candidates):
+        top, other = _rollout_of(move, 0, rollouts), _rollout_of(move, rival, rollouts)
+        if top is not None and other is not None:
+            errors = [rollout_se(top), rollout_se(other)]
+            evaluation = _rolled_out(evaluation, errors, min(top.games, other.games))
+            if evaluation.rollout_se is not None:
+                evaluation = dataclasses.replace(evaluation, source="recorded XG rollout")
+    return dataclasses.replace(recorded, checker_evaluation=evaluation)
 
 
 def _cube(record: CubeRecord, rollouts: Sequence[Rollout]) -> CubeAnalysis:
@@ -165,7 +217,14 @@ def cube_analysis(record: CubeRecord, rollouts: Sequence[Rollout] = ()) -> Recor
     evaluation = evaluation_from_recorded(recorded, DecisionKind.DOUBLE)
     if evaluation is None:
         return recorded
-    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation, error=abs(record.error_cube)))
+    evaluation = dataclasses.replace(evaluation, error=abs(record.error_cube))
+    if 0 <= record.rollout < len(rollouts):
+        rollout = rollouts[record.rollout]
+        errors = [rollout_se(rollout)]
+        if cube.double_take < cube.double_pass:  # the doubled cube is double/take: no double against it
+            errors.append(rollout_se(rollout, double=True))
+        evaluation = _rolled_out(evaluation, errors, rollout.games)
+    return dataclasses.replace(recorded, cube_evaluation=evaluation)
 
 
 def answer_analysis(record: CubeRecord, made: CubeAction, rollouts: Sequence[Rollout] = ()) -> RecordedAnalysis | None:
@@ -177,7 +236,11 @@ def answer_analysis(record: CubeRecord, made: CubeAction, rollouts: Sequence[Rol
     evaluation = evaluation_from_recorded(recorded, DecisionKind.TAKE)
     if evaluation is None:
         return recorded
-    return dataclasses.replace(recorded, cube_evaluation=dataclasses.replace(evaluation, error=abs(record.error_take)))
+    evaluation = dataclasses.replace(evaluation, error=abs(record.error_take))
+    if 0 <= record.rollout < len(rollouts):
+        rollout = rollouts[record.rollout]
+        evaluation = _rolled_out(evaluation, [rollout_se(rollout, double=True)], rollout.games_double)
+    return dataclasses.replace(recorded, cube_evaluation=evaluation)
 
 
 def with_cube(checker: RecordedAnalysis | None, cube: RecordedAnalysis | None) -> RecordedAnalysis | None:

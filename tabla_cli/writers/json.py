@@ -105,6 +105,9 @@ _EVALUATION_DEFAULTS: dict[str, Any] = {
     "skill": None,
     "cube_equities": None,
     "spread": None,
+    "rollout_se": None,
+    "rollout_trials": None,
+    "level_error": None,
 }
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
@@ -350,6 +353,9 @@ def evaluation_data(evaluation: Evaluation) -> dict[str, Any]:
         "skill": evaluation.skill,
         "cube_equities": None if evaluation.cube_equities is None else list(evaluation.cube_equities),
         "spread": evaluation.spread,
+        "rollout_se": evaluation.rollout_se,
+        "rollout_trials": evaluation.rollout_trials,
+        "level_error": evaluation.level_error,
     }
     data.update((key, value) for key, value in optional.items() if value != _EVALUATION_DEFAULTS[key])
     return data
