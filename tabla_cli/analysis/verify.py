@@ -227,7 +227,7 @@ def _checker(evaluation: Evaluation, decision: DecisionInput, result: RolloutRes
         best=lines[0].line.name,
         error=max(0.0, best_equity - made),
         error_mwc=None if state.money else max(0.0, state.mwc(best_equity) - state.mwc(made)),
-        rank=index + 1,
+        rank=1 + sum(1 for line in lines if line.figures["equity"].mean > made),
         source=SOURCE,
         skill=None,
         rollout_se=rival.diff.se,

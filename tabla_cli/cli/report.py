@@ -30,6 +30,7 @@ from tabla_cli.cli.options import (
     stdin_source,
     table_format,
     table_options,
+    verify_options,
     write_output,
 )
 from tabla_cli.cli.progress import analysis_progress
@@ -44,6 +45,7 @@ from tabla_cli.reports.options import (
 from tabla_cli.words import plural
 
 if TYPE_CHECKING:
+    from tabla_cli.analysis.verify import VerifyOptions
     from tabla_cli.reports.frames import Frames
     from tabla_cli.reports.rows import FileRows
 
@@ -129,6 +131,7 @@ def _stored(target: str) -> list[FileRows]:
     flag_value="auto",
 )
 @click.option("--no-cache", is_flag=True, help="With --analyze: neither read nor write the evaluation cache.")
+@verify_options
 @click.option(
     "--plots",
     "plots_dir",
@@ -190,6 +193,7 @@ def report(
     alias_file: str | None,
     ignore_case: bool,
     filters: Filters,
+    verify: VerifyOptions | None,
     every: str,
     top: int,
     force: bool,
@@ -235,11 +239,13 @@ def report(
         raise click.UsageError("--analyze reads the files: with --db, 'tabla analyze --db' fills the index first")
     if no_cache and level is None:
         raise click.UsageError("--no-cache needs --analyze LEVEL")
+    if verify is not None and level is None:
+        raise click.UsageError("--verify needs --analyze (it rolls out what the analysis judged)")
     analyse = None
     if level is not None:
         from tabla_cli.analysis.decisions import AnalysisOptions
 
-        analyse = AnalysisOptions(level=level, cache=not no_cache)
+        analyse = AnalysisOptions(level=level, cache=not no_cache, verify=verify)
     players = filters.players
     if by in PLAYER_TABLES and not players:
         raise click.UsageError(f"--by {by} needs --player NAME")

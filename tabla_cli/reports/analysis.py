@@ -93,6 +93,8 @@ def worst_decisions(decisions: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
 
 def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
     """An HTML fragment: each of the :func:`worst_decisions` with a board of the position before it."""
+    import pandas as pd
+
     rows = worst_decisions(decisions, n)
     if rows.empty:
         return "<p>No analysed decision lost equity.</p>"
@@ -103,16 +105,45 @@ def worst_decisions_html(decisions: pd.DataFrame, n: int = WORST) -> str:
             f"played {_text(row['action']) or '(no move)'}, best {_text(row['best'])}, "
             f"lost {row['error']:.3f}"
         )
+        source = str(row["source"])
+        if rollout_mark(row):  # the standard error beside the verdict, the trials beside the source
+            se, trials = row.get("rollout_se"), row.get("rollout_trials")
+            caption += "" if se is None or pd.isna(se) else f" ±{float(se):.3f}"
+            source += "" if trials is None or pd.isna(trials) else f", {int(trials):,} trials"
         board = _board(row, caption)
         path = _text(row.get("file")) or _text(row["match"])
         parts.append(
             f'<figure class="board">{board}<figcaption>{html.escape(caption)} '
-            f"({html.escape(str(row['source']))}; "
+            f"({html.escape(source)}; "
             f'<span title="{html.escape(path)}">{html.escape(short_name(path))}</span>)'
             "</figcaption></figure>"
         )
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def rollout_mark(row: Mapping[Any, Any]) -> str:
+    """What a decision row says of its rollout: ``""`` when none judged it, else the standard error of its
+    error and the trials (``tabla analyze --verify``, or a rollout the file records).
+
+    >>> rollout_mark({"rolled_out": True, "rollout_se": 0.01234, "rollout_trials": 324})
+    'rolled out, ±0.012, 324 trials'
+    >>> rollout_mark({"rolled_out": False}), rollout_mark({"rolled_out": True, "rollout_se": 0.002})
+    ('', 'rolled out, ±0.002')
+    """
+    import pandas as pd
+
+    if not _flag(row.get("rolled_out")):
+        return ""
+    se, trials = row.get("rollout_se"), row.get("rollout_trials")
+    mark = "rolled out" if se is None or pd.isna(se) else f"rolled out, ±{float(se):.3f}"
+    return mark if trials is None or pd.isna(trials) else f"{mark}, {int(trials):,} trials"
+
+
+def _flag(value: object) -> bool:
+    import pandas as pd
+
+    return value is not None and not (value is pd.NA or value != value) and bool(value)
 
 
 def short_name(match: str) -> str:

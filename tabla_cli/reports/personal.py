@@ -430,6 +430,19 @@ def player_matches(frames: Frames, names: Sequence[str], analysed: set[object]) 
     return pd.DataFrame(rows, columns=["match", "date", "opponent", "length", "score", "result", "games"]), links
 
 
+def _with_rollouts(decisions: pd.DataFrame) -> pd.DataFrame:
+    """The :data:`MATCH_DECISION_COLUMNS` of ``decisions``, and after ``error`` a ``rollout`` column where
+    a rollout judged one of them: the standard error of its error and the trials (blank for the others)."""
+    from tabla_cli.reports.analysis import rollout_mark
+
+    table = decisions[[c for c in MATCH_DECISION_COLUMNS if c in decisions.columns]]
+    if "rolled_out" not in decisions.columns or not decisions["rolled_out"].fillna(False).astype(bool).any():
+        return table
+    marks = [rollout_mark(row) for row in decisions.to_dict("records")]
+    at = list(table.columns).index("error") + 1 if "error" in table.columns else len(table.columns)
+    return table.assign(**{"rollout": marks})[[*table.columns[:at], "rollout", *table.columns[at:]]]
+
+
 def decisions_by_match(frames: Frames, decisions: pd.DataFrame) -> str:
     """An HTML fragment: per analysed match, a heading (the anchor the matches table links to) and the
     player's decisions that lost equity, costliest first."""
@@ -443,7 +456,7 @@ def decisions_by_match(frames: Frames, decisions: pd.DataFrame) -> str:
         name = short_name(str(files.get(match, match)))
         parts.append(f'<h3 id="{html.escape(_match_anchor(match))}">{html.escape(name)}</h3>')
         if len(mine):
-            parts.append(html_table(readable(mine[[c for c in MATCH_DECISION_COLUMNS if c in mine.columns]])))
+            parts.append(html_table(readable(_with_rollouts(mine))))
         else:
             parts.append(f"<p>No decision of the {len(rows)} analysed lost equity.</p>")
     return "\n".join(parts)
