@@ -1,7 +1,8 @@
 """Rollout benchmark: trials per CPU second (one thread) of tabla's rollouts beside GNU Backgammon's, and the wall
-time of one 1,296-trial rollout on 1 and 2 local Dask workers.
+time of one checker-play rollout on 1 and 2 local Dask workers.
 
-    PYTHONPATH=$PWD python benchmarks/bench_rollout.py [--trials 72] [--wall-trials 1296] [--no-gnubg]
+    PYTHONPATH=$PWD python benchmarks/bench_rollout.py [--trials 72] [--wall-trials 1296] [--wall-candidates 3]
+        [--no-gnubg]
 
 The position is the opening position before the roll, money, cube centred:
 a cube rollout (no double and double/take played on the same dice, as
@@ -11,14 +12,19 @@ gnubg's cubeful rollout of a cube decision does). Each setting runs
 2ply (gnubg's 1-ply). gnubg (the ``gnubg`` PyPI package, GPL, test-only,
 never imported by tabla_cli) runs the same rollouts with its own defaults
 otherwise (variance reduction on, quasi-random dice). The wall-time part
-runs ``tabla rollout start --cubeless`` truncated after 5 half-moves on
-``local:1`` and ``local:2`` (``--no-cache``), and reports both.
+runs ``tabla rollout start 31 --candidates 3 --truncate 7 --trials 1296
+--no-cache -q`` (the size: ``--wall-trials``, ``--wall-candidates``) as a
+whole process on ``--scheduler local:1`` and ``local:2``, and reports each
+one's wall and user CPU seconds (its own and its workers'), the ratio of the
+two walls, and whether the two outputs are the same byte for byte. A rollout
+this size keeps Dask's start-up (a few seconds) small beside the work.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -67,19 +73,25 @@ def gnubg_cpu(trials: int, truncate: int, level: str) -> float | None:
     return float(lines[-1].split()[1]) if lines else None
 
 
-def wall(workers: int, trials: int) -> float:
+def wall(workers: int, trials: int, candidates: int) -> tuple[float, float, bytes]:
+    """Wall and user CPU seconds (the process and its workers) of one checker rollout on ``local:workers``,
+    and its output."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-c", "from tabla_cli.cli import main; main()", "rollout", "start", "--cubeless"]
-    command += ["--trials", str(trials), "--truncate", "5", "--no-cache", "-q", "--scheduler", f"local:{workers}"]
+    command = [sys.executable, "-c", "from tabla_cli.cli import main; main()", "rollout", "start", "31"]
+    command += ["--candidates", str(candidates), "--truncate", "7", "--trials", str(trials), "--no-cache", "-q"]
+    command += ["--scheduler", f"local:{workers}"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     start = time.perf_counter()
-    subprocess.run(command, env=env, check=True, capture_output=True, timeout=600)
-    return time.perf_counter() - start
+    done = subprocess.run(command, env=env, check=True, capture_output=True, timeout=1800)
+    seconds = time.perf_counter() - start
+    return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before, done.stdout
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=72)
     parser.add_argument("--wall-trials", type=int, default=1296)
+    parser.add_argument("--wall-candidates", type=int, default=3)
     parser.add_argument("--no-gnubg", action="store_true")
     args = parser.parse_args()
     print(f"cube rollout of {START_CUBE}, {args.trials} trials, one thread: trials per CPU second")
@@ -88,11 +100,12 @@ def main() -> None:
         theirs = None if args.no_gnubg else gnubg_cpu(args.trials, truncate, level)
         shown = f"{args.trials / theirs:8.1f}" if theirs else "     n/a"
         print(f"  {name:<20} tabla {ours:8.1f}   gnubg {shown}")
-    for workers in (1, 2):
-        print(
-            f"tabla rollout start --cubeless --trials {args.wall_trials} --truncate 5 on local:{workers}: "
-            f"{wall(workers, args.wall_trials):.1f} s wall"
-        )
+    shown = f"tabla rollout start 31 --candidates {args.wall_candidates} --truncate 7 --trials {args.wall_trials}"
+    runs = {workers: wall(workers, args.wall_trials, args.wall_candidates) for workers in (1, 2)}
+    for workers, (seconds, cpu, _) in runs.items():
+        print(f"{shown} on local:{workers}: {seconds:.1f} s wall, {cpu:.1f} s user CPU")
+    same = runs[1][2] == runs[2][2]
+    print(f"local:2 / local:1 wall: {runs[2][0] / runs[1][0]:.3f}; outputs {'the same' if same else 'DIFFER'}")
 
 
 if __name__ == "__main__":
