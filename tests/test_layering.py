@@ -319,7 +319,15 @@ UPWARD_LEFT = {
     "tabla_cli.ids.pasted -> tabla_cli.grammar": "pasted position text is parsed with a Lark grammar",
     **{
         f"tabla_cli.analysis.decisions -> tabla_cli.{m}": "the decisions visitor's module holds pipeline entry points"
-        for m in ("analysis.cache", "analysis.engine", "analysis.stats", "check", "pipeline", "source")
+        for m in (
+            "analysis.cache",
+            "analysis.engine",
+            "analysis.stats",
+            "analysis.verify",
+            "check",
+            "pipeline",
+            "source",
+        )
     },
     **{
         f"tabla_cli.reports.rows -> tabla_cli.{m}": "the report rows' module holds pipeline entry points"

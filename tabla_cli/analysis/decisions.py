@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
 from tabla_cli.analysis.stats import actual_result, decision_row, error_in_mwc, evaluation_fields
+from tabla_cli.analysis.verify import VerifyOptions, verify
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
@@ -31,9 +32,6 @@ from tabla_cli.notation import format_play
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
 from tabla_cli.source import Source
 from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at
-
-if TYPE_CHECKING:
-    from tabla_cli.analysis.verify import VerifyOptions
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
 _DECIDED = frozenset(
@@ -339,8 +337,6 @@ def evaluate(
 
 def _verify(pending: list[_Pending], options: AnalysisOptions, notices: list[str] | None) -> None:
     """Judge the decisions ``--verify`` chooses by their rollouts (:func:`tabla_cli.analysis.verify.verify`)."""
-    from tabla_cli.analysis.verify import verify
-
     assert options.verify is not None
     judged = verify(
         [(p.kind, p.evaluation, p.question) for p in pending],
