@@ -269,7 +269,7 @@ def _read_ply(ply: dict[str, Any], game: Game, path: str, number: int) -> int:
         number += 1
     location = Location(path, game=game.number, move=number)
     if action_id < ROLLS:
-        game.actions.append(_roll(ply, player, location, number, action_id, ""))
+        game.actions.append(_roll(ply, player, location, number, action_id))
     elif action_id in (DOUBLE, TAKE, PASS):
         kind = {DOUBLE: ActionKind.DOUBLE, TAKE: ActionKind.TAKE, PASS: ActionKind.DROP}[action_id]
         game.actions.append(Action(kind, player, location, number, analysis=_cube_ply_analysis(ply)))
@@ -281,33 +281,33 @@ def _read_ply(ply: dict[str, Any], game: Game, path: str, number: int) -> int:
     return number
 
 
-def _play_text(moves: Any, player: Player, where: str) -> str:
+def _play_text(moves: Any, player: Player) -> str:
     """The checkers moved, as a ``.mat`` writes a play from the mover's side (25 the bar, 0 off)."""
     if not isinstance(moves, list) or len(moves) > 4:
-        raise OgxmDocumentError(f"{where}moves is not a list of at most 4 checkers")
+        raise OgxmDocumentError("moves is not a list of at most 4 checkers")
     parts = []
     for move in moves:
         if not isinstance(move, dict):
-            raise OgxmDocumentError(f"{where}a move is not an object")
+            raise OgxmDocumentError("a move is not an object")
         src, pips = move.get("from"), move.get("pips")
         if type(src) is not int or type(pips) is not int:  # a JSON number, not a bool
-            raise OgxmDocumentError(f"{where}a move's from or pips is not a number")
+            raise OgxmDocumentError("a move's from or pips is not a number")
         if not (0 <= src <= 25 and 1 <= pips <= 6):
-            raise OgxmDocumentError(f"{where}a move from {src} by {pips} pips is off the board")
+            raise OgxmDocumentError(f"a move from {src} by {pips} pips is off the board")
         own = src if player is Player.ONE else 25 - src
         if own == 0:
-            raise OgxmDocumentError(f"{where}a move from {src} starts on the other side's bar")
+            raise OgxmDocumentError(f"a move from {src} starts on the other side's bar")
         parts.append(f"{own}/{max(0, own - pips)}")
     return " ".join(parts)
 
 
-def _roll(ply: dict[str, Any], player: Player, location: Location, number: int, action_id: int, where: str) -> Action:
+def _roll(ply: dict[str, Any], player: Player, location: Location, number: int, action_id: int) -> Action:
     d1, d2 = ply.get("d1"), ply.get("d2")
     if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise OgxmDocumentError(f"{where}dice {d1!r}-{d2!r} are not two values from 1 to 6")
+        raise OgxmDocumentError(f"dice {d1!r}-{d2!r} are not two values from 1 to 6")
     if _ROLL_IDS[d1, d2] != action_id:
-        raise OgxmDocumentError(f"{where}action_id {action_id} is not the roll {d1}-{d2}")
-    play = _play_text(ply.get("moves", []), player, where)
+        raise OgxmDocumentError(f"action_id {action_id} is not the roll {d1}-{d2}")
+    play = _play_text(ply.get("moves", []), player)
     return Action(ActionKind.ROLL, player, location, number, (d1, d2), play, analysis=_roll_analysis(ply, player))
 
 
@@ -360,7 +360,7 @@ def _roll_analysis(ply: dict[str, Any], player: Player) -> RecordedAnalysis | No
         if equity is None:
             continue
         try:
-            play = _play_text(item.get("move", []), player, "")
+            play = _play_text(item.get("move", []), player)
         except OgxmDocumentError:
             continue
         if item.get("is_played") is True and played is None:
