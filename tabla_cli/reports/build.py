@@ -27,7 +27,8 @@ from tabla_cli.findings import READ_FAILURES
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.filters import FilterResult, ReportFilter, as_spelled, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
-from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows
+from tabla_cli.reports.reading import file_rows, iter_file_rows
+from tabla_cli.reports.rows import FileRows
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions
@@ -59,6 +60,9 @@ class ReportOptions:
         analyse: analyse the matches that record no analysis with the engine.
         jobs: worker processes (the result does not depend on it).
         scheduler: a Dask scheduler address to run the work on instead.
+        headers: read only what the matches' headers say, replaying none
+            (:class:`~tabla_cli.reports.rows.HeaderRows`): enough to choose
+            the matches, as :func:`~tabla_cli.reports.select.files_to_analyse` does.
     """
 
     filter: ReportFilter = field(default_factory=ReportFilter)
@@ -71,6 +75,7 @@ class ReportOptions:
     analyse: AnalysisOptions | None = None
     jobs: int = 1
     scheduler: str | None = None
+    headers: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +162,9 @@ def build_report(
         keep_duplicates=options.keep_duplicates,
     )
     if stdin is not None:
-        builder.add(file_rows(stdin, include=include, options=options.read, analyse=options.analyse))
+        builder.add(
+            file_rows(stdin, include=include, options=options.read, analyse=options.analyse, headers=options.headers)
+        )
     read = (
         iter_file_rows(
             sources,
@@ -167,6 +174,7 @@ def build_report(
             scheduler=options.scheduler,
             progress=progress,
             analyse=options.analyse,
+            headers=options.headers,
         )
         if stored is None
         else stored

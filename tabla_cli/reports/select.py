@@ -1,11 +1,15 @@
 """Choose the files to analyse before the engine sees them: only those holding a match the report keeps.
 
 Analysing a match costs far more than reading its headers. :func:`files_to_analyse` reads every file once without the
-engine, lets :func:`~tabla_cli.reports.build.build_report` choose the matches
-exactly as the report will (aliases, case of names, dates, site, length),
-and returns the files that hold one, so that a question about 33 matches of
-an archive of 1,777 files analyses 33 files. A file where no match could be
-read is kept, so that its errors are still reported.
+engine and without replaying a match (what the headers say is enough:
+:class:`~tabla_cli.reports.rows.HeaderRows`), lets
+:func:`~tabla_cli.reports.build.build_report` choose the matches exactly as
+the report will (aliases, case of names, dates, site, length), and returns
+the files that hold one, so that a question about 33 matches of an archive of
+1,777 files analyses 33 files, and each chosen match is replayed once, by the
+analysis. A file where no match could be read is kept, so that its errors are
+still reported. No match is replayed here, so copies of a match are not told
+apart: each copy counts.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ def files_to_analyse(
         The files, and the report of the quick read (its ``unknown`` names
         the filter's players that no match has).
     """
-    quick = build_report(sources, replace(options, analyse=None, plays=False), progress=progress)
+    quick = build_report(sources, replace(options, analyse=None, plays=False, headers=True), progress=progress)
     readable = set(quick.everything.matches["file"])
     chosen = set(quick.frames.matches["file"])
     return [source for source in sources if source.path in chosen or source.path not in readable], quick

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.errors import InvalidIdError
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS
 from tabla_cli.model import Action, Game, Match
 from tabla_cli.study.tags import cube_tags, play_tags, position_tags, score_tags, tag_words
 from tabla_cli.visitor import DecisionState
