@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -74,10 +75,16 @@ def analyse_sources(
 
     ``store``: an index (``analyze --db``) that each file's analysis is written into, with the index's tags
     on its rows; it is closed when the iteration ends. ``keep_row``: which decision rows to keep (the
-    rows of the matches and players a filter chose).
+    rows of the matches and players a filter chose); a :class:`~tabla_cli.reports.select.RowFilter` also
+    has the analysis skip the matches it leaves out as they begin, before the engine sees them.
     """
     from tabla_cli.parallel import map_in_order
 
+    if keep_row is not None:
+        from tabla_cli.reports.select import RowFilter
+
+        if isinstance(keep_row, RowFilter):  # the matches it keeps are the ones worth analysing
+            options = dataclasses.replace(options, matches=keep_row.matches)
     work = functools.partial(_work if store is None else _tagged, options, read)
     seen: set[str] = set()
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,3 +111,56 @@ def test_a_filter_replays_the_chosen_matches_once(
     assert max(walks.values()) == 1
     assert _games(walks, "b.mat") == {game for game in games if game[0] == "b.mat"}
     assert _games(walks, "a.mat") == ({game for game in games if game[0] == "a.mat"} if others else set())
+
+
+@pytest.mark.parametrize("command", [["report", "--analyze", "1ply"], ["analyze", "--level", "1ply", "--no-luck"]])
+def test_the_engine_sees_only_the_chosen_matches_of_a_file(
+    command: list[str], archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """a.mat holds Petar's match and Olga's (the same games): asked about Olga, the engine gets one match's
+    decisions, as many as Ivan's match alone in b.mat gives."""
+    from tabla_cli.analysis.cache import analyse_cached
+
+    sent: list[int] = []
+
+    def counting(wanted: Any, *args: Any, **kw: Any) -> Any:
+        sent.append(len(wanted))
+        return analyse_cached(wanted, *args, **kw)
+
+    monkeypatch.setattr("tabla_cli.analysis.file_analysis.analyse_cached", counting)
+    _run(*command, str(archive / "b.mat"), "--format", "json", "--jobs", "1")
+    alone = sum(sent)
+    sent.clear()
+    _run(*command, str(archive), "--player", "Olga", "--format", "json", "--jobs", "1")
+    assert alone > 0 and sum(sent) == alone
+
+
+@pytest.mark.parametrize(
+    "flt",
+    [
+        {"players": ("lasse",)},
+        {"players": ("Lasse",), "opponents": ("nobody",)},
+        {"since": "2024-01-01"},
+        {"until": "2023-12-31", "keep_undated": True},
+        {"length": 5},
+        {"money": True},
+        {"site": "BACKGAMMON STUDIO"},
+    ],
+)
+def test_the_choice_as_a_match_begins_keeps_every_match_the_filter_keeps(flt: dict[str, Any]) -> None:
+    from tabla_cli.reader import read_path_matches
+    from tabla_cli.reports.build import ReportOptions, _choice, build_report
+    from tabla_cli.reports.filters import ReportFilter
+    from tabla_cli.source import collect_sources
+
+    sources = collect_sources([str(helpers.DATA / "players"), str(EXAMPLES)])
+    options = ReportOptions(filter=ReportFilter(**flt), aliases={"Lasse Madsen": "lasse"})
+    kept = build_report(sources, options).frames.matches
+    choose = _choice(options)
+    chosen = {
+        (Path(source.path).name, index)
+        for source in sources
+        for index, match in enumerate(read_path_matches(source.path), start=1)
+        if choose(match)
+    }
+    assert {(Path(file).name, int(index)) for file, index in zip(kept["file"], kept["index"])} <= chosen

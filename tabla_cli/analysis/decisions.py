@@ -25,7 +25,7 @@ from tabla_cli.match_state import away
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
 from tabla_cli.results import GameResult
-from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Skip, Wants, recorded_at
 
 __all__ = [
     "DECIDED",
@@ -69,6 +69,9 @@ class AnalysisOptions:
         document: also write the file as tabla JSON with the evaluation of
             every decision kept on its action
             (:attr:`~tabla_cli.analysis.file_analysis.FileAnalysis.document`).
+        matches: the matches to analyse, by their key (the file, with ``#n``
+            for its n-th match, n > 1): the visitor skips the others as they
+            begin (:data:`~tabla_cli.visitor.SKIP`); None: every match.
     """
 
     level: str = "auto"
@@ -77,6 +80,7 @@ class AnalysisOptions:
     threads: int = 1
     luck: bool = True
     document: bool = False
+    matches: frozenset[str] | None = None
 
 
 @dataclass(slots=True)
@@ -124,18 +128,24 @@ class DecisionsVisitor(BaseVisitor[list["Pending"]]):
         self.match: Match | None = None
         self.pending: list[Pending] = []
         self.matches: list[Match] = []
+        self.skipped: list[int] = []  # the indices in matches of those skipped (not in options.matches)
         self.use_recorded = False
         self.place = (-1, -1, -1)
 
-    def begin_match(self, match: Match) -> None:
+    def begin_match(self, match: Match) -> Skip | None:
         self.match = match
         self.place = (len(self.matches), -1, -1)
         self.matches.append(match)
         count = len(self.matches)
         self.key = match.path if count == 1 else f"{match.path}#{count}"
+        chosen = self.options.matches
+        if chosen is not None and self.key not in chosen:
+            self.skipped.append(count - 1)
+            return SKIP
         self.use_recorded = self.options.recorded and any(
             action.analysis is not None for game in match.games for action in game.actions
         )
+        return None
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         match, index, _ = self.place

@@ -12,6 +12,7 @@ check's findings come with the decisions (:attr:`FileAnalysis.report`).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -108,7 +109,11 @@ def analyse_source(
     run(source, FileTee(CheckVisitor(report), Fingerprint(report.keys), visitor), read, text=text)
     notices: list[str] = []
     rows = evaluate(visitor.pending, options, notices)
-    document = analysed_document(visitor.matches, visitor.pending) if options.document and visitor.matches else None
+    document = (
+        analysed_document(visitor.matches, visitor.pending, visitor.skipped)
+        if options.document and visitor.matches
+        else None
+    )
     return FileAnalysis(report, rows, document, notices)
 
 
@@ -117,12 +122,13 @@ def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis
     return analyse_source(path, options, text=text)
 
 
-def analysed_document(matches: list[Match], pending: list[Pending]) -> str:
+def analysed_document(matches: list[Match], pending: list[Pending], skipped: Iterable[int] = ()) -> str:
     """``matches`` as one tabla JSON document, each action carrying its decisions' evaluations.
 
     An action's former analysis (a gnubg export's ranked list, say) is
     replaced by what this analysis found, so reading the document back gives
-    the same decisions without the engine.
+    the same decisions without the engine. The matches ``skipped`` (their
+    indices: not analysed, :attr:`AnalysisOptions.matches`) are written as read.
     """
     from tabla_cli.writers.json import format_json
 
@@ -147,8 +153,9 @@ def analysed_document(matches: list[Match], pending: list[Pending]) -> str:
             ],
         )
 
+    left = set(skipped)
     copies = [
-        replace(match, games=[analysed_game(m, g, game) for g, game in enumerate(match.games)])
+        match if m in left else replace(match, games=[analysed_game(m, g, game) for g, game in enumerate(match.games)])
         for m, match in enumerate(matches)
     ]
     return format_json([(match, None) for match in copies])

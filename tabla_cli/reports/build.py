@@ -27,7 +27,7 @@ from tabla_cli.findings import READ_FAILURES
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.filters import FilterResult, ReportFilter, as_spelled, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
-from tabla_cli.reports.reading import file_rows, iter_file_rows
+from tabla_cli.reports.reading import MatchChoice, file_rows, iter_file_rows
 from tabla_cli.reports.rows import FileRows
 
 if TYPE_CHECKING:
@@ -121,6 +121,21 @@ def read_failures(frames: Frames) -> pd.DataFrame:
     return frames.findings[frames.findings["code"].isin(READ_FAILURES)]
 
 
+def _choice(options: ReportOptions) -> MatchChoice:
+    """The filter of ``options`` as each match is tested when it begins (the engine sees only those)."""
+    flt = options.filter
+    return MatchChoice(
+        players=flt.players,
+        opponents=flt.opponents,
+        since=flt.since,
+        until=flt.until,
+        site=flt.site,
+        length=flt.length,
+        money=flt.money,
+        aliases=tuple(options.aliases.items()),
+    )
+
+
 def build_report(
     sources: Sequence[Source],
     options: ReportOptions = ReportOptions(),
@@ -161,9 +176,17 @@ def build_report(
         sink=sink if streaming else None,
         keep_duplicates=options.keep_duplicates,
     )
+    choose = _choice(options) if options.analyse is not None and flt.selects else None
     if stdin is not None:
         builder.add(
-            file_rows(stdin, include=include, options=options.read, analyse=options.analyse, headers=options.headers)
+            file_rows(
+                stdin,
+                include=include,
+                options=options.read,
+                analyse=options.analyse,
+                headers=options.headers,
+                choose=choose,
+            )
         )
     read = (
         iter_file_rows(
@@ -175,6 +198,7 @@ def build_report(
             progress=progress,
             analyse=options.analyse,
             headers=options.headers,
+            choose=choose,
         )
         if stored is None
         else stored

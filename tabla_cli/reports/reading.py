@@ -27,7 +27,73 @@ from tabla_cli.visitor import BaseVisitor
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions
 
-__all__ = ["ReportDecisions", "failed_rows", "file_rows", "iter_file_rows", "text_rows"]
+__all__ = ["MatchChoice", "ReportDecisions", "failed_rows", "file_rows", "iter_file_rows", "text_rows"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchChoice:
+    """Whether one match may be among those a report's filter keeps, from what its headers say: tested as
+    the match begins, so that the engine never sees a match the report leaves out (picklable).
+
+    It never leaves out a match the filter keeps (:func:`~tabla_cli.reports.filters.filter_frames`, which
+    decides after the replay): names are compared without case, through ``aliases`` either way, and an
+    undated match is kept for the dates to judge. It may keep a few more, which the report then drops.
+
+    Attributes:
+        players: the filter's players (any case).
+        opponents: the filter's opponents.
+        since: the first date kept (``YYYY-MM-DD``).
+        until: the last date kept.
+        site: the Site header, compared without case.
+        length: the match length.
+        money: money sessions only.
+        aliases: ``alias -> player`` names.
+    """
+
+    players: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    site: str | None = None
+    length: int | None = None
+    money: bool = False
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    def _names(self, name: str) -> set[str]:
+        """``name`` and what the aliases make of it, without case."""
+        names = {name}
+        for alias, player in self.aliases:
+            if name.casefold() in (alias.casefold(), player.casefold()):
+                names |= {alias, player}
+        return {n.casefold() for n in names}
+
+    def _plays(self, name: str, wanted: tuple[str, ...]) -> bool:
+        return bool(self._names(name) & {n.casefold() for n in wanted})
+
+    def __call__(self, match: Match) -> bool:
+        from tabla_cli.reports.rows import match_date
+
+        first, second = match.players
+        if self.players and self.opponents:
+            if not (
+                (self._plays(first, self.players) and self._plays(second, self.opponents))
+                or (self._plays(second, self.players) and self._plays(first, self.opponents))
+            ):
+                return False
+        else:
+            wanted = self.players or self.opponents
+            if wanted and not (self._plays(first, wanted) or self._plays(second, wanted)):
+                return False
+        date = match_date(match)
+        if date is not None and (
+            (self.since is not None and date < self.since) or (self.until is not None and date > self.until)
+        ):
+            return False
+        if self.site is not None and (match.header("Site") or "").casefold() != self.site.casefold():
+            return False
+        if self.length is not None and match.length != self.length:
+            return False
+        return not (self.money and match.length)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +104,17 @@ class ReportDecisions:
     Attributes:
         analyse: the engine's options; None = recorded analysis only, and a
             match that records none gives no visitor.
+        choose: with ``analyse``, the matches the engine is to see (the others give no visitor); None: all.
     """
 
     analyse: AnalysisOptions | None = None
+    choose: MatchChoice | None = None
 
     def visitor(self, match: Match, path: str) -> BaseVisitor[Any] | None:
         from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 
+        if self.analyse is not None and self.choose is not None and not self.choose(match):
+            return None
         visitor = DecisionsVisitor(path, self.analyse or AnalysisOptions(recorded=True))
         visitor.begin_match(match)
         return visitor if self.analyse is not None or visitor.use_recorded else None
@@ -91,16 +161,19 @@ def file_rows(
     options: ReadOptions = ReadOptions(),
     analyse: AnalysisOptions | None = None,
     headers: bool = False,
+    choose: MatchChoice | None = None,
 ) -> FileRows:
     """The rows of every match in the file at ``source``; never raises for bad input.
 
     ``analyse``: the engine's options for matches that record no analysis
     (None: only recorded analysis fills ``decisions``). ``headers``: only the
     ``matches`` rows of what the headers say, no match replayed
-    (:class:`~tabla_cli.reports.rows.HeaderRows`).
+    (:class:`~tabla_cli.reports.rows.HeaderRows`). ``choose``: the matches the engine
+    sees (:attr:`ReportDecisions.choose`).
     """
     src = as_source(source)
-    visitor = rows_visitor(FileRows(src.path, frozenset(include)), decisions=ReportDecisions(analyse), headers=headers)
+    decisions = ReportDecisions(analyse, choose)
+    visitor = rows_visitor(FileRows(src.path, frozenset(include)), decisions=decisions, headers=headers)
     return run(src, visitor, options)
 
 
@@ -122,15 +195,16 @@ def iter_file_rows(
     progress: Callable[[], None] | None = None,
     analyse: AnalysisOptions | None = None,
     headers: bool = False,
+    choose: MatchChoice | None = None,
 ) -> Iterator[FileRows]:
     """:class:`FileRows` of each file, in input order, with ``jobs`` processes or on the Dask ``scheduler``.
 
     The rows are made where the file is read (on the workers): only these
     row batches travel back. ``progress`` is called once per file done.
-    ``analyse``, ``headers``: as :func:`file_rows` takes them.
+    ``analyse``, ``headers``, ``choose``: as :func:`file_rows` takes them.
     """
     kept = frozenset(include)
-    work = functools.partial(file_rows, include=kept, options=options, analyse=analyse, headers=headers)
+    work = functools.partial(file_rows, include=kept, options=options, analyse=analyse, headers=headers, choose=choose)
     return map_in_order(
         work,
         paths,

@@ -15,13 +15,13 @@ apart: each copy counts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tabla_cli.reports.build import Report, ReportOptions, build_report
 from tabla_cli.source import Source
 
-__all__ = ["files_to_analyse", "match_keys", "row_filter"]
+__all__ = ["RowFilter", "files_to_analyse", "match_keys", "row_filter"]
 
 
 def files_to_analyse(
@@ -50,13 +50,25 @@ def match_keys(report: Report) -> set[str]:
     return {file if index == 1 else f"{file}#{index}" for file, index in zip(matches["file"], matches["index"])}
 
 
-def row_filter(report: Report, *, exact_case: bool = False) -> Callable[[Mapping[str, Any]], bool]:
-    """Whether an analysis row (a decision) belongs to ``report``'s choice: one of its matches and,
-    when the filter names players, one of theirs (names compared without case unless ``exact_case``)."""
-    keys = match_keys(report)
+@dataclass(frozen=True, slots=True)
+class RowFilter:
+    """Whether an analysis row (a decision) belongs to a report's choice: one of its matches (by the
+    analysis' key, :attr:`matches`) and, when the filter names players, one of theirs (names compared
+    without case unless ``exact_case``). :func:`tabla_cli.analyse.analyse_sources` also has the analysis
+    skip the other matches as they begin."""
 
-    def fold(name: str) -> str:
-        return name if exact_case else name.casefold()
+    matches: frozenset[str]
+    players: frozenset[str] = frozenset()
+    exact_case: bool = False
 
-    players = {fold(name) for name in report.filter.players}
-    return lambda row: row["match"] in keys and (not players or fold(str(row["player"])) in players)
+    def _fold(self, name: str) -> str:
+        return name if self.exact_case else name.casefold()
+
+    def __call__(self, row: Mapping[str, Any]) -> bool:
+        return row["match"] in self.matches and (not self.players or self._fold(str(row["player"])) in self.players)
+
+
+def row_filter(report: Report, *, exact_case: bool = False) -> RowFilter:
+    """The :class:`RowFilter` of ``report``'s choice."""
+    players = frozenset(name if exact_case else name.casefold() for name in report.filter.players)
+    return RowFilter(frozenset(match_keys(report)), players, exact_case)
