@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from tabla_cli.errors import TablaError
-from tabla_cli.files import opened_from
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -108,6 +107,8 @@ class _Chunk(Generic[A, R]):
     base: str
 
     def __call__(self, items: list[A]) -> list[R | _Raised]:
+        from tabla_cli.files import opened_from  # on the worker; the command line's options need none of it
+
         with opened_from(self.base):
             return [self._one(item) for item in items]
 
