@@ -50,7 +50,7 @@ from collections.abc import Sequence
 
 from tabla_cli.analysis.bgsage_batch import State
 from tabla_cli.analysis.cube import not_available
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, CLOSE_CUBE_THRESHOLD, rank_plays, to_board
+from tabla_cli.analysis.engine import CLOSE_CUBE_THRESHOLD, rank_plays, to_board
 from tabla_cli.analysis.rollout import (
     BATCH,
     CANDIDATE_LEVEL,
@@ -65,7 +65,7 @@ from tabla_cli.analysis.rollout import (
 )
 from tabla_cli.board import Position
 from tabla_cli.errors import TablaError
-from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, CubeAction, DecisionInput, DecisionKind, Evaluation
 
 __all__ = [
     "CHECKER_ERROR",
