@@ -32,7 +32,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from tabla_cli.evaluation.types import DecisionInput, Evaluation
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, DecisionInput, Evaluation
 
 ENV_DIR = "TABLA_CACHE_DIR"
 """Environment variable naming the cache directory (tests, shared caches)."""
@@ -311,7 +311,7 @@ def analyse_cached(
     Raises:
         UnknownLevelError: ``level`` is not offered.
     """
-    from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, check_level, engine_version, not_analysable
+    from tabla_cli.analysis.engine import check_level, engine_version, not_analysable
 
     check_level(level)
     if not use_cache:

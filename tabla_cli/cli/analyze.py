@@ -245,7 +245,7 @@ def _summary(
 
 def engine_threads(threads: int | None, jobs: int | None, files: int, scheduler: str | None) -> int:
     """The engine's threads per process: ``threads`` when given (0 = every core); else every core when
-    one process analyses all ``files`` (as :func:`~tabla_cli.source.map_in_order` runs them), else 1.
+    one process analyses all ``files`` (as :func:`~tabla_cli.parallel.map_in_order` runs them), else 1.
 
     Run here (no ``scheduler``), ``threads`` may not pass the cores this process may use (a usage
     error), and every core means as many as the address-space limit leaves room for
