@@ -4,7 +4,8 @@ Each command runs in a fresh interpreter (``main(args)`` in-process there),
 which then reports its exit status and which of the heavy packages got
 loaded: pandas, pyarrow and numpy (the report machinery), bgsage (the
 analysis engine) and matplotlib (the plots). A report loads pandas (and
-pandas loads pyarrow), and matplotlib only when it draws.
+pandas loads pyarrow), but the engine only when it analyses and matplotlib
+only when it draws.
 """
 
 from __future__ import annotations
@@ -96,11 +97,14 @@ def test_the_probe_sees_a_heavy_package_when_a_command_loads_one() -> None:
     ],
     ids=lambda value: value.name if isinstance(value, Path) else str(value),
 )
-def test_a_report_without_plots_loads_no_matplotlib(fmt: str, source: Path) -> None:
+def test_a_report_without_analyze_or_plots_loads_neither_the_engine_nor_matplotlib(fmt: str, source: Path) -> None:
+    """The skill columns of a file with recorded analysis are read from the file: no bgsage (the
+    engine's modules load it), and no matplotlib without a plot to draw."""
     code, loaded, out = loaded_by("report", "--format", fmt, str(source), "-q")
     assert code == 0, out
     assert out.strip()
     assert "pandas" in loaded
+    assert "bgsage" not in loaded
     assert "matplotlib" not in loaded
 
 
@@ -108,6 +112,7 @@ def test_a_report_loads_matplotlib_to_draw_plots(tmp_path: Path) -> None:
     code, loaded, out = loaded_by("report", "--format", "csv", str(MATCH), "-q", "--plots", str(tmp_path / "plots"))
     assert code == 0, out
     assert "matplotlib" in loaded
+    assert "bgsage" not in loaded
     assert list((tmp_path / "plots").glob("*.png"))
 
 
