@@ -23,7 +23,7 @@ from tabla_cli.cli import main
 from tabla_cli.ids import parse_xgid
 from tabla_cli.study.export import render_positions
 from tabla_cli.study.index import IndexOptions, index_paths, index_source
-from tabla_cli.study.query import NAMES, PositionFilter, Positions, find_positions
+from tabla_cli.study.query import NAMES, SORTS, PositionFilter, Positions, find_positions
 from tabla_cli.study.store import StoreError, open_store
 from tabla_cli.study.tags import play_tags, position_tags, score_tags, tag_words
 
@@ -321,6 +321,36 @@ def test_cli_positions_formats(indexed: Path, tmp_path: Path) -> None:
     assert target.read_text().startswith("path,")
     code, _, err = tabla("positions", "--db", db, "-o", str(target))
     assert code == 1 and "use --force" in err
+
+
+def sqlite_indexes(db: Path) -> set[str]:
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'decisions'")
+        return {name for (name,) in rows if not name.startswith("sqlite_")}
+
+
+def test_the_worst_decisions_are_read_off_an_index_in_error_order(archive: Path, tmp_path: Path) -> None:
+    db = tmp_path / "i.sqlite"
+    index_paths([str(archive)], str(db))
+    assert sqlite_indexes(db) == {"decisions_player", "decisions_by_error"}
+    with open_store(str(db), create=False) as store:
+        condition, params = PositionFilter(kind="checker").where()
+        plan = store.query(
+            f"EXPLAIN QUERY PLAN SELECT * FROM decisions d WHERE {condition} ORDER BY {SORTS['error']}", params
+        )
+        worst = find_positions(store, PositionFilter(kind="checker", limit=5))
+        every = find_positions(store, PositionFilter(kind="checker"))
+    assert any("decisions_by_error" in row[-1] for row in plan) and not any("TEMP B-TREE" in row[-1] for row in plan)
+    assert worst == every[:5] and [r["error"] for r in every if r["error"] is not None] == sorted(
+        (r["error"] for r in every if r["error"] is not None), reverse=True
+    )
+    # an index made before decisions_by_error gets it (and loses the index it replaces) when next written
+    with sqlite3.connect(db) as connection:
+        connection.execute("DROP INDEX decisions_by_error")
+        connection.execute("CREATE INDEX decisions_error ON decisions (error)")
+    before = counts(db)
+    index_paths([str(archive)], str(db))
+    assert sqlite_indexes(db) == {"decisions_player", "decisions_by_error"} and counts(db) == before
 
 
 def test_formats_of_the_stored_rows_are_the_formats_of_their_dicts(indexed: Path) -> None:
