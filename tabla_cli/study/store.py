@@ -160,12 +160,14 @@ def _indexes(postgres: bool) -> list[str]:
     dropped).
 
     ``decisions_by_error`` is in the order of ``--sort error`` (the biggest
-    error first, as :data:`~tabla_cli.study.query.SORTS` has it): the worst
-    decisions are read off it without sorting the table, and a range of
-    errors is one stretch of it. SQLite sorts NULL first, so that its
-    ``DESC`` already puts them last.
+    error first, no error last, as :data:`~tabla_cli.study.query.SORTS` has
+    it): the worst decisions are read off it without sorting the table, and
+    a range of errors is one stretch of it. PostgreSQL needs ``NULLS LAST``
+    said (it could not use a plain ``(error)`` index for that order, and
+    sorted every row); SQLite sorts NULL first, so that its ``DESC`` already
+    puts them last.
     """
-    order = "error DESC NULLS LAST, path, seq" if postgres else "error DESC, path, seq"
+    order = "error DESC NULLS LAST" if postgres else "error DESC"
     return [
         "DROP INDEX IF EXISTS decisions_error",  # (error): what an index made before decisions_by_error has
         "CREATE INDEX IF NOT EXISTS decisions_player ON decisions (LOWER(player))",
