@@ -5,6 +5,7 @@ Every command module of :mod:`tabla_cli.cli` imports this module; it imports non
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import os
@@ -33,6 +34,7 @@ __all__ = [
     "Filters",
     "encoding_option",
     "filter_options",
+    "gathered",
     "chosen_columns",
     "format_option",
     "input_options",
@@ -412,6 +414,51 @@ class Filters:
 _FILTER_PARAMS = ("players", "opponents", "exact_case", "since", "until", "keep_undated", "site", "length", "money")
 
 
+_DATED = "undated matches are left out and counted, unless --keep-undated"
+
+_FILTER_OPTIONS = _together(
+    click.option(
+        "--player",
+        "players",
+        multiple=True,
+        metavar="NAME",
+        help="Only matches of this player (repeatable), and of those only this player's rows; a name in no "
+        "match is an error (exit 1) that suggests the nearest names.",
+    ),
+    click.option(
+        "--opponent",
+        "opponents",
+        multiple=True,
+        metavar="NAME",
+        help="Only matches against this opponent (repeatable).",
+    ),
+    click.option(
+        "--exact-case",
+        is_flag=True,
+        help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
+        "and the spellings count as one player).",
+    ),
+    click.option(
+        "--since",
+        type=click.DateTime(["%Y-%m-%d"]),
+        default=None,
+        metavar="YYYY-MM-DD",
+        help=f"Only matches on or after this date ({_DATED}).",
+    ),
+    click.option(
+        "--until",
+        type=click.DateTime(["%Y-%m-%d"]),
+        default=None,
+        metavar="YYYY-MM-DD",
+        help=f"Only matches on or before this date ({_DATED}).",
+    ),
+    click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date."),
+    click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case)."),
+    click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches."),
+    click.option("--money", is_flag=True, help="Only money sessions."),
+)
+
+
 def filter_options(func: F) -> F:
     """The options that choose matches and a player's rows, given to the command as one ``filters``
     argument (:class:`Filters`); ``--length`` with ``--money``, or ``--keep-undated`` without a date,
@@ -427,49 +474,23 @@ def filter_options(func: F) -> F:
         given["since"], given["until"] = iso_date(given["since"]), iso_date(given["until"])
         return func(*args, filters=Filters(**given), **kwargs)
 
-    dated = "undated matches are left out and counted, unless --keep-undated"
-    options = [
-        click.option(
-            "--player",
-            "players",
-            multiple=True,
-            metavar="NAME",
-            help="Only matches of this player (repeatable), and of those only this player's rows; a name in no "
-            "match is an error (exit 1) that suggests the nearest names.",
-        ),
-        click.option(
-            "--opponent",
-            "opponents",
-            multiple=True,
-            metavar="NAME",
-            help="Only matches against this opponent (repeatable).",
-        ),
-        click.option(
-            "--exact-case",
-            is_flag=True,
-            help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
-            "and the spellings count as one player).",
-        ),
-        click.option(
-            "--since",
-            type=click.DateTime(["%Y-%m-%d"]),
-            default=None,
-            metavar="YYYY-MM-DD",
-            help=f"Only matches on or after this date ({dated}).",
-        ),
-        click.option(
-            "--until",
-            type=click.DateTime(["%Y-%m-%d"]),
-            default=None,
-            metavar="YYYY-MM-DD",
-            help=f"Only matches on or before this date ({dated}).",
-        ),
-        click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date."),
-        click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case)."),
-        click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches."),
-        click.option("--money", is_flag=True, help="Only money sessions."),
-    ]
-    decorated: Any = wrapper
-    for option in reversed(options):
-        decorated = option(decorated)
-    return decorated  # type: ignore[no-any-return]
+    return _FILTER_OPTIONS(wrapper)  # type: ignore[return-value]
+
+
+def gathered(name: str, cls: type[Any]) -> Callable[[F], F]:
+    """Give the command the values of its options named as the fields of the dataclass ``cls`` as one
+    argument ``name``, ``cls(**values)`` (the options themselves are declared as ever, in ``--help``'s order).
+
+    Put it below the decorators that make a value of their own (:func:`filter_options`), so that it sees theirs.
+    """
+    fields = [field.name for field in dataclasses.fields(cls)]
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            values = {field: kwargs.pop(field) for field in fields}
+            return func(*args, **{name: cls(**values)}, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
