@@ -46,6 +46,7 @@ __all__ = [
     "progress",
     "read_options",
     "reports_errors",
+    "say_unknown",
     "scheduler_option",
     "scoring_option",
     "stdin_source",
@@ -363,6 +364,13 @@ def write_output(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> 
         write_atomic(path, data, force=force, inputs=inputs)
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def say_unknown(command: str, unknown: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """On stderr, each name no match has, with the nearest names ('did you mean'), as ``command`` says it."""
+    for name, near in unknown:
+        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+        click.echo(f"{command}: no match has a player named {name!r}{hint}", err=True)
 
 
 def iso_date(value: datetime.datetime | None) -> str | None:
