@@ -591,6 +591,7 @@ READS = {
     "fuzz-seeds/sgf-gnubg-bglab-match8463624-game1.sgf": "a8bd89a09f9e2187",
     "fuzz-seeds/sgf-three-point-match.sgf": "da52e70a580d4cfa",
     "gnubg-1.08/gnubgparser-charlot1-charlot2_7p_2025-11-08-2305.sgf": "858878a64d20db6a",  # taken when it came
+    "gbf/test-moves.sgf": "b74eca4cd2bae6fb",  # taken when it came
 }
 """A digest of what the reader makes of each file (:func:`_read_digest`), taken with the reader of commit
 eeac4ac, before the reader stopped keeping its own cube and board: every field of the model, the recorded

@@ -52,15 +52,23 @@ PAIRS = [row for row in ROWS if REFERENCE[row.match] is not row]
 Decision = tuple[str, str, str, str, str, str]
 
 
+def _positions(path: Path) -> list[dict[str, str]]:
+    [match] = read_path_matches(path)
+    return list(csv.DictReader(io.StringIO(format_positions([(match, replay_match(match))]))))
+
+
 def decisions(path: Path, game: int | None = None) -> list[Decision]:
     """Every decision of the one match in ``path`` (of its game ``game`` alone, when given)."""
-    [match] = read_path_matches(path)
-    rows = csv.DictReader(io.StringIO(format_positions([(match, replay_match(match))])))
     return [
         (r["game"], r["side"], "".join(sorted(r["dice"])), r["action"], r["play"], r["position_id"] + r["match_id"])
-        for r in rows
+        for r in _positions(path)
         if (game is None or r["game"] == str(game)) and r["play"] != "????"
     ]
+
+
+def unplayed_rolls(path: Path) -> list[tuple[str, str, str]]:
+    """The game, side and dice of each roll the file writes without its play (``????``)."""
+    return [(r["game"], r["side"], "".join(sorted(r["dice"]))) for r in _positions(path) if r["play"] == "????"]
 
 
 def _case(row: Twin) -> object:
@@ -82,3 +90,15 @@ def test_every_writer_gives_the_same_decisions(row: Twin) -> None:
         got = [(str(row.game), *rest) for _, *rest in got]
     assert len(got) == len(want) > 0
     assert got == want
+
+
+FIELD_MATCH = "gbf-test-hsbt-paris-2023"
+
+
+@pytest.mark.parametrize("row", [_case(row) for row in PAIRS if row.match == FIELD_MATCH])
+def test_a_roll_written_without_its_play_is_the_same_roll_from_every_writer(row: Twin) -> None:
+    # A live match from the field: XG's .mat writes the roll before each resignation as "33: ???",
+    # XG's text export as "33: ????" and gnubg's SGF as a roll-only node ";PL[B]DI[33]".
+    want = unplayed_rolls(REFERENCE[row.match].path)
+    assert want == [("2", "1", "33"), ("5", "0", "12"), ("7", "1", "35")]
+    assert unplayed_rolls(row.path) == want
