@@ -95,6 +95,15 @@ def _targets(output: str | None, frames_dir: str | None, plots_dir: str | None) 
     return out
 
 
+def _stored(target: str) -> list[FileRows]:
+    """The report's rows of every file of the index at ``target``."""
+    from tabla_cli.study.index import stored_rows
+    from tabla_cli.study.store import open_store
+
+    with open_store(target, create=False) as store:
+        return stored_rows(store)
+
+
 @dataclass(frozen=True, slots=True)
 class _Args:
     """What the options of ``tabla report`` say."""
@@ -307,7 +316,8 @@ def report(paths: tuple[str, ...], args: _Args) -> None:
             sink = stack.enter_context(_staged(args.frames_dir, names_in, args.force, inputs))
         stdin = stdin_source(args.max_size) if "-" in paths else None
         with _writing(args.frames_dir):
-            request = ReportRequest(names, options, stdin=stdin, index=args.target)
+            stored = None if args.target is None else _stored(args.target)
+            request = ReportRequest(names, options, stdin=stdin, stored=stored)
             built = make_report(request, sink=sink, progress=_Shown(args.quiet, options.filter))
         say_unknown("report", built.unknown)
         if built.unknown and sink is not None:

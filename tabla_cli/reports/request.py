@@ -1,13 +1,14 @@
 """``tabla report``'s library call: from what the command asks to the report, whichever way its frames are made.
 
 :func:`make_report` reads the files (:func:`~tabla_cli.reports.build.build_report`), or first chooses
-the files to analyse with the engine (:func:`~tabla_cli.reports.select.files_to_analyse`), or answers
-from an index ('tabla index') without reading a file; a :class:`ReportProgress` hears how it goes.
+the files to analyse with the engine (:func:`~tabla_cli.reports.select.files_to_analyse`), or takes
+the files' rows an index keeps ('tabla index', :func:`tabla_cli.study.index.stored_rows`) without
+reading a file; a :class:`ReportProgress` hears how it goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +31,13 @@ class ReportRequest:
         sources: the files, e.g. from :func:`tabla_cli.source.collect_sources`.
         options: how to read (and analyse) them and which matches to keep.
         stdin: one more input read first, in this process (standard input).
-        index: answer from this index ('tabla index', a file or URL) instead of reading ``sources``.
+        stored: the files' rows already made (``report --db``: an index's), used instead of reading ``sources``.
     """
 
     sources: Sequence[Source] = ()
     options: ReportOptions = ReportOptions()
     stdin: Source | None = None
-    index: str | None = None
+    stored: Iterable[FileRows] | None = None
 
 
 class ReportProgress(Protocol):
@@ -66,8 +67,8 @@ def make_report(
         OSError: writing to ``sink`` failed.
     """
     options = request.options
-    if request.index is not None:
-        return build_report([], options, sink=sink, stored=_stored(request.index))
+    if request.stored is not None:
+        return build_report([], options, sink=sink, stored=request.stored)
     sources = list(request.sources)
     if options.analyse is None:
         with _reading(progress, len(sources)) as advance:
@@ -82,15 +83,6 @@ def make_report(
             progress.chosen(len(sources), quick)
     with _analysing(progress, len(sources)) as each:
         return build_report(sources, options, stdin=request.stdin, sink=sink, each=each)
-
-
-def _stored(target: str) -> list[FileRows]:
-    """The report's rows of every file of the index at ``target``."""
-    from tabla_cli.study.index import stored_rows
-    from tabla_cli.study.store import open_store
-
-    with open_store(target, create=False) as store:
-        return stored_rows(store)
 
 
 @contextmanager
