@@ -40,7 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file  # noqa: E402
+from tabla_cli.analysis.decisions import AnalysisOptions  # noqa: E402
+from tabla_cli.analysis.file_analysis import analyse_file  # noqa: E402
 
 GENERATED = ROOT / "tests" / "data" / "generated"
 MATCH_7 = (

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tabla_cli.analysis.cube import cube_verdict
 from tabla_cli.evaluation.types import DecisionKind
-from tabla_cli.ids import parse_ids
+from tabla_cli.pasted import parse_ids
 from tabla_cli.show import decision_input
 
 CHANCES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")

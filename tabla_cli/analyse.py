@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis
+    from tabla_cli.analysis.decisions import AnalysisOptions
+    from tabla_cli.analysis.file_analysis import FileAnalysis
     from tabla_cli.pipeline import ReadOptions
     from tabla_cli.reports.filters import ReportFilter
     from tabla_cli.source import Source
@@ -49,7 +50,7 @@ class AnalysedFile:
 
 
 def _work(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
-    from tabla_cli.analysis.decisions import analyse_source
+    from tabla_cli.analysis.file_analysis import analyse_source
 
     return analyse_source(source, options, read)
 
@@ -62,7 +63,7 @@ def _tagged(options: AnalysisOptions, read: ReadOptions, source: Source) -> File
 
 def _failed(source: Source, message: str) -> FileAnalysis:
     """The analysis of a file whose task failed for good on a cluster: an ``internal-error`` finding, no rows."""
-    from tabla_cli.analysis.decisions import FileAnalysis
+    from tabla_cli.analysis.file_analysis import FileAnalysis
     from tabla_cli.check import FileReport
     from tabla_cli.pipeline import internal_error
 
@@ -84,10 +85,16 @@ def analyse_sources(
 
     ``store``: an index (``analyze --db``) that each file's analysis is written into, with the index's tags
     on its rows; it is closed when the iteration ends. ``keep_row``: which decision rows to keep (the
-    rows of the matches and players a filter chose).
+    rows of the matches and players a filter chose); a :class:`~tabla_cli.reports.select.RowFilter` also
+    has the analysis skip the matches it leaves out as they begin, before the engine sees them.
     """
-    from tabla_cli.source import map_in_order
+    from tabla_cli.parallel import map_in_order
 
+    if keep_row is not None:
+        from tabla_cli.reports.select import RowFilter
+
+        if isinstance(keep_row, RowFilter):  # the matches it keeps are the ones worth analysing
+            options = dataclasses.replace(options, matches=keep_row.matches)
     work = functools.partial(_work if store is None else _tagged, options, read)
     seen: set[str] = set()
     try:

@@ -11,9 +11,10 @@ from tabla_cli.digest import Duplicates, Fingerprint, MatchKey
 from tabla_cli.errors import Location
 from tabla_cli.findings import Code, Finding, Severity
 from tabla_cli.model import Match
+from tabla_cli.parallel import map_in_order
 from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import MatchResult, replay
-from tabla_cli.source import Source, collect_paths, map_in_order
+from tabla_cli.source import Source, collect_paths
 from tabla_cli.visitor import Wants
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Per-file work on a Dask cluster: the executor behind ``--scheduler``.
 
-:func:`map_on_cluster` has the shape of :func:`tabla_cli.source.map_in_order`
+:func:`map_on_cluster` has the shape of :func:`tabla_cli.parallel.map_in_order`
 (which hands work here when given a ``scheduler``): a picklable function of
 one item, the items, and results back in input order. Items go out in chunks
 (a few per worker thread, so scheduling costs little next to the work); each
@@ -8,10 +8,11 @@ item runs inside a guard, so an item whose work raises comes back as
 ``on_error(item, message)`` and never stops the run. A worker that dies
 loses nothing: the scheduler runs its tasks again elsewhere.
 
-Inside a task, :func:`worker_url` tells :func:`tabla_cli.source.read_source`
-where an input lives: a relative path is taken from the client's working
-directory (so workers need the same filesystem at the same place, as on a
-shared disk), and URLs (``s3://...``, ``gcs://...``) pass through to fsspec.
+Each task runs inside :func:`tabla_cli.files.opened_from` with the client's
+working directory: there :func:`tabla_cli.files.read_source` takes a relative
+path from that directory (so workers need the same filesystem at the same
+place, as on a shared disk), and URLs (``s3://...``, ``gcs://...``) pass
+through to fsspec. That is the one place the choice is made.
 
 Needs the ``tabla-cli[dask]`` extra; nothing here imports Dask until a run
 starts.
@@ -27,7 +28,6 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -43,8 +43,6 @@ __all__ = [
     "SchedulerAddressError",
     "check_scheduler",
     "map_on_cluster",
-    "read_url",
-    "worker_url",
 ]
 
 A = TypeVar("A")
@@ -57,9 +55,6 @@ SCHEDULER_HELP = (
     "Run on a Dask cluster: tcp://HOST:PORT of a running 'dask scheduler', or 'local' / 'local:N' "
     f"for N worker processes started for this run (needs {EXTRA}); the output does not depend on it."
 )
-
-_BASE: ContextVar[str | None] = ContextVar("tabla_cluster_base", default=None)
-"""Inside a task: the client's working directory; None elsewhere."""
 
 
 class ClusterError(TablaError):
@@ -93,36 +88,6 @@ def check_scheduler(address: str) -> str:
     return text
 
 
-def worker_url(path: str) -> str | None:
-    """Where a task should open ``path``: None outside a task (open it locally).
-
-    In a task, URLs and absolute paths are kept and a relative path is joined
-    to the client's working directory.
-    """
-    base = _BASE.get()
-    if base is None:
-        return None
-    if "://" in path or os.path.isabs(path):
-        return path
-    return os.path.join(base, path)
-
-
-def read_url(url: str, limit: int) -> bytes:
-    """At most ``limit`` bytes at ``url`` (any URL an installed fsspec backend opens).
-
-    Raises:
-        OSError: the file cannot be read, or no backend opens ``url``.
-    """
-    import fsspec
-
-    try:
-        with fsspec.open(url, "rb") as stream:
-            data: bytes = stream.read(limit)
-    except (ValueError, ImportError) as exc:  # an unknown protocol, or its backend not installed
-        raise OSError(f"cannot be opened here: {exc}") from exc
-    return data
-
-
 @dataclass(frozen=True, slots=True)
 class _Raised:
     """An item's work raised on the worker: ``type: message``."""
@@ -142,11 +107,10 @@ class _Chunk(Generic[A, R]):
     base: str
 
     def __call__(self, items: list[A]) -> list[R | _Raised]:
-        token = _BASE.set(self.base)
-        try:
+        from tabla_cli.files import opened_from  # on the worker; the command line's options need none of it
+
+        with opened_from(self.base):
             return [self._one(item) for item in items]
-        finally:
-            _BASE.reset(token)
 
     def _one(self, item: A) -> R | _Raised:
         try:
@@ -204,7 +168,7 @@ def map_on_cluster(
     Args:
         work: a picklable function of one item, importable on the workers
             (tabla-cli installed there). Inputs it reads through
-            :func:`tabla_cli.source.read_source` are opened on the worker.
+            :func:`tabla_cli.files.read_source` are opened on the worker.
         items: the inputs.
         scheduler: ``tcp://host:port`` (or any Dask address), ``local`` or
             ``local:N`` (see :func:`check_scheduler`).

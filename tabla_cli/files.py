@@ -1,8 +1,9 @@
 """One file in: its bytes and its text.
 
-:func:`read_source` reads a regular file, never more than a size limit (in a
-task on a cluster it opens its file on the worker, see
-:func:`tabla_cli.cluster.worker_url`); :func:`decode_bytes` turns bytes into
+:func:`read_source` reads a regular file, never more than a size limit
+(inside :func:`opened_from`, as a task on a cluster runs, a relative path is
+taken from the directory given and a URL is opened through fsspec:
+:func:`located`); :func:`decode_bytes` turns bytes into
 text (a byte-order mark, else UTF-8, else UTF-16 without a BOM, else a
 guessed legacy code page; the encoding chosen is kept). The readers of
 :mod:`tabla_cli.formats` use these; :mod:`tabla_cli.source`, which decides
@@ -21,11 +22,12 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
-
-from tabla_cli.cluster import read_url, worker_url
 
 __all__ = [
     "MAX_SIZE",
@@ -36,9 +38,12 @@ __all__ = [
     "decode",
     "decode_bytes",
     "guess_code_page",
+    "located",
     "open_regular",
+    "opened_from",
     "read_path_text",
     "read_source",
+    "read_url",
     "utf16_without_bom",
 ]
 
@@ -125,21 +130,70 @@ def _kind(mode: int) -> str | None:
     return None if stat.S_ISREG(mode) else "not a regular file"
 
 
+_BASE: ContextVar[str | None] = ContextVar("tabla_files_base", default=None)
+"""Inside :func:`opened_from`: the directory relative paths are taken from; None elsewhere."""
+
+
+@contextmanager
+def opened_from(base: str) -> Iterator[None]:
+    """Within the block, paths are opened as a task shipped elsewhere opens them (:func:`located`).
+
+    The Dask executor (:mod:`tabla_cli.cluster`) runs each task inside it, with the client's
+    working directory as ``base``: the one place that decides a file is read on a worker.
+    """
+    token = _BASE.set(base)
+    try:
+        yield
+    finally:
+        _BASE.reset(token)
+
+
+def located(path: str) -> str | None:
+    """Where ``path`` is opened inside :func:`opened_from`; None outside it (open it as it is).
+
+    There URLs and absolute paths are kept and a relative path is joined to
+    the ``base`` given (so workers need the same filesystem at the same place,
+    as on a shared disk).
+    """
+    base = _BASE.get()
+    if base is None:
+        return None
+    if "://" in path or os.path.isabs(path):
+        return path
+    return os.path.join(base, path)
+
+
+def read_url(url: str, limit: int) -> bytes:
+    """At most ``limit`` bytes at ``url`` (any URL an installed fsspec backend opens).
+
+    Raises:
+        OSError: the file cannot be read, or no backend opens ``url``.
+    """
+    import fsspec
+
+    try:
+        with fsspec.open(url, "rb") as stream:
+            data: bytes = stream.read(limit)
+    except (ValueError, ImportError) as exc:  # an unknown protocol, or its backend not installed
+        raise OSError(f"cannot be opened here: {exc}") from exc
+    return data
+
+
 def read_source(path: str | Path, max_size: int = MAX_SIZE) -> bytes:
     """The bytes of the regular file at ``path``, never more than ``max_size``.
 
     Nothing but a regular file is opened (a named pipe would block, a device
-    never end), and the file is checked again once open. In a task on a
-    cluster, a relative path is taken from the client's directory and a URL
-    (``s3://...``) is opened through fsspec, never more than ``max_size`` + 1
-    bytes of it.
+    never end), and the file is checked again once open. Inside
+    :func:`opened_from` (a task on a cluster), a relative path is taken from
+    its base and a URL (``s3://...``) is opened through fsspec, never more
+    than ``max_size`` + 1 bytes of it.
 
     Raises:
         NotRegularFileError: ``path`` is a named pipe, device, socket or directory.
         TooLargeError: the file has more than ``max_size`` bytes.
         OSError: the file cannot be read.
     """
-    url = worker_url(str(path))
+    url = located(str(path))
     if url is not None and "://" in url:
         data = read_url(url, max_size + 1)
         if len(data) > max_size:

@@ -33,7 +33,7 @@ from tabla_cli.reader import read_handle_matches, read_text_matches
 from tabla_cli.replay import replay
 from tabla_cli.scoring import apply_scoring
 from tabla_cli.source import Source, binary_kind, open_stream
-from tabla_cli.visitor import BaseVisitor, Tee
+from tabla_cli.visitor import FileTee, FileVisitor
 
 __all__ = ["FileTee", "FileVisitor", "ReadOptions", "Source", "as_source", "internal_error", "run"]
 
@@ -65,47 +65,6 @@ class ReadOptions:
     scoring: str | None = None
     verify: bool = False
     trusted_keys: tuple[bytes, ...] | None = None
-
-
-class FileVisitor(BaseVisitor[T]):
-    """A visitor of every match of one file, also told what reading the file found.
-
-    :func:`run` replays each match of the file with the same visitor, and may
-    call :meth:`result` after each match: keep it cheap. Both methods below
-    pass the finding to :meth:`visit_finding` unless overridden.
-
-    A visitor that never looks at ``match.games`` sets
-    :attr:`~tabla_cli.visitor.BaseVisitor.lazy_games`.
-    """
-
-    def visit_read_finding(self, finding: Finding) -> None:
-        """A syntax error inside the match being read: the next one, unless reading stops, or the one
-        being replayed when it is read game by game (between :meth:`begin_match` and :meth:`end_match`)."""
-        self.visit_finding(finding)
-
-    def visit_file_finding(self, finding: Finding) -> None:
-        """A finding about the file rather than one match (unreadable, not a transcript, encoding, a bug)."""
-        self.visit_finding(finding)
-
-
-class FileTee(Tee[T], FileVisitor[T]):
-    """A :class:`~tabla_cli.visitor.Tee` for a file: what reading the file found goes to those of its
-    children that are :class:`FileVisitor` instances (the others hear only the replay).
-
-    Args:
-        main: the file's visitor, whose result is the Tee's.
-        others: the visitors replayed beside it.
-    """
-
-    def visit_read_finding(self, finding: Finding) -> None:
-        for child in self.children:
-            if isinstance(child, FileVisitor):
-                child.visit_read_finding(finding)
-
-    def visit_file_finding(self, finding: Finding) -> None:
-        for child in self.children:
-            if isinstance(child, FileVisitor):
-                child.visit_file_finding(finding)
 
 
 def as_source(source: Source | str) -> Source:

@@ -2,7 +2,7 @@
 
 The bit-level half of the Position ID (``docs/formats.md``), on plain tuples so that
 :mod:`tabla_cli.board` can use it without importing :mod:`tabla_cli.ids`
-(which also parses pasted text with Lark). A *side* is a
+(the IDs and their match state). A *side* is a
 :class:`~tabla_cli.board.Position` side: 26 counters, index 0 borne off,
 1..24 the points, 25 the bar.
 

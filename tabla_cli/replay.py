@@ -105,24 +105,24 @@ class _GameReplay:
         cube = self.cube
         pos = self.pos if self.side == on_roll else self.pos.flip()
         return DecisionState(
-            pos,
-            on_roll,
-            actor,
-            cube.value,
-            cube.owner,
-            doubled,
-            res.score,
-            match.length,
-            res.crawford,
-            res.post_crawford,
-            self.jacoby,
-            cube.beavers,
-            match.rules.cube_limit,
-            self.variant,
-            self.game.number,
-            action.move_number if action else None,
-            opening,
-            may_double,
+            position=pos,
+            on_roll=on_roll,
+            actor=actor,
+            cube=cube.value,
+            cube_owner=cube.owner,
+            doubled=doubled,
+            score=res.score,
+            length=match.length,
+            crawford=res.crawford,
+            post_crawford=res.post_crawford,
+            jacoby=self.jacoby,
+            beavers=cube.beavers,
+            cube_limit=match.rules.cube_limit,
+            variant=self.variant,
+            game=self.game.number,
+            move=action.move_number if action else None,
+            opening=opening,
+            may_double=may_double,
         )
 
     def answer_state(self, action: Action) -> DecisionState:
@@ -617,7 +617,8 @@ class _MatchReplay:
 
     def run(self) -> MatchResult:
         match = self.match
-        self.visitor.begin_match(match)
+        if self.visitor.begin_match(match) is SKIP:
+            return self.result
         self.tell()
         if self.unknown_scoring is not None:
             message = f"{self.unknown_scoring}; scored as {self.scoring.name}"

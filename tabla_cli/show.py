@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from tabla_cli.board import BAR, CHECKERS, OFF, Dice, Player, Position
 from tabla_cli.errors import InvalidIdError, TablaError
-from tabla_cli.ids import MatchState, encode_match_id, format_xgid, parse_ids
+from tabla_cli.ids import MatchState, encode_match_id, format_xgid
 from tabla_cli.ids.ogid import format_ogid, looks_like_ogid, parse_ogid
 from tabla_cli.match_state import away
+from tabla_cli.pasted import parse_ids
 from tabla_cli.render import gnubg_board, gnubg_legend
 from tabla_cli.variant import Backgammon, Variant
 from tabla_cli.variants.common import NO_IDS, VariantPosition

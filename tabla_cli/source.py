@@ -1,13 +1,13 @@
-"""One way in: which files are transcripts, and files to worker processes.
+"""One way in: which files are transcripts.
 
 :func:`collect_paths` gives the files named and the transcripts below the
 directories named (by their content, with the readers of
-:mod:`tabla_cli.formats`), in a stable order; :func:`map_in_order` works
-on them in a process pool, or on a Dask cluster with ``scheduler``, and its
-results come back in input order. :func:`open_stream` opens a large file as
-a text stream (a binary format's file is never decoded). Reading one file
-and decoding its bytes (:func:`read_source`, :func:`decode_bytes`) live in
-:mod:`tabla_cli.files`, under the readers, and are named here too.
+:mod:`tabla_cli.formats`), in a stable order. :func:`open_stream` opens a
+large file as a text stream (a binary format's file is never decoded).
+Reading one file and decoding its bytes (:func:`read_source`,
+:func:`decode_bytes`) live in :mod:`tabla_cli.files`, under the readers, and
+are named here too; working on many files in worker processes or on a Dask
+cluster is :mod:`tabla_cli.parallel`.
 
 >>> decode_bytes("1 point match".encode("utf-16-le")).encoding
 'utf-16-le'
@@ -19,13 +19,11 @@ import codecs
 import io
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, TextIO, TypeVar
+from typing import BinaryIO, TextIO
 
-from tabla_cli.cluster import map_on_cluster, worker_url
 from tabla_cli.files import (
     MAX_SIZE,
     Decoded,
@@ -35,6 +33,7 @@ from tabla_cli.files import (
     decode,
     decode_bytes,
     guess_code_page,
+    located,
     open_regular,
     read_path_text,
     read_source,
@@ -55,15 +54,11 @@ __all__ = [
     "decode",
     "decode_bytes",
     "is_transcript",
-    "map_in_order",
     "open_regular",
     "open_stream",
     "read_path_text",
     "read_source",
 ]
-
-A = TypeVar("A")
-R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +125,7 @@ def open_stream(path: str | Path, max_size: int = MAX_SIZE, encoding: str | None
         OSError: the file cannot be read.
         LookupError: ``encoding`` is not an encoding.
     """
-    url = worker_url(str(path))
+    url = located(str(path))
     if url is not None and "://" in url:
         return None
     name = url if url is not None else str(path)
@@ -344,51 +339,3 @@ def collect_sources(
         found = Path(name).is_dir()
         out.extend(Source(path, found=found) for path in collect_paths([name], left_out, outputs=outputs))
     return out
-
-
-def map_in_order(
-    work: Callable[[A], R],
-    items: Iterable[A],
-    jobs: int = 1,
-    *,
-    per_job: int = 4,
-    max_chunk: int = 16,
-    scheduler: str | None = None,
-    progress: Callable[[], None] | None = None,
-    on_error: Callable[[A, str], R] | None = None,
-) -> Iterator[R]:
-    """``work`` of each item, with ``jobs`` processes or on a Dask cluster; results come in input order.
-
-    Args:
-        work: a picklable function (run in worker processes when ``jobs > 1``).
-        items: the inputs.
-        jobs: worker processes; one (or one item) runs here, without a pool.
-        per_job: chunks per worker (smaller chunks balance uneven work).
-        max_chunk: the largest chunk handed to a worker at once.
-        scheduler: a Dask scheduler address, ``local`` or ``local:N``: run
-            there with :func:`tabla_cli.cluster.map_on_cluster` (``jobs`` unused).
-        progress: called once per item done.
-        on_error: on a cluster, the result for an item whose task failed for
-            good, from the item and ``"Type: message"``.
-    """
-    if scheduler is not None:
-        yield from map_on_cluster(
-            work, items, scheduler, progress=progress, on_error=on_error, per_worker=per_job, max_chunk=max_chunk
-        )
-        return
-    for result in _map_here(work, list(items), jobs, per_job, max_chunk):
-        yield result
-        if progress is not None:
-            progress()
-
-
-def _map_here(work: Callable[[A], R], names: list[A], jobs: int, per_job: int, max_chunk: int) -> Iterator[R]:
-    """``work`` of each name, with ``jobs`` processes of this machine, in input order."""
-    jobs = min(jobs, len(names))
-    if jobs <= 1:
-        for name in names:
-            yield work(name)
-        return
-    chunk = max(1, min(max_chunk, len(names) // (jobs * per_job)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(work, names, chunksize=chunk)

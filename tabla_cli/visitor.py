@@ -5,7 +5,9 @@ score, Crawford, position) and calls a :class:`BaseVisitor` at each step with
 a :class:`DecisionState` that says everything known at that moment. A
 consumer (the check, the positions CSV, the report rows, an analysis)
 overrides the methods it needs, declares them in :attr:`BaseVisitor.wants`
-and tracks nothing itself. :class:`Tee` hands each step to several visitors.
+and tracks nothing itself. :class:`Tee` hands each step to several visitors;
+:class:`FileVisitor` and :class:`FileTee` are told what reading a file found too
+(:func:`tabla_cli.pipeline.run` replays every match of a file with one).
 
 Example:
     >>> import io
@@ -66,7 +68,8 @@ class Skip:
 
 
 SKIP: Final = Skip()
-"""Returned by :meth:`BaseVisitor.begin_game` to have the replay skip a game's actions."""
+"""Returned by :meth:`BaseVisitor.begin_match` to have the replay skip a match (nobody asked for it),
+or by :meth:`BaseVisitor.begin_game` to skip a game's actions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,12 @@ class DecisionState:
     def away(self, side: Player) -> int:
         """The points ``side`` still needs to win the match (0 in money play)."""
         return away(self.length, self.score, side)
+
+    @property
+    def cube_dead(self) -> bool:
+        """Whether doubling is worth nothing to the side on roll: in match play the cube already gives them
+        the points they need (GNU Backgammon's rule; never in money play)."""
+        return bool(self.length) and self.cube >= self.away(self.on_roll)
 
     def cube_context(self, doubler: Player) -> tuple[int, int, int, bool] | None:
         """``(away, other, cube, crawford)``: the points ``doubler`` and the opponent need, the cube and the
@@ -271,8 +280,14 @@ class BaseVisitor(Generic[T]):
             if getattr(cls, name) is not getattr(BaseVisitor, name) and step not in cls.wants:
                 raise TypeError(f"{cls.__qualname__} overrides {name} but its 'wants' lacks Wants.{step.name}")
 
-    def begin_match(self, match: Match) -> None:
-        """A match starts."""
+    def begin_match(self, match: Match) -> Skip | None:
+        """A match starts.
+
+        Returns:
+            :data:`SKIP` when the visitor wants nothing of this match: the replay then walks none of its
+            games and calls nothing more for it (not even :meth:`end_match`), else None.
+        """
+        return None
 
     def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
         """A game starts (``state``: the start position, seen from player 0).
@@ -402,9 +417,10 @@ class _Routes:
 class Tee(BaseVisitor[T]):
     """Passes every step of a replay to each of its children, in order; it wants what any of them wants.
 
-    A child is given a ``visit_`` step only if it wants it. A game that a child
-    skips (:data:`SKIP` from :meth:`begin_game`) sends that child nothing until
-    its :meth:`end_game`; the Tee skips a game only when every child does. It
+    A child is given a ``visit_`` step only if it wants it. A match that a child
+    skips (:data:`SKIP` from :meth:`begin_match`) sends that child nothing more,
+    and a game that it skips (from :meth:`begin_game`) nothing until its
+    :meth:`end_game`; the Tee skips a match or a game only when every child does. It
     reads the games of a match one by one (:attr:`~BaseVisitor.lazy_games`)
     only when every child may, and the recorded analysis
     (:attr:`~BaseVisitor.reads_analysis`) when any child looks at it. :meth:`result` is the first child's.
@@ -426,21 +442,30 @@ class Tee(BaseVisitor[T]):
         self.lazy_games = all(c.lazy_games for c in children)
         self.reads_analysis = any(c.reads_analysis for c in children)
         self.wants = functools.reduce(operator.or_, (c.wants for c in children), Wants.NOTHING)
-        self._all = _Routes.of(children)
+        self._every = _Routes.of(children)
+        self._active = children  # the children that follow this match
+        self._all = self._every  # the routes of this match: without the children that skip it
         self._playing = self._all  # the routes of this game: without the children that skip it
 
-    def begin_match(self, match: Match) -> None:
-        for child in self.children:
-            child.begin_match(match)
+    def begin_match(self, match: Match) -> Skip | None:
+        active = tuple(child for child in self.children if child.begin_match(match) is not SKIP)
+        if not active:
+            return SKIP
+        if len(active) == len(self.children):
+            self._active, self._all = self.children, self._every
+        else:
+            self._active, self._all = active, _Routes.of(active)
+        self._playing = self._all
+        return None
 
     def begin_game(self, game: Game, state: DecisionState) -> Skip | None:
-        skipping = [child for child in self.children if child.begin_game(game, state) is SKIP]
+        skipping = [child for child in self._active if child.begin_game(game, state) is SKIP]
         if not skipping:
             self._playing = self._all
             return None
-        if len(skipping) == len(self.children):
+        if len(skipping) == len(self._active):
             return SKIP
-        self._playing = _Routes.of(child for child in self.children if child not in skipping)
+        self._playing = _Routes.of(child for child in self._active if child not in skipping)
         return None
 
     def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
@@ -483,12 +508,52 @@ class Tee(BaseVisitor[T]):
 
     def end_game(self, game_result: GameResult) -> None:
         self._playing = self._all
-        for child in self.children:
+        for child in self._active:
             child.end_game(game_result)
 
     def end_match(self, match_result: MatchResult) -> None:
-        for child in self.children:
+        for child in self._active:
             child.end_match(match_result)
 
     def result(self) -> T:
         return self.main.result()
+
+
+class FileVisitor(BaseVisitor[T]):
+    """A visitor of every match of one file, also told what reading the file found.
+
+    :func:`tabla_cli.pipeline.run` replays each match of the file with the same visitor, and
+    may call :meth:`result` after each match: keep it cheap. Both methods below
+    pass the finding to :meth:`visit_finding` unless overridden.
+
+    A visitor that never looks at ``match.games`` sets :attr:`~BaseVisitor.lazy_games`.
+    """
+
+    def visit_read_finding(self, finding: Finding) -> None:
+        """A syntax error inside the match being read: the next one, unless reading stops, or the one
+        being replayed when it is read game by game (between :meth:`begin_match` and :meth:`end_match`)."""
+        self.visit_finding(finding)
+
+    def visit_file_finding(self, finding: Finding) -> None:
+        """A finding about the file rather than one match (unreadable, not a transcript, encoding, a bug)."""
+        self.visit_finding(finding)
+
+
+class FileTee(Tee[T], FileVisitor[T]):
+    """A :class:`Tee` for a file: what reading the file found goes to those of its
+    children that are :class:`FileVisitor` instances (the others hear only the replay).
+
+    Args:
+        main: the file's visitor, whose result is the Tee's.
+        others: the visitors replayed beside it.
+    """
+
+    def visit_read_finding(self, finding: Finding) -> None:
+        for child in self.children:
+            if isinstance(child, FileVisitor):
+                child.visit_read_finding(finding)
+
+    def visit_file_finding(self, finding: Finding) -> None:
+        for child in self.children:
+            if isinstance(child, FileVisitor):
+                child.visit_file_finding(finding)

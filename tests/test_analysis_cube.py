@@ -17,7 +17,8 @@ from tabla_cli.analysis.cube import CubeNotAvailableError, CubeVerdict, cube_ver
 from tabla_cli.analysis.engine import analyse
 from tabla_cli.board import Player
 from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind
-from tabla_cli.ids import MatchState, encode_match_id, parse_ids
+from tabla_cli.ids import MatchState, encode_match_id
+from tabla_cli.pasted import parse_ids
 from tabla_cli.show import decision_input
 
 import helpers

@@ -27,7 +27,8 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import analyse_file
 from tabla_cli.analysis.stats import decisions_frame, player_stats
 
 import helpers

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_text
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import analyse_text
 from tabla_cli.analysis.stats import (
     DECISION_COLUMNS,
     FIBS_RATING_OFFSET,

@@ -13,7 +13,8 @@ import math
 
 import pytest
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import analyse_file
 from tabla_cli.analysis.stats import decision_row, decisions_frame, player_stats, skill_rows, stat_columns
 from tabla_cli.columns import Table, records
 from tabla_cli.evaluation.types import DecisionKind

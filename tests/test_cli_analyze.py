@@ -161,7 +161,7 @@ def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the engine was called")
 
-    monkeypatch.setattr("tabla_cli.analysis.decisions.analyse_cached", refuse)
+    monkeypatch.setattr("tabla_cli.analysis.file_analysis.analyse_cached", refuse)
     monkeypatch.setattr("tabla_cli.analysis.engine.analyse", refuse)
 
 
@@ -274,7 +274,7 @@ def _count_engine(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         batches.append(len(wanted))
         return analyse_cached(wanted, *args, **kw)
 
-    monkeypatch.setattr("tabla_cli.analysis.decisions.analyse_cached", counting)
+    monkeypatch.setattr("tabla_cli.analysis.file_analysis.analyse_cached", counting)
     return batches
 
 
@@ -397,7 +397,7 @@ def test_one_process_gives_the_engine_every_core_unless_told(tmp_path: Path, mon
         threads.append(engine_threads)
         return analyse_cached(wanted, level, engine_threads, **kw)
 
-    monkeypatch.setattr("tabla_cli.analysis.decisions.analyse_cached", recording)
+    monkeypatch.setattr("tabla_cli.analysis.file_analysis.analyse_cached", recording)
     folder = _two_matches(tmp_path)
     for args in ([THREE_POINT], [str(folder), "-j", "1"], [THREE_POINT, "--threads", "1"]):
         code, _, err = run(*args, "--level", "1ply", "--no-luck", "--format", "json")

@@ -89,7 +89,8 @@ def test_analysing_a_file_loads_no_pandas() -> None:
     cluster loads the engine, not pandas (the command loads it for the tables, after the engine ran)."""
     probe = (
         "import sys\n"
-        "from tabla_cli.analysis.decisions import AnalysisOptions, analyse_source\n"
+        "from tabla_cli.analysis.decisions import AnalysisOptions\n"
+        "from tabla_cli.analysis.file_analysis import analyse_source\n"
         "result = analyse_source(sys.argv[1], AnalysisOptions(level='1ply', cache=False))\n"
         "print(len(result.rows), [m for m in ('pandas', 'pyarrow', 'numpy') if m in sys.modules])\n"
     )

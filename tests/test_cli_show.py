@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tabla_cli.ids import parse_ids
+from tabla_cli.pasted import parse_ids
 from tabla_cli.render import gnubg_board, gnubg_legend
 
 from helpers import corpus_files, run

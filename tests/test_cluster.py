@@ -239,9 +239,9 @@ def test_an_unreachable_scheduler_is_an_error_not_a_traceback() -> None:
 
 def test_a_failed_task_gives_the_findings_of_a_local_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     from tabla_cli.analyse import _failed
-    from tabla_cli.analysis.decisions import FileAnalysis
+    from tabla_cli.analysis.file_analysis import FileAnalysis
     from tabla_cli.check import check_file, failed_check
-    from tabla_cli.reports.rows import failed_rows, file_rows
+    from tabla_cli.reports.reading import failed_rows, file_rows
     from tabla_cli.source import Source
 
     def boom(*args: object) -> None:

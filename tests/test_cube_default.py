@@ -20,7 +20,7 @@ from tabla_cli.analysis.engine import ONE_POSITION_LEVEL
 from tabla_cli.cli import main
 from tabla_cli.cli.cube import CHANCES
 from tabla_cli.evaluation.types import DecisionKind
-from tabla_cli.ids import parse_ids
+from tabla_cli.pasted import parse_ids
 from tabla_cli.show import decision_input
 
 DATA = Path(__file__).parent / "data"

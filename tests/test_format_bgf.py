@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cli_imports import loaded_by
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_source
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import analyse_source
 from tabla_cli.board import Dice, Play, Position
 from tabla_cli.check import check_file
 from tabla_cli.cli import main

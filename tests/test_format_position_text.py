@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import analyse_file
 from tabla_cli.analysis.stats import decisions_frame, player_stats
 from tabla_cli.errors import TranscriptSyntaxError
 from tabla_cli.evaluation.recorded import evaluation_from_recorded

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import analyse_file
 from tabla_cli.analysis.stats import decisions_frame, player_stats
 from tabla_cli.check import check_file
 from tabla_cli.cli import main

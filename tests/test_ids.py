@@ -25,16 +25,15 @@ from tabla_cli.board import Player, Position
 from tabla_cli.errors import InvalidIdError
 from tabla_cli.grammar import load_grammar
 from tabla_cli.ids import (
-    SYNTAX_EXAMPLES,
     MatchState,
     decode_match_id,
     decode_position_id,
     encode_match_id,
     encode_position_id,
     format_xgid,
-    parse_ids,
     parse_xgid,
 )
+from tabla_cli.pasted import SYNTAX_EXAMPLES, parse_ids
 
 import helpers
 from helpers import corpus_files
@@ -552,7 +551,7 @@ def test_grammar_found_inside_package(tmp_path: Path) -> None:
     shutil.copytree(REPO / "tabla_cli", tmp_path / "tabla_cli", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "grammars", tmp_path / "tabla_cli" / "grammars")
     code = (
-        "import tabla_cli.grammar as g, tabla_cli.ids as ids;"
+        "import tabla_cli.grammar as g, tabla_cli.pasted as ids;"
         "assert g._packaged('ids.lark');"
         "assert not g._checkout_path('ids.lark').exists();"
         "print(ids.parse_ids('4HPwATDgc/ABMA')[0].position_id())"

@@ -85,7 +85,7 @@ def test_installed_tabla_runs_from_the_wheel(installed: Path, tmp_path: Path) ->
 def test_wheel_leaves_out_test_only_code(installed: Path, tmp_path: Path) -> None:
     """The reference generator, the match comparison and self-play live in tests/, not in the wheel."""
     shipped = {p.relative_to(installed).as_posix() for p in (installed / "tabla_cli").rglob("*.py")}
-    assert {"tabla_cli/ids/pasted.py", "tabla_cli/variants/search.py"} <= shipped
+    assert {"tabla_cli/pasted.py", "tabla_cli/variants/search.py"} <= shipped
     assert not shipped & {"tabla_cli/compare.py", "tabla_cli/variants/reference.py"}
     env = {**os.environ, "PYTHONPATH": str(installed)}
     for module in ("tabla_cli.compare", "tabla_cli.variants.reference", "match_compare", "selfplay"):

@@ -34,6 +34,7 @@ from tabla_cli.reports import (
     apply_aliases,
     build_frames,
     empty_frame,
+    file_rows,
     findings_by_code,
     frames_from_text,
     iter_file_rows,
@@ -227,7 +228,7 @@ def test_rows_packed_as_they_come_give_the_same_frames(tmp_path: Path, monkeypat
     whole = build_frames([tmp_path], aliases=aliases)
     monkeypatch.setattr(rows_module, "BATCH_ROWS", 2)
     packed = build_frames([tmp_path], aliases=aliases)
-    assert rows_module.file_rows(str(tmp_path / "money.mat")).batches["games"]
+    assert file_rows(str(tmp_path / "money.mat")).batches["games"]
     assert whole.matches["file"].str.endswith("twice.mat").sum() == 0
     for name, df in whole.items():
         assert_frame_equal(packed[name], df)

@@ -9,8 +9,9 @@ import pytest
 
 from tabla_cli.errors import UnsupportedFormatError
 from tabla_cli.formats import MODULES, claimed_suffixes, detect, formats, get, titles
+from tabla_cli.parallel import map_in_order
 from tabla_cli.reader import detect_format, read_match
-from tabla_cli.source import collect_paths, decode_bytes, is_transcript, map_in_order
+from tabla_cli.source import collect_paths, decode_bytes, is_transcript
 
 from helpers import EXAMPLES
 

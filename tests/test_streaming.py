@@ -16,7 +16,7 @@ from tabla_cli.formats._mat_stream import match_chunks
 from tabla_cli.model import Game, Match
 from tabla_cli.pipeline import run
 from tabla_cli.replay import replay
-from tabla_cli.reports.rows import file_rows, text_rows
+from tabla_cli.reports.reading import file_rows, text_rows
 from tabla_cli.source import open_stream
 from tabla_cli.visitor import BaseVisitor, DecisionState
 

@@ -75,7 +75,8 @@ def counts(db: Path) -> dict[str, int]:
 
 
 def test_index_holds_every_decision_of_the_analysis(indexed: Path) -> None:
-    from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
+    from tabla_cli.analysis.decisions import AnalysisOptions
+    from tabla_cli.analysis.file_analysis import analyse_file
 
     folder = indexed.parent
     expected = sum(len(analyse_file(str(folder / name), AnalysisOptions(level="1ply")).rows) for name in FILES)

@@ -16,7 +16,8 @@ import pytest
 
 from tabla_cli.board import BAR, OFF, Player, Position
 from tabla_cli.errors import UnsupportedFormatError
-from tabla_cli.ids import MatchState, parse_ids
+from tabla_cli.ids import MatchState
+from tabla_cli.pasted import parse_ids
 from tabla_cli.render import board_lines
 from tabla_cli.svg import board_svg
 from tabla_cli.variant import Plakoto

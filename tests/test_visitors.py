@@ -526,3 +526,55 @@ def test_a_tee_skips_a_game_only_for_the_children_that_skip_it() -> None:
     both = [_Log(Wants.ROLL, skip=1), _Log(Wants.ROLL, skip=1)]
     replay(match, Tee(*both))
     assert both[0].log[:2] == both[1].log[:2] == ["game 1", "end"]
+
+
+class _Matches(_Log):
+    """A log that skips the matches of the players it is not asked about (as a match filter would)."""
+
+    def __init__(self, wants: Wants, player: str | None) -> None:
+        super().__init__(wants)
+        self.player = player
+
+    def begin_match(self, match: Match) -> Skip | None:
+        self.log.append(f"match {match.players[0]}")
+        return None if self.player is None or self.player in match.players else SKIP
+
+    def end_match(self, match_result: object) -> None:
+        self.log.append("end match")
+
+
+def test_a_match_skipped_at_its_beginning_is_not_replayed() -> None:
+    text = (DATA / "mat" / "spec-3pt-gnubg.mat").read_text()
+    match = next(read_matches(io.StringIO(text)))
+    first = match.players[0]
+    skipping, playing = _Matches(Wants.ROLL, "nobody"), _Matches(Wants.ROLL, None)
+    replay(match, Tee(skipping, playing))
+    assert skipping.log == [f"match {first}"]
+    assert playing.log[:3] == [f"match {first}", "game 1", "roll"] and playing.log[-1] == "end match"
+    alone = _Matches(Wants.ROLL, "nobody")
+    assert replay(match, alone) == [f"match {first}"]
+    both = (_Matches(Wants.ROLL, "nobody"), _Matches(Wants.ROLL | Wants.CUBE, "nobody"))
+    assert Tee(*both).begin_match(match) is SKIP
+    kept = _Matches(Wants.ROLL, first)
+    replay(match, kept)
+    assert kept.log.count("end") == len(match.games) and kept.log[-1] == "end match"
+
+
+def test_the_state_says_when_the_cube_is_dead() -> None:
+    class Dead(BaseVisitor[list[tuple[int, int, bool]]]):
+        wants = Wants.ROLL
+
+        def __init__(self) -> None:
+            self.seen: list[tuple[int, int, bool]] = []
+
+        def visit_roll(self, state: DecisionState, action: Action, play: Play | None, after: Position | None) -> None:
+            self.seen.append((state.cube, state.away(state.on_roll), state.cube_dead))
+
+        def result(self) -> list[tuple[int, int, bool]]:
+            return self.seen
+
+    match = next(read_matches(io.StringIO((DATA / "mat" / "spec-3pt-gnubg.mat").read_text())))
+    seen = replay(match, Dead())
+    assert all(dead == (cube >= away) for cube, away, dead in seen)
+    assert any(dead for *_, dead in seen) and not all(dead for *_, dead in seen)
+    assert not any(replay(_money("Takes"), Dead())[i][2] for i in range(3))

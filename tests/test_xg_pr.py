@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from bgsage import xg_compare  # type: ignore[import-untyped]
 
-from tabla_cli.analysis.decisions import AnalysisOptions, analyse_file
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import analyse_file
 from tabla_cli.analysis.stats import skill_rows, xg_decision
 from tabla_cli.evaluation.types import DecisionKind, Evaluation
 

@@ -32,8 +32,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, analyse, check_level, engine_version, not_analysable
-from tabla_cli.evaluation.types import DecisionInput, Evaluation
+from tabla_cli.analysis.engine import analyse, check_level, engine_version, not_analysable
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, DecisionInput, Evaluation
 
 ENV_DIR = "TABLA_CACHE_DIR"
 """Environment variable naming the cache directory (tests, shared caches)."""

@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tabla_cli.analysis.bgsage_batch import AUTO, CubeValues, State, clear_caches, collector_paused, cube_batch
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, one_position_level, to_board
+from tabla_cli.analysis.engine import one_position_level, to_board
 from tabla_cli.errors import TablaError
-from tabla_cli.evaluation.types import DecisionInput
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, DecisionInput
 
 OPTIONAL = 1e-5
 """Two equities this close make the double optional (gnubg's margin)."""

@@ -1,42 +1,58 @@
-"""The decisions of a match, from the replay's visitor stream, with their evaluations.
+"""The decisions of a match, from the replay's visitor stream: the visitor and the rows it makes.
 
 :class:`DecisionsVisitor` is a replay visitor (it tracks no game state of its
 own): at each roll it notes the cube decision the roller had before rolling
-(double or not, when the roller may double) and the checker play; at each
-double its answer. Each decision is evaluated from the analysis the file
-records for that action (analysed GNU Backgammon exports and SGF) or, where
-there is none, by the bgsage engine: all of a file's engine decisions go to
-the engine in one batch (:func:`tabla_cli.analysis.cache.analyse_cached`).
+(double or not, when the roller may double: :attr:`~tabla_cli.visitor.DecisionState.cube_dead`)
+and the checker play; at each double its answer. Each decision takes the
+analysis the file records for that action (analysed GNU Backgammon exports
+and SGF) or, where there is none, waits for the engine: reading a file,
+evaluating what waits and the check's findings are
+:mod:`tabla_cli.analysis.file_analysis` (the application), so that this
+module imports nothing of the engine, the pipeline or the statistics.
 
-An illegal play is still analysed from the position the players saw; the
-check's findings come with the decisions (:attr:`FileAnalysis.report`).
+An illegal play is still analysed from the position the players saw.
 """
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
-from tabla_cli.analysis.cache import analyse_cached
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
-from tabla_cli.analysis.stats import actual_result, decision_row, error_in_mwc, evaluation_fields
 from tabla_cli.board import Play, Player, Position
-from tabla_cli.check import CheckVisitor, FileReport
-from tabla_cli.digest import Fingerprint
-from tabla_cli.evaluation.recorded import RecordedAnalysis, evaluation_from_recorded
-from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.evaluation.recorded import evaluation_from_recorded
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.match_state import away
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
-from tabla_cli.pipeline import FileTee, ReadOptions, as_source, run
-from tabla_cli.source import Source
-from tabla_cli.visitor import BaseVisitor, DecisionState, Wants, recorded_at
+from tabla_cli.results import GameResult
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, Skip, Wants, recorded_at
+
+__all__ = [
+    "DECIDED",
+    "XG_OBVIOUS",
+    "XG_TRIVIAL",
+    "AnalysisOptions",
+    "DecisionsVisitor",
+    "Pending",
+    "actual_result",
+    "decision_row",
+    "evaluation_fields",
+    "xg_decision",
+]
 
 _ANSWERS = {ActionKind.TAKE: CubeAction.TAKE, ActionKind.DROP: CubeAction.PASS, ActionKind.BEAVER: CubeAction.BEAVER}
-_DECIDED = frozenset(
+DECIDED = frozenset(
     {ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER, ActionKind.RACCOON}
 )
 """The actions the replay visits once each, as a roll or cube action (or a resigned or unchecked one)."""
+
+XG_TRIVIAL = 0.001
+"""eXtreme Gammon's bound for "no real choice": a checker play whose listed plays
+are within it of each other, a take whose double/take and double/pass are."""
+
+XG_OBVIOUS = 0.2
+"""eXtreme Gammon's margin for an obvious cube decision: no double beats
+double/take or double/pass by more than this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +67,11 @@ class AnalysisOptions:
         threads: threads of the engine's core.
         luck: compute the luck of each roll.
         document: also write the file as tabla JSON with the evaluation of
-            every decision kept on its action (:attr:`FileAnalysis.document`).
+            every decision kept on its action
+            (:attr:`~tabla_cli.analysis.file_analysis.FileAnalysis.document`).
+        matches: the matches to analyse, by their key (the file, with ``#n``
+            for its n-th match, n > 1): the visitor skips the others as they
+            begin (:data:`~tabla_cli.visitor.SKIP`); None: every match.
     """
 
     level: str = "auto"
@@ -60,15 +80,16 @@ class AnalysisOptions:
     threads: int = 1
     luck: bool = True
     document: bool = False
+    matches: frozenset[str] | None = None
 
 
 @dataclass(slots=True)
-class _Pending:
+class Pending:
     """A decision waiting for its evaluation, and the action it belongs to.
 
     ``place``: where that action is: the match's index among the visitor's
     matches, the game's index in the match, and the action's among the
-    game's rolls and cube actions (:data:`_DECIDED`).
+    game's rolls and cube actions (:data:`DECIDED`).
     """
 
     row: dict[str, Any]
@@ -79,43 +100,14 @@ class _Pending:
     evaluation: Evaluation | None = None
 
 
-@dataclass(slots=True)
-class FileAnalysis:
-    """One file's decisions (rows of the decisions frame) and its check report.
-
-    Attributes:
-        report: the check's findings and counts.
-        rows: one row of the decisions frame per decision.
-        document: with :attr:`AnalysisOptions.document`, the file's matches as
-            a ``tabla-match/1`` document whose actions carry their decisions'
-            evaluations (None when no match could be read).
-        notices: problems met with the evaluation cache (for stderr; the
-            analysis itself is whole).
-    """
-
-    report: FileReport
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    document: str | None = None
-    notices: list[str] = field(default_factory=list)
-
-    @property
-    def decisions(self) -> int:
-        """How many decisions the file holds."""
-        return len(self.rows)
-
-
 def _no_double(state: DecisionState) -> bool:
     """Whether the roller had a cube decision before rolling: the replay says they could double
     (:attr:`~tabla_cli.visitor.DecisionState.may_double`), it is not the opening roll, and the cube is not
-    dead (GNU Backgammon's rule: in match play the cube is below the points the roller needs)."""
-    if not state.may_double or state.opening:
-        return False
-    if state.length:
-        return state.cube < state.away(state.on_roll)
-    return True
+    dead (:attr:`~tabla_cli.visitor.DecisionState.cube_dead`)."""
+    return state.may_double and not state.opening and not state.cube_dead
 
 
-class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
+class DecisionsVisitor(BaseVisitor[list["Pending"]]):
     """Collects every decision of the matches it visits (its result: them, not yet evaluated).
 
     A match that carries recorded analysis is taken as its source analysed it:
@@ -134,20 +126,26 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         self.options = options
         self.key = path
         self.match: Match | None = None
-        self.pending: list[_Pending] = []
+        self.pending: list[Pending] = []
         self.matches: list[Match] = []
+        self.skipped: list[int] = []  # the indices in matches of those skipped (not in options.matches)
         self.use_recorded = False
         self.place = (-1, -1, -1)
 
-    def begin_match(self, match: Match) -> None:
+    def begin_match(self, match: Match) -> Skip | None:
         self.match = match
         self.place = (len(self.matches), -1, -1)
         self.matches.append(match)
         count = len(self.matches)
         self.key = match.path if count == 1 else f"{match.path}#{count}"
+        chosen = self.options.matches
+        if chosen is not None and self.key not in chosen:
+            self.skipped.append(count - 1)
+            return SKIP
         self.use_recorded = self.options.recorded and any(
             action.analysis is not None for game in match.games for action in game.actions
         )
+        return None
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         match, index, _ = self.place
@@ -159,11 +157,11 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         self.place = (match, game, step + 1)
 
     def visit_resign(self, state: DecisionState, action: Action) -> None:
-        if action.kind in _DECIDED:
+        if action.kind in DECIDED:
             self._step()
 
     def visit_unchecked(self, action: Action) -> None:
-        if action.kind in _DECIDED:
+        if action.kind in DECIDED:
             self._step()
 
     def _away(self, state: DecisionState) -> tuple[int, int]:
@@ -223,13 +221,13 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         kind = decision.kind
         if self.use_recorded:
             if recorded is not None:
-                self.pending.append(_Pending(row, action, self.place, kind, evaluation=recorded))
+                self.pending.append(Pending(row, action, self.place, kind, evaluation=recorded))
             elif kind is DecisionKind.CHECKER:
                 row["forced"] = True
                 row["close"] = False
-                self.pending.append(_Pending(row, action, self.place, kind))
+                self.pending.append(Pending(row, action, self.place, kind))
         else:
-            self.pending.append(_Pending(row, action, self.place, kind, decision=decision))
+            self.pending.append(Pending(row, action, self.place, kind, decision=decision))
 
     def _cube_recorded(self, state: DecisionState, action: Action, kind: DecisionKind) -> Evaluation | None:
         recorded = recorded_at(state, action)
@@ -282,10 +280,10 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
         )
         self._add(row, action, self._input(state, kind, cube_action=made), self._cube_recorded(state, action, kind))
 
-    def result(self) -> list[_Pending]:
+    def result(self) -> list[Pending]:
         return self.pending
 
-    def end_game(self, game_result: Any) -> None:
+    def end_game(self, game_result: GameResult) -> None:
         assert self.match is not None
         result = actual_result(
             self.match.length, game_result.score, game_result.crawford, game_result.winner, game_result.points
@@ -296,107 +294,161 @@ class DecisionsVisitor(BaseVisitor[list["_Pending"]]):
             item.row["game_result"] = None if result is None else result[item.row["side"]]
 
 
-def evaluate(
-    pending: list[_Pending], options: AnalysisOptions, notices: list[str] | None = None
-) -> list[dict[str, Any]]:
-    """Fill the rows of ``pending``: recorded evaluations as they are, the rest in one engine batch.
-
-    In match play every error is also given in MWC (:func:`~tabla_cli.analysis.stats.error_in_mwc` where the
-    source has none). Problems met with the evaluation cache are added to ``notices``.
-    """
-    wanted = [p for p in pending if p.evaluation is None and p.decision is not None]
-    if wanted:
-        results = analyse_cached(
-            [p.decision for p in wanted if p.decision is not None],
-            options.level,
-            options.threads,
-            luck=options.luck,
-            use_cache=options.cache,
-            notices=notices,
-        )
-        for item, evaluation in zip(wanted, results):
-            item.evaluation = evaluation
-    for item in pending:
-        if item.evaluation is not None:
-            item.row.update(evaluation_fields(item.evaluation, item.kind))
-            if item.row["error_mwc"] is None:  # a source that gives the error in EMG only
-                item.row["error_mwc"] = error_in_mwc(item.row["error"], item.row["match_id"])
-        if item.action.analysis is not None and item.action.analysis.undecided:
-            item.row["action"] = None  # a position export: no decision was made
-    return [item.row for item in pending]
-
-
-def analyse_source(
-    source: Source | str,
-    options: AnalysisOptions,
-    read: ReadOptions = ReadOptions(),
+def decision_row(
+    match: str,
+    game: int,
+    move: int | None,
+    player: str,
+    side: int,
+    kind: DecisionKind,
     *,
-    text: str | None = None,
-    visitor_class: type[DecisionsVisitor] | None = None,
-) -> FileAnalysis:
-    """Check and analyse every match of ``source``; never raises for bad input.
+    error: float | None = None,
+    forced: bool = False,
+    close: bool = True,
+    evaluation: Evaluation | None = None,
+    action: str | None = None,
+    cube: int = 1,
+    position_id: str | None = None,
+    match_id: str | None = None,
+) -> dict[str, Any]:
+    """One row of the decisions frame.
 
     Args:
-        source: the file (a path, or a :class:`~tabla_cli.source.Source`).
-        options: how to evaluate.
-        read: how to read the file (encoding, size limit).
-        text: the file's text, when already at hand.
-        visitor_class: the decisions' visitor (a subclass adds columns to the
-            rows, as the index's :class:`~tabla_cli.study.visitor.StudyVisitor`).
+        match: the match key.
+        game: the game number.
+        move: the printed move number.
+        player: who decides.
+        side: the player's column (0 or 1).
+        kind: the decision's kind.
+        error: the error, when no ``evaluation`` is given.
+        forced: the play was forced, when no ``evaluation`` is given.
+        close: the cube decision counts, when no ``evaluation`` is given.
+        evaluation: the decision's evaluation (its fields fill the row).
+        action: the play or cube action made.
+        cube: the cube value before the decision.
+        position_id: the Position ID before the decision.
+        match_id: the Match ID before the decision.
+
+    Returns:
+        A dict keyed by the names of :data:`DECISION_COLUMNS`.
     """
-    path = as_source(source).path
-    visitor = (visitor_class or DecisionsVisitor)(path, options)
-    report = FileReport(path)
-    run(source, FileTee(CheckVisitor(report), Fingerprint(report.keys), visitor), read, text=text)
-    notices: list[str] = []
-    rows = evaluate(visitor.pending, options, notices)
-    document = analysed_document(visitor.matches, visitor.pending) if options.document and visitor.matches else None
-    return FileAnalysis(report, rows, document, notices)
+    row: dict[str, Any] = {
+        "match": match,
+        "game": game,
+        "move": move,
+        "player": player,
+        "side": side,
+        "kind": kind.value,
+        "file": None,
+        "opponent": None,
+        "dice": None,
+        "action": action,
+        "best": None,
+        "equity": None,
+        "best_equity": None,
+        "error": error,
+        "error_mwc": None,
+        "rank": None,
+        "options": 1,
+        "forced": forced,
+        "close": close,
+        "xg_decision": None,
+        "luck": None,
+        "skill": None,
+        "source": None,
+        "cube": cube,
+        "position_id": position_id,
+        "match_id": match_id,
+        "game_result": None,
+        "comment": None,
+        "flagged": False,
+    }
+    if evaluation is not None:
+        row.update(evaluation_fields(evaluation, kind))
+    return row
 
 
-def analyse_text(text: str, path: str, options: AnalysisOptions) -> FileAnalysis:
-    """Check and analyse every match in ``text`` (read from ``path``)."""
-    return analyse_source(path, options, text=text)
+def actual_result(
+    length: int, score: tuple[int, int], crawford: bool, winner: int | None, points: int | None
+) -> tuple[float, float] | None:
+    """A game's result for each side (player 0, player 1), gnubg's "actual result".
 
+    Money: the points won and lost. Match play: the change of each side's
+    match-winning chances (:func:`tabla_cli.evaluation.met.game_result_mwc`).
+    None when the game has no winner or no points.
 
-def analysed_document(matches: list[Match], pending: list[_Pending]) -> str:
-    """``matches`` as one tabla JSON document, each action carrying its decisions' evaluations.
-
-    An action's former analysis (a gnubg export's ranked list, say) is
-    replaced by what this analysis found, so reading the document back gives
-    the same decisions without the engine.
+    >>> actual_result(0, (0, 0), False, 1, 2)
+    (-2.0, 2.0)
+    >>> [round(r, 3) for r in actual_result(3, (0, 0), False, 0, 1)]
+    [0.099, -0.099]
     """
-    from tabla_cli.writers.json import format_json
+    if winner is None or points is None:
+        return None
+    if length:
+        from tabla_cli.evaluation.met import game_result_mwc
 
-    found: dict[tuple[int, int, int], dict[DecisionKind, Evaluation]] = {}
-    for item in pending:
-        if item.evaluation is not None:
-            found.setdefault(item.place, {})[item.kind] = item.evaluation
-
-    def analysed(action: Action, evaluations: dict[DecisionKind, Evaluation] | None) -> Action:
-        if evaluations is None:
-            return replace(action, analysis=None)
-        checker = evaluations.pop(DecisionKind.CHECKER, None)
-        cube = next(iter(evaluations.values()), None)
-        return replace(action, analysis=RecordedAnalysis(checker_evaluation=checker, cube_evaluation=cube))
-
-    def analysed_game(match: int, index: int, game: Game) -> Game:
-        steps = itertools.count()
-        return replace(
-            game,
-            actions=[
-                analysed(a, found.get((match, index, next(steps))) if a.kind in _DECIDED else None)
-                for a in game.actions
-            ],
-        )
-
-    copies = [
-        replace(match, games=[analysed_game(m, g, game) for g, game in enumerate(match.games)])
-        for m, match in enumerate(matches)
-    ]
-    return format_json([(match, None) for match in copies])
+        gain = game_result_mwc(away(length, score, winner), away(length, score, 1 - winner), points, crawford=crawford)
+    else:
+        gain = float(points)
+    return (gain, -gain) if winner == 0 else (-gain, gain)
 
 
-def analyse_file(path: str, options: AnalysisOptions, read: ReadOptions = ReadOptions()) -> FileAnalysis:
-    """Check and analyse the file at ``path``; an unreadable file becomes a finding."""
-    return analyse_source(path, options, read)
+def xg_decision(kind: DecisionKind, ev: Evaluation) -> bool | None:
+    """Whether eXtreme Gammon counts the decision in its PR (None: no action judged, or the analysis lacks
+    what the filter needs, and the statistics fall back on gnubg's count).
+
+    XG's filter, as bgsage's ``xg_compare`` documents it: a checker play
+    counts unless it is forced or its listed plays are all within
+    :data:`XG_TRIVIAL` of each other; a take or pass counts unless
+    double/take and double/pass are that close; the doubler's decision counts
+    unless it is obvious (no double within :data:`XG_TRIVIAL` of
+    double/take, or beating double/take or double/pass by more than
+    :data:`XG_OBVIOUS`, or both no double and double/take under -0.9),
+    and even an obvious one counts when it lost :data:`XG_TRIVIAL` or more.
+
+    >>> from tabla_cli.evaluation.types import Evaluation
+    >>> xg_decision(DecisionKind.CHECKER, Evaluation(0.1, 0.1, "8/2", 0.0, "x", spread=0.0004))
+    False
+    >>> xg_decision(DecisionKind.DOUBLE, Evaluation(0.5, 0.5, "No double", 0.0, "x", cube_equities=(0.5, 0.2, 1.0)))
+    False
+    >>> xg_decision(DecisionKind.DOUBLE, Evaluation(0.3, 0.5, "No double", 0.2, "x", cube_equities=(0.5, 0.3, 1.0)))
+    True
+    """
+    if ev.error is None:
+        return None
+    if kind is DecisionKind.CHECKER:
+        if ev.forced:
+            return False
+        return ev.spread is None or round(ev.spread, 6) >= XG_TRIVIAL
+    if ev.cube_equities is None:
+        return None
+    no_double, double_take, double_pass = ev.cube_equities
+    if kind is DecisionKind.TAKE:
+        return round(abs(double_take - double_pass), 6) >= XG_TRIVIAL
+    obvious = (
+        round(abs(no_double - double_take), 6) < XG_TRIVIAL
+        or no_double - double_take > XG_OBVIOUS
+        or no_double - double_pass > XG_OBVIOUS
+        or (no_double < -0.9 and double_take < -0.9)
+    )
+    return not obvious or round(ev.error, 6) >= XG_TRIVIAL
+
+
+def evaluation_fields(ev: Evaluation, kind: DecisionKind | None = None) -> dict[str, Any]:
+    """The columns of a decision row that come from its :class:`Evaluation` (``kind``: the decision's, for
+    ``xg_decision``)."""
+    return {
+        "xg_decision": None if kind is None else xg_decision(kind, ev),
+        "best": ev.best,
+        "equity": ev.equity,
+        "best_equity": ev.best_equity,
+        "error": ev.error,
+        "error_mwc": ev.error_mwc,
+        "rank": ev.rank,
+        "options": ev.options,
+        "forced": ev.forced,
+        "close": ev.close,
+        "luck": ev.luck,
+        "skill": ev.skill,
+        "source": ev.source,
+    }

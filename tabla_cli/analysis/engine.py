@@ -119,14 +119,11 @@ from tabla_cli.analysis.bgsage_batch import (
 )
 from tabla_cli.board import BAR, Dice, Play, Position, legal_plays
 from tabla_cli.errors import TablaError
-from tabla_cli.evaluation.types import CubeAction, DecisionInput, DecisionKind, Evaluation
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, CubeAction, DecisionInput, DecisionKind, Evaluation
 from tabla_cli.notation import format_play
 
 LEVELS: tuple[str, ...] = ("1ply", "2ply", "3ply", AUTO)
 """The evaluation levels :func:`analyse` accepts, fastest first."""
-
-ANALYSABLE_VARIANTS = frozenset({"backgammon", "nackgammon"})
-"""Variants played with standard backgammon's rules and 15 checkers."""
 
 CLOSE_CUBE_THRESHOLD = 0.16
 """gnubg's ``isCloseCubedecision``: a no-double this close to doubling counts."""

@@ -52,9 +52,9 @@ import bgsage  # type: ignore[import-untyped]
 from tabla_cli.analysis.bgsage_batch import CubeValues, State, _bearoff_db
 from tabla_cli.analysis.cache import cache_path
 from tabla_cli.analysis.cube import CubeNotAvailableError, not_available, verdict
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS, engine_version, rank_plays, to_board
+from tabla_cli.analysis.engine import engine_version, rank_plays, to_board
 from tabla_cli.errors import TablaError
-from tabla_cli.evaluation.types import DecisionInput, DecisionKind
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, DecisionInput, DecisionKind
 
 BATCH = 36
 """Trials in one batch: a multiple of 36, so each batch's first roll is stratified."""

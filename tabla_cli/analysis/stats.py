@@ -41,8 +41,16 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tabla_cli.analysis.decisions import (
+    XG_OBVIOUS,
+    XG_TRIVIAL,
+    actual_result,
+    decision_row,
+    evaluation_fields,
+    xg_decision,
+)
 from tabla_cli.columns import Column, Table, table, typed
-from tabla_cli.evaluation.types import CubeAction, DecisionKind, Evaluation
+from tabla_cli.evaluation.types import CubeAction, DecisionKind
 from tabla_cli.match_state import away
 
 if TYPE_CHECKING:
@@ -54,12 +62,15 @@ __all__ = [
     "RATING_WORDS",
     "SKILL_THRESHOLDS",
     "STAT_COLUMNS",
+    "XG_OBVIOUS",
+    "XG_TRIVIAL",
     "decision_row",
     "actual_result",
     "checker_rating_factor",
     "cube_rating_factor",
     "decisions_frame",
     "error_in_mwc",
+    "evaluation_fields",
     "luck_fibs_rating_diff",
     "player_stats",
     "rating_word",
@@ -99,14 +110,6 @@ LUCK_WORDS: tuple[tuple[float, str], ...] = (
 above; "Go to bed" below all (its luck levels 0.6 and 0.3 applied to ten
 times the rate)."""
 
-XG_TRIVIAL = 0.001
-"""eXtreme Gammon's bound for "no real choice": a checker play whose listed plays
-are within it of each other, a take whose double/take and double/pass are."""
-
-XG_OBVIOUS = 0.2
-"""eXtreme Gammon's margin for an obvious cube decision: no double beats
-double/take or double/pass by more than this."""
-
 FIBS_RATING_OFFSET = 2050.0
 """gnubg's ``rRatingOffset``: the error-based FIBS rating of a player who makes no error."""
 
@@ -133,166 +136,6 @@ def cube_rating_factor(length: int) -> float:
 
 STAT_COLUMNS: tuple[Column, ...] = table("analysis.stats")
 """The statistics per player (with ``match`` first when grouped by match)."""
-
-
-def decision_row(
-    match: str,
-    game: int,
-    move: int | None,
-    player: str,
-    side: int,
-    kind: DecisionKind,
-    *,
-    error: float | None = None,
-    forced: bool = False,
-    close: bool = True,
-    evaluation: Evaluation | None = None,
-    action: str | None = None,
-    cube: int = 1,
-    position_id: str | None = None,
-    match_id: str | None = None,
-) -> dict[str, Any]:
-    """One row of the decisions frame.
-
-    Args:
-        match: the match key.
-        game: the game number.
-        move: the printed move number.
-        player: who decides.
-        side: the player's column (0 or 1).
-        kind: the decision's kind.
-        error: the error, when no ``evaluation`` is given.
-        forced: the play was forced, when no ``evaluation`` is given.
-        close: the cube decision counts, when no ``evaluation`` is given.
-        evaluation: the decision's evaluation (its fields fill the row).
-        action: the play or cube action made.
-        cube: the cube value before the decision.
-        position_id: the Position ID before the decision.
-        match_id: the Match ID before the decision.
-
-    Returns:
-        A dict keyed by the names of :data:`DECISION_COLUMNS`.
-    """
-    row: dict[str, Any] = {
-        "match": match,
-        "game": game,
-        "move": move,
-        "player": player,
-        "side": side,
-        "kind": kind.value,
-        "file": None,
-        "opponent": None,
-        "dice": None,
-        "action": action,
-        "best": None,
-        "equity": None,
-        "best_equity": None,
-        "error": error,
-        "error_mwc": None,
-        "rank": None,
-        "options": 1,
-        "forced": forced,
-        "close": close,
-        "xg_decision": None,
-        "luck": None,
-        "skill": None,
-        "source": None,
-        "cube": cube,
-        "position_id": position_id,
-        "match_id": match_id,
-        "game_result": None,
-        "comment": None,
-        "flagged": False,
-    }
-    if evaluation is not None:
-        row.update(evaluation_fields(evaluation, kind))
-    return row
-
-
-def actual_result(
-    length: int, score: tuple[int, int], crawford: bool, winner: int | None, points: int | None
-) -> tuple[float, float] | None:
-    """A game's result for each side (player 0, player 1), gnubg's "actual result".
-
-    Money: the points won and lost. Match play: the change of each side's
-    match-winning chances (:func:`tabla_cli.evaluation.met.game_result_mwc`).
-    None when the game has no winner or no points.
-
-    >>> actual_result(0, (0, 0), False, 1, 2)
-    (-2.0, 2.0)
-    >>> [round(r, 3) for r in actual_result(3, (0, 0), False, 0, 1)]
-    [0.099, -0.099]
-    """
-    if winner is None or points is None:
-        return None
-    if length:
-        from tabla_cli.evaluation.met import game_result_mwc
-
-        gain = game_result_mwc(away(length, score, winner), away(length, score, 1 - winner), points, crawford=crawford)
-    else:
-        gain = float(points)
-    return (gain, -gain) if winner == 0 else (-gain, gain)
-
-
-def xg_decision(kind: DecisionKind, ev: Evaluation) -> bool | None:
-    """Whether eXtreme Gammon counts the decision in its PR (None: no action judged, or the analysis lacks
-    what the filter needs, and the statistics fall back on gnubg's count).
-
-    XG's filter, as bgsage's ``xg_compare`` documents it: a checker play
-    counts unless it is forced or its listed plays are all within
-    :data:`XG_TRIVIAL` of each other; a take or pass counts unless
-    double/take and double/pass are that close; the doubler's decision counts
-    unless it is obvious (no double within :data:`XG_TRIVIAL` of
-    double/take, or beating double/take or double/pass by more than
-    :data:`XG_OBVIOUS`, or both no double and double/take under -0.9),
-    and even an obvious one counts when it lost :data:`XG_TRIVIAL` or more.
-
-    >>> from tabla_cli.evaluation.types import Evaluation
-    >>> xg_decision(DecisionKind.CHECKER, Evaluation(0.1, 0.1, "8/2", 0.0, "x", spread=0.0004))
-    False
-    >>> xg_decision(DecisionKind.DOUBLE, Evaluation(0.5, 0.5, "No double", 0.0, "x", cube_equities=(0.5, 0.2, 1.0)))
-    False
-    >>> xg_decision(DecisionKind.DOUBLE, Evaluation(0.3, 0.5, "No double", 0.2, "x", cube_equities=(0.5, 0.3, 1.0)))
-    True
-    """
-    if ev.error is None:
-        return None
-    if kind is DecisionKind.CHECKER:
-        if ev.forced:
-            return False
-        return ev.spread is None or round(ev.spread, 6) >= XG_TRIVIAL
-    if ev.cube_equities is None:
-        return None
-    no_double, double_take, double_pass = ev.cube_equities
-    if kind is DecisionKind.TAKE:
-        return round(abs(double_take - double_pass), 6) >= XG_TRIVIAL
-    obvious = (
-        round(abs(no_double - double_take), 6) < XG_TRIVIAL
-        or no_double - double_take > XG_OBVIOUS
-        or no_double - double_pass > XG_OBVIOUS
-        or (no_double < -0.9 and double_take < -0.9)
-    )
-    return not obvious or round(ev.error, 6) >= XG_TRIVIAL
-
-
-def evaluation_fields(ev: Evaluation, kind: DecisionKind | None = None) -> dict[str, Any]:
-    """The columns of a decision row that come from its :class:`Evaluation` (``kind``: the decision's, for
-    ``xg_decision``)."""
-    return {
-        "xg_decision": None if kind is None else xg_decision(kind, ev),
-        "best": ev.best,
-        "equity": ev.equity,
-        "best_equity": ev.best_equity,
-        "error": ev.error,
-        "error_mwc": ev.error_mwc,
-        "rank": ev.rank,
-        "options": ev.options,
-        "forced": ev.forced,
-        "close": ev.close,
-        "luck": ev.luck,
-        "skill": ev.skill,
-        "source": ev.source,
-    }
 
 
 def decisions_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:

@@ -12,6 +12,9 @@ from enum import Enum
 
 from tabla_cli.board import Dice, Player, Position
 
+ANALYSABLE_VARIANTS = frozenset({"backgammon", "nackgammon"})
+"""The variants the engine analyses: played with standard backgammon's rules and 15 checkers."""
+
 
 class DecisionKind(str, Enum):
     """The three kinds of decision a player makes."""
@@ -113,7 +116,7 @@ class Evaluation:
             and the last play of the ranked list are (None where unknown):
             eXtreme Gammon does not count a play whose list is all worth the
             same (see
-            :func:`tabla_cli.analysis.stats.xg_decision`).
+            :func:`tabla_cli.analysis.decisions.xg_decision`).
     """
 
     equity: float | None

@@ -1,4 +1,4 @@
-"""GNU Backgammon Position ID and Match ID, eXtreme Gammon's XGID, and pasted IDs.
+"""GNU Backgammon Position ID and Match ID, and eXtreme Gammon's XGID.
 
 The formats are summed up in ``docs/formats.md``.
 A :class:`~tabla_cli.board.Position` is always seen from the side on roll:
@@ -8,8 +8,9 @@ with a Match ID, the player in its dice-owner bit. gnubg's player 0 is "O"
 
 One module per seam: :mod:`~tabla_cli.ids.position` (Position ID, on the
 bit codec of :mod:`tabla_cli.position_key`), :mod:`~tabla_cli.ids.match`
-(Match ID and :class:`MatchState`), :mod:`~tabla_cli.ids.xgid` and
-:mod:`~tabla_cli.ids.pasted` (the Lark grammar for what people paste).
+(Match ID and :class:`MatchState`) and :mod:`~tabla_cli.ids.xgid`. They are
+pure (the standard library only); reading the IDs people paste, with a Lark
+grammar, is :mod:`tabla_cli.pasted`.
 
 >>> position = decode_position_id("4HPwATDgc/ABMA")
 >>> position.pips(), encode_position_id(position)
@@ -17,7 +18,7 @@ bit codec of :mod:`tabla_cli.position_key`), :mod:`~tabla_cli.ids.match`
 >>> state = decode_match_id("QYkqASAAIAAA")
 >>> state.cube, state.cube_owner, state.dice, state.length, state.score
 (2, <Player.ZERO: 0>, (5, 2), 9, (2, 4))
->>> format_xgid(*parse_ids("4HPwATDgc/ABMA:cAkAAAAAAAAE"))
+>>> format_xgid(decode_position_id("4HPwATDgc/ABMA"), decode_match_id("cAkAAAAAAAAE"))
 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
 """
 
@@ -32,7 +33,6 @@ from tabla_cli.ids.match import (
     decode_match_id,
     encode_match_id,
 )
-from tabla_cli.ids.pasted import SYNTAX_EXAMPLES, parse_ids
 from tabla_cli.ids.position import POSITION_ID_LENGTH, decode_position_id, encode_position_id
 from tabla_cli.ids.xgid import XGID_PREFIX, format_xgid, parse_xgid
 from tabla_cli.position_key import ALPHABET
@@ -43,7 +43,6 @@ __all__ = [
     "MAX_CUBE_EXP",
     "MAX_MATCH_LENGTH",
     "POSITION_ID_LENGTH",
-    "SYNTAX_EXAMPLES",
     "XGID_MAX_CUBE_EXP",
     "XGID_PREFIX",
     "MatchState",
@@ -52,6 +51,5 @@ __all__ = [
     "encode_match_id",
     "encode_position_id",
     "format_xgid",
-    "parse_ids",
     "parse_xgid",
 ]

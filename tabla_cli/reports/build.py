@@ -27,7 +27,8 @@ from tabla_cli.findings import READ_FAILURES
 from tabla_cli.pipeline import ReadOptions
 from tabla_cli.reports.filters import FilterResult, ReportFilter, as_spelled, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
-from tabla_cli.reports.rows import FileRows, file_rows, iter_file_rows
+from tabla_cli.reports.reading import MatchChoice, file_rows, iter_file_rows
+from tabla_cli.reports.rows import FileRows
 
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions
@@ -59,6 +60,9 @@ class ReportOptions:
         analyse: analyse the matches that record no analysis with the engine.
         jobs: worker processes (the result does not depend on it).
         scheduler: a Dask scheduler address to run the work on instead.
+        headers: read only what the matches' headers say, replaying none
+            (:class:`~tabla_cli.reports.rows.HeaderRows`): enough to choose
+            the matches, as :func:`~tabla_cli.reports.select.files_to_analyse` does.
     """
 
     filter: ReportFilter = field(default_factory=ReportFilter)
@@ -71,6 +75,7 @@ class ReportOptions:
     analyse: AnalysisOptions | None = None
     jobs: int = 1
     scheduler: str | None = None
+    headers: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +121,21 @@ def read_failures(frames: Frames) -> pd.DataFrame:
     return frames.findings[frames.findings["code"].isin(READ_FAILURES)]
 
 
+def _choice(options: ReportOptions) -> MatchChoice:
+    """The filter of ``options`` as each match is tested when it begins (the engine sees only those)."""
+    flt = options.filter
+    return MatchChoice(
+        players=flt.players,
+        opponents=flt.opponents,
+        since=flt.since,
+        until=flt.until,
+        site=flt.site,
+        length=flt.length,
+        money=flt.money,
+        aliases=tuple(options.aliases.items()),
+    )
+
+
 def build_report(
     sources: Sequence[Source],
     options: ReportOptions = ReportOptions(),
@@ -156,8 +176,18 @@ def build_report(
         sink=sink if streaming else None,
         keep_duplicates=options.keep_duplicates,
     )
+    choose = _choice(options) if options.analyse is not None and flt.selects else None
     if stdin is not None:
-        builder.add(file_rows(stdin, include=include, options=options.read, analyse=options.analyse))
+        builder.add(
+            file_rows(
+                stdin,
+                include=include,
+                options=options.read,
+                analyse=options.analyse,
+                headers=options.headers,
+                choose=choose,
+            )
+        )
     read = (
         iter_file_rows(
             sources,
@@ -167,6 +197,8 @@ def build_report(
             scheduler=options.scheduler,
             progress=progress,
             analyse=options.analyse,
+            headers=options.headers,
+            choose=choose,
         )
         if stored is None
         else stored

@@ -31,15 +31,8 @@ from tabla_cli.columns import Column
 from tabla_cli.digest import Duplicates
 from tabla_cli.model import Match
 from tabla_cli.pipeline import ReadOptions
-from tabla_cli.reports.rows import (
-    BATCH_ROWS,
-    FileRows,
-    arrow_schema,
-    file_rows,
-    iter_file_rows,
-    record_batch,
-    text_rows,
-)
+from tabla_cli.reports.reading import ReportDecisions, file_rows, iter_file_rows, text_rows
+from tabla_cli.reports.rows import BATCH_ROWS, FileRows, arrow_schema, record_batch
 from tabla_cli.reports.schema import (
     COLUMNS,
     CUBE_ACTIONS,
@@ -401,6 +394,6 @@ def frames_from_matches(matches: Iterable[Match], *, include: Iterable[str] = FR
     builder = FrameBuilder(include)
     for match in matches:
         rows = FileRows(match.path, builder.include)
-        rows.add_match(match)
+        rows.add_match(match, decisions=ReportDecisions())
         builder.add(rows)
     return builder.frames()

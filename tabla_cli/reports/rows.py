@@ -1,12 +1,15 @@
 """The rows one file gives the report frames, made by a replay visitor.
 
 Each file is read and replayed on its own (in a worker process with
-``jobs > 1``); :class:`RowsVisitor` turns what the replay says into plain row
-tuples (:class:`FileRows`), packed into Arrow record batches every
-:data:`BATCH_ROWS` rows, so that a long file (a money session of 100,000
-games) holds compact columns rather than millions of Python objects.
-:class:`~tabla_cli.reports.frames.FrameBuilder` gives the rows their global
-match keys. No :class:`~tabla_cli.model.Match` outlives its file.
+``jobs > 1``, :mod:`tabla_cli.reports.reading`); :class:`RowsVisitor` turns
+what the replay says into plain row tuples (:class:`FileRows`), packed into
+Arrow record batches every :data:`BATCH_ROWS` rows, so that a long file (a
+money session of 100,000 games) holds compact columns rather than millions of
+Python objects. :class:`~tabla_cli.reports.frames.FrameBuilder` gives the rows
+their global match keys. No :class:`~tabla_cli.model.Match` outlives its file.
+The ``decisions`` rows come from the visitor a :class:`MatchDecisions` gives
+for each match (the report's is the analysis'), so this module knows nothing
+of the engine.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
@@ -27,32 +30,24 @@ from tabla_cli.errors import Location
 from tabla_cli.findings import Finding
 from tabla_cli.model import Action, ActionKind, Game, Match
 from tabla_cli.notation import format_play
-from tabla_cli.pipeline import FileTee, FileVisitor, ReadOptions, as_source, internal_error, run
 from tabla_cli.replay import GameResult, MatchResult, replay
 from tabla_cli.reports.schema import COLUMNS, FRAME_NAMES
-from tabla_cli.reports.skill import decision_rows, match_decisions
-from tabla_cli.source import Source, map_in_order
-from tabla_cli.visitor import DecisionState, Wants
-
-if TYPE_CHECKING:
-    from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
+from tabla_cli.visitor import SKIP, BaseVisitor, DecisionState, FileTee, FileVisitor, Skip, Wants
 
 __all__ = [
     "BATCH_ROWS",
     "FileRows",
+    "HeaderRows",
+    "MatchDecisions",
     "RowsVisitor",
     "arrow_schema",
     "display_names",
-    "failed_rows",
-    "file_rows",
-    "iter_file_rows",
     "match_date",
-    "rows_visitor",
     "match_ratings",
     "parse_date",
     "parse_rating",
     "record_batch",
-    "text_rows",
+    "rows_visitor",
 ]
 
 _DATE = re.compile(r"([0-9]{4})[ \t]*[-./][ \t]*([0-9]{1,2})[ \t]*[-./][ \t]*([0-9]{1,2})")
@@ -139,6 +134,19 @@ def match_ratings(match: Match) -> tuple[float | None, float | None]:
     return out[0], out[1]
 
 
+class MatchDecisions(Protocol):
+    """What fills the ``decisions`` frame: a visitor for each match, and its rows once it is replayed."""
+
+    def visitor(self, match: Match, path: str) -> BaseVisitor[Any] | None:
+        """The visitor of ``match`` (of the file at ``path``), its ``begin_match`` called; None: no decisions."""
+        ...
+
+    def rows(self, visitor: BaseVisitor[Any], match: int, names: tuple[str, str]) -> list[tuple[Any, ...]]:
+        """The ``decisions`` rows of one match's ``visitor`` after the replay (``match``: the file's local key,
+        ``names``: the players' names in the report)."""
+        ...
+
+
 @dataclass(slots=True)
 class FileRows:
     """The rows one file contributes to each frame (plain, picklable tuples).
@@ -193,47 +201,49 @@ class FileRows:
             )
         )
 
-    def add_match(self, match: Match, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
+    def add_match(self, match: Match, read: Iterable[Finding] = (), decisions: MatchDecisions | None = None) -> None:
         """Replay ``match`` and record its rows.
 
         ``read`` are findings of reading the match (syntax errors inside a
-        game, after which the reader went on); they come first. ``analyse``:
+        game, after which the reader went on); they come first. ``decisions``:
         as :class:`RowsVisitor` takes it.
         """
-        replay(match, rows_visitor(self, read, analyse))
+        replay(match, rows_visitor(self, read, decisions))
 
 
 def rows_visitor(
-    out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None
+    out: FileRows, read: Iterable[Finding] = (), decisions: MatchDecisions | None = None, *, headers: bool = False
 ) -> FileTee[FileRows]:
     """The report's visitor of a file: :class:`RowsVisitor`, and a :class:`~tabla_cli.digest.Fingerprint`
-    for ``out.keys`` (arguments as :class:`RowsVisitor` takes them)."""
-    return FileTee(RowsVisitor(out, read, analyse), Fingerprint(out.keys))
+    for ``out.keys`` (arguments as :class:`RowsVisitor` takes them); with ``headers``, a
+    :class:`HeaderRows` alone (no match is replayed, so none has a digest)."""
+    if headers:
+        return FileTee(HeaderRows(out, read))
+    return FileTee(RowsVisitor(out, read, decisions), Fingerprint(out.keys))
 
 
 class RowsVisitor(FileVisitor[FileRows]):
     """Adds the rows of each replayed match of a file to a :class:`FileRows`.
 
     With ``decisions`` among the frames, the same replay also feeds the
-    analysis' visitor (:class:`~tabla_cli.analysis.decisions.DecisionsVisitor`,
-    one per match, see :func:`tabla_cli.reports.skill.match_decisions`): a match
-    that records analysis gives its decisions, and with ``analyse`` every other
-    match is evaluated by the engine, a match at a time.
+    visitor ``decisions`` gives for each match (the report's is the analysis'
+    :class:`~tabla_cli.analysis.decisions.DecisionsVisitor`, see
+    :class:`tabla_cli.reports.reading.ReportDecisions`), and the match's
+    ``decisions`` rows are what it gives once the match ends.
 
     Args:
         out: the file's rows.
         read: findings of reading the next match, recorded before the replay's.
-        analyse: the engine's options for matches without recorded analysis;
-            None = only the analysis the files record.
+        decisions: what fills the ``decisions`` frame; None leaves it empty.
     """
 
     wants = Wants.FINDING | Wants.ROLL | Wants.RESIGN | Wants.UNCHECKED | Wants.CUBE | Wants.RESULT
     lazy_games = True  # only .mat is read game by game, and a .mat file records no analysis
 
-    def __init__(self, out: FileRows, read: Iterable[Finding] = (), analyse: AnalysisOptions | None = None) -> None:
+    def __init__(self, out: FileRows, read: Iterable[Finding] = (), decisions: MatchDecisions | None = None) -> None:
         self.out = out
-        self.analyse = analyse
-        self.decisions: DecisionsVisitor | None = None
+        self.deciding = decisions if "decisions" in out.include else None
+        self.decisions: BaseVisitor[Any] | None = None
         self.replaying = False
         self.pending = list(read)
         self.read: list[Finding] = []
@@ -257,18 +267,19 @@ class RowsVisitor(FileVisitor[FileRows]):
     def visit_file_finding(self, finding: Finding) -> None:
         self.out.add_finding(finding, None)
 
-    def begin_match(self, match: Match) -> None:
+    def begin_match(self, match: Match) -> Skip | None:
         self.local = self.out.matches
         self.names = display_names(match.players, self.out.path, self.local)
         self.length = match.length
         self.out.matches += 1
-        if "decisions" in self.out.include:
-            self.decisions = match_decisions(match, self.out.path, self.analyse)
+        if self.deciding is not None:
+            self.decisions = self.deciding.visitor(match, self.out.path)
         self.read, self.pending = self.pending, []
         self.replaying = True
         self.findings = self.error_findings = 0
         for finding in self.read:
             self.out.add_finding(finding, self.local)
+        return None
 
     def visit_finding(self, finding: Finding) -> None:
         self.findings += 1
@@ -464,8 +475,8 @@ class RowsVisitor(FileVisitor[FileRows]):
         length = match.length
         score = match_result.final_score
         games = match_result.games
-        if self.decisions is not None:
-            out.rows["decisions"] += decision_rows(self.decisions, self.analyse, local, names)
+        if self.decisions is not None and self.deciding is not None:
+            out.rows["decisions"] += self.deciding.rows(self.decisions, local, names)
             self.decisions = None
             out.pack()
         winner = match_result.winner
@@ -506,6 +517,23 @@ class RowsVisitor(FileVisitor[FileRows]):
         return self.out
 
 
+class HeaderRows(RowsVisitor):
+    """The ``matches`` rows of a file from what its matches' headers say, and what reading found: no match
+    is replayed (:data:`~tabla_cli.visitor.SKIP`), so a row has no result, score, games or replay findings.
+
+    Enough to choose matches by player, opponent, date, site and length before the one replay that
+    counts (:func:`tabla_cli.reports.select.files_to_analyse`); ``decisions`` stays empty.
+    """
+
+    def __init__(self, out: FileRows, read: Iterable[Finding] = ()) -> None:
+        super().__init__(out, read)
+
+    def begin_match(self, match: Match) -> Skip | None:
+        super().begin_match(match)
+        self.end_match(MatchResult(match, kind="match" if match.length else "money"))
+        return SKIP
+
+
 def display_names(players: tuple[str, str], path: str, local: int) -> tuple[str, str]:
     """The names a match's players get in reports: an empty name (a deleted account) becomes one of its own.
 
@@ -518,78 +546,3 @@ def display_names(players: tuple[str, str], path: str, local: int) -> tuple[str,
     if all(players):
         return players
     return (players[0] or f"(unnamed 1: {path} #{local + 1})", players[1] or f"(unnamed 2: {path} #{local + 1})")
-
-
-def text_rows(
-    text: str,
-    path: str,
-    *,
-    include: Iterable[str] = FRAME_NAMES,
-    scoring: str | None = None,
-    analyse: AnalysisOptions | None = None,
-) -> FileRows:
-    """The rows of every match in ``text``; never raises for bad input.
-
-    A file that cannot be read, or stops following its format, gives an
-    ``unreadable-file`` or ``syntax-error`` row in ``findings`` (the matches
-    before the bad spot are kept), as ``tabla check`` reports it. ``scoring``
-    names a scoring rule set that wins over the transcripts' headers;
-    ``analyse``: as :class:`RowsVisitor` takes it.
-    """
-    return run(
-        path, rows_visitor(FileRows(path, frozenset(include)), analyse=analyse), ReadOptions(scoring=scoring), text=text
-    )
-
-
-def file_rows(
-    source: Source | str,
-    *,
-    include: Iterable[str] = FRAME_NAMES,
-    options: ReadOptions = ReadOptions(),
-    analyse: AnalysisOptions | None = None,
-) -> FileRows:
-    """The rows of every match in the file at ``source``; never raises for bad input.
-
-    ``analyse``: the engine's options for matches that record no analysis
-    (None: only recorded analysis fills ``decisions``).
-    """
-    src = as_source(source)
-    return run(src, rows_visitor(FileRows(src.path, frozenset(include)), analyse=analyse), options)
-
-
-def failed_rows(source: Source | str, message: str, *, include: Iterable[str] = FRAME_NAMES) -> FileRows:
-    """The rows of a file whose task failed for good on a cluster (``Type: message``): an ``internal-error``."""
-    path = as_source(source).path
-    rows = FileRows(path, frozenset(include))
-    rows.add_finding(internal_error(message, path), None)
-    return rows
-
-
-def iter_file_rows(
-    paths: Iterable[Source | str],
-    *,
-    jobs: int = 1,
-    include: Iterable[str] = FRAME_NAMES,
-    options: ReadOptions = ReadOptions(),
-    scheduler: str | None = None,
-    progress: Callable[[], None] | None = None,
-    analyse: AnalysisOptions | None = None,
-) -> Iterator[FileRows]:
-    """:class:`FileRows` of each file, in input order, with ``jobs`` processes or on the Dask ``scheduler``.
-
-    The rows are made where the file is read (on the workers): only these
-    row batches travel back. ``progress`` is called once per file done.
-    ``analyse``: as :func:`file_rows` takes it.
-    """
-    kept = frozenset(include)
-    work = functools.partial(file_rows, include=kept, options=options, analyse=analyse)
-    return map_in_order(
-        work,
-        paths,
-        jobs,
-        per_job=8,
-        max_chunk=8,
-        scheduler=scheduler,
-        progress=progress,
-        on_error=functools.partial(failed_rows, include=kept),
-    )

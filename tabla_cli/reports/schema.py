@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from tabla_cli.analysis.stats import DECISION_COLUMNS
 from tabla_cli.columns import Column, table
+from tabla_cli.evaluation.types import DecisionKind
 from tabla_cli.findings import CODES
 from tabla_cli.scoring import LEVEL_NAMES, SCORINGS
 
@@ -31,15 +31,17 @@ _CATEGORIES = {
     "cube_actions": CUBE_ACTIONS,
     "severities": SEVERITIES,
     "codes": tuple(CODES),
+    "decision_kinds": tuple(kind.value for kind in DecisionKind),
 }
 """The category sets the frames' category columns name in ``columns.toml``."""
 
 COLUMNS: dict[str, tuple[Column, ...]] = {
     **{name: table(f"frames.{name}", _CATEGORIES) for name in FRAME_NAMES if name != "decisions"},
-    "decisions": (*table("shared.match_key"), *DECISION_COLUMNS[1:]),
+    "decisions": (*table("shared.match_key"), *table("analysis.decisions", _CATEGORIES)[1:]),
 }
 """The columns of every frame, in order, with dtypes and meanings (``frames`` in ``columns.toml``;
-``decisions``: :data:`~tabla_cli.analysis.stats.DECISION_COLUMNS` with the integer match key)."""
+``decisions``: the analysis' table, :data:`~tabla_cli.analysis.stats.DECISION_COLUMNS`, with the
+integer match key)."""
 
 NAME_COLUMNS: dict[str, tuple[str, ...]] = {
     "matches": ("player0", "player1", "winner"),

@@ -1,23 +1,27 @@
 """Choose the files to analyse before the engine sees them: only those holding a match the report keeps.
 
 Analysing a match costs far more than reading its headers. :func:`files_to_analyse` reads every file once without the
-engine, lets :func:`~tabla_cli.reports.build.build_report` choose the matches
-exactly as the report will (aliases, case of names, dates, site, length),
-and returns the files that hold one, so that a question about 33 matches of
-an archive of 1,777 files analyses 33 files. A file where no match could be
-read is kept, so that its errors are still reported.
+engine and without replaying a match (what the headers say is enough:
+:class:`~tabla_cli.reports.rows.HeaderRows`), lets
+:func:`~tabla_cli.reports.build.build_report` choose the matches exactly as
+the report will (aliases, case of names, dates, site, length), and returns
+the files that hold one, so that a question about 33 matches of an archive of
+1,777 files analyses 33 files, and each chosen match is replayed once, by the
+analysis. A file where no match could be read is kept, so that its errors are
+still reported. No match is replayed here, so copies of a match are not told
+apart: each copy counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tabla_cli.reports.build import Report, ReportOptions, build_report
 from tabla_cli.source import Source
 
-__all__ = ["files_to_analyse", "match_keys", "row_filter"]
+__all__ = ["RowFilter", "files_to_analyse", "match_keys", "row_filter"]
 
 
 def files_to_analyse(
@@ -34,7 +38,7 @@ def files_to_analyse(
         The files, and the report of the quick read (its ``unknown`` names
         the filter's players that no match has).
     """
-    quick = build_report(sources, replace(options, analyse=None, plays=False), progress=progress)
+    quick = build_report(sources, replace(options, analyse=None, plays=False, headers=True), progress=progress)
     readable = set(quick.everything.matches["file"])
     chosen = set(quick.frames.matches["file"])
     return [source for source in sources if source.path in chosen or source.path not in readable], quick
@@ -46,13 +50,25 @@ def match_keys(report: Report) -> set[str]:
     return {file if index == 1 else f"{file}#{index}" for file, index in zip(matches["file"], matches["index"])}
 
 
-def row_filter(report: Report, *, exact_case: bool = False) -> Callable[[Mapping[str, Any]], bool]:
-    """Whether an analysis row (a decision) belongs to ``report``'s choice: one of its matches and,
-    when the filter names players, one of theirs (names compared without case unless ``exact_case``)."""
-    keys = match_keys(report)
+@dataclass(frozen=True, slots=True)
+class RowFilter:
+    """Whether an analysis row (a decision) belongs to a report's choice: one of its matches (by the
+    analysis' key, :attr:`matches`) and, when the filter names players, one of theirs (names compared
+    without case unless ``exact_case``). :func:`tabla_cli.analyse.analyse_sources` also has the analysis
+    skip the other matches as they begin."""
 
-    def fold(name: str) -> str:
-        return name if exact_case else name.casefold()
+    matches: frozenset[str]
+    players: frozenset[str] = frozenset()
+    exact_case: bool = False
 
-    players = {fold(name) for name in report.filter.players}
-    return lambda row: row["match"] in keys and (not players or fold(str(row["player"])) in players)
+    def _fold(self, name: str) -> str:
+        return name if self.exact_case else name.casefold()
+
+    def __call__(self, row: Mapping[str, Any]) -> bool:
+        return row["match"] in self.matches and (not self.players or self._fold(str(row["player"])) in self.players)
+
+
+def row_filter(report: Report, *, exact_case: bool = False) -> RowFilter:
+    """The :class:`RowFilter` of ``report``'s choice."""
+    players = frozenset(name if exact_case else name.casefold() for name in report.filter.players)
+    return RowFilter(frozenset(match_keys(report)), players, exact_case)

@@ -2,36 +2,27 @@
 
 The decisions are the analysis' own (:mod:`tabla_cli.analysis.decisions`):
 the report's replay feeds a
-:class:`~tabla_cli.analysis.decisions.DecisionsVisitor` per match
-(:func:`match_decisions`), and :func:`decision_rows` evaluates what it
-collected (the analysis the file records, else the engine with ``--analyze``)
-into rows of the ``decisions`` frame. The statistics are
+:class:`~tabla_cli.analysis.decisions.DecisionsVisitor` per match, and what it
+collected is evaluated (the analysis the file records, else the engine with
+``--analyze``) into rows of the ``decisions`` frame
+(:class:`tabla_cli.reports.reading.ReportDecisions`). The statistics are
 :func:`tabla_cli.analysis.stats.player_stats`, so the skill columns are its
 columns (:data:`SKILL_COLUMNS`), with the definitions of ``docs/analysis.md``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import pandas as pd
 
 from tabla_cli.analysis.stats import STAT_COLUMNS, player_stats
 from tabla_cli.columns import Column, rate
-from tabla_cli.reports.schema import COLUMNS
-
-if TYPE_CHECKING:
-    from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
-    from tabla_cli.model import Match
 
 __all__ = [
     "MATCH_SKILL_COLUMNS",
     "OPPONENT_SKILL_COLUMNS",
     "RENAMED",
     "SKILL_COLUMNS",
-    "decision_rows",
     "group_skill",
-    "match_decisions",
     "match_skill",
     "player_skill",
 ]
@@ -60,44 +51,6 @@ OPPONENT_SKILL_COLUMNS: tuple[Column, ...] = (
 
 GROUP_SKILL = ("decisions", "error_rate", "pr")
 """The skill columns of the opponent and period tables."""
-
-
-def match_decisions(match: Match, path: str, analyse: AnalysisOptions | None) -> DecisionsVisitor | None:
-    """The analysis' visitor for one match of the report's replay; None when it has nothing to collect.
-
-    Args:
-        match: the match (its ``begin_match`` is called here).
-        path: the file.
-        analyse: the engine's options; None = recorded analysis only, and a
-            match that records none gives no visitor.
-    """
-    from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
-
-    visitor = DecisionsVisitor(path, analyse or AnalysisOptions(recorded=True))
-    visitor.begin_match(match)
-    return visitor if analyse is not None or visitor.use_recorded else None
-
-
-def decision_rows(
-    visitor: DecisionsVisitor, analyse: AnalysisOptions | None, match: int, names: tuple[str, str]
-) -> list[tuple[Any, ...]]:
-    """The ``decisions`` rows of one match's visitor, evaluated (the engine's in one batch).
-
-    Args:
-        visitor: the match's visitor, after the replay.
-        analyse: the engine's options (None: recorded analysis only).
-        match: the match's local key.
-        names: the players' names in the report.
-    """
-    from tabla_cli.analysis.decisions import AnalysisOptions, evaluate
-
-    rows = evaluate(visitor.pending, analyse or AnalysisOptions(recorded=True))
-    out = []
-    for row in rows:
-        side = int(row["side"])
-        row.update(match=match, player=names[side], opponent=names[1 - side])
-        out.append(tuple(row.get(c.name) for c in COLUMNS["decisions"]))
-    return out
 
 
 def _stats(decisions: pd.DataFrame, key: pd.Series, by_match: bool = False) -> pd.DataFrame:

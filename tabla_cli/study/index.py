@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabla_cli.analysis.decisions import AnalysisOptions, FileAnalysis, evaluate
+from tabla_cli.analysis.decisions import AnalysisOptions
+from tabla_cli.analysis.file_analysis import FileAnalysis, evaluate
 from tabla_cli.check import FileReport
 from tabla_cli.files import MAX_SIZE
 from tabla_cli.findings import Code, Finding
+from tabla_cli.parallel import map_in_order
 from tabla_cli.pipeline import FileTee, ReadOptions, as_source, internal_error, run
-from tabla_cli.source import Source, collect_sources, map_in_order
+from tabla_cli.source import Source, collect_sources
 from tabla_cli.study.store import Store, StoredFile, open_store
 from tabla_cli.study.visitor import StudyVisitor
 
@@ -204,6 +206,7 @@ def alternatives(kind: str, evaluation: Evaluation | None, recorded: RecordedAna
 def index_source(source: Source | str, options: IndexOptions = IndexOptions()) -> IndexedFile:
     """Read and replay one file into its rows for the index; never raises for bad input."""
     from tabla_cli.digest import Fingerprint
+    from tabla_cli.reports.reading import ReportDecisions
     from tabla_cli.reports.rows import FileRows, RowsVisitor
     from tabla_cli.study.frames import pack_rows
 
@@ -218,7 +221,16 @@ def index_source(source: Source | str, options: IndexOptions = IndexOptions()) -
     try:
         from tabla_cli.check import CheckVisitor
 
-        run(src, FileTee(RowsVisitor(file_rows), Fingerprint(file_rows.keys), CheckVisitor(report), study), read)
+        run(
+            src,
+            FileTee(
+                RowsVisitor(file_rows, decisions=ReportDecisions()),
+                Fingerprint(file_rows.keys),
+                CheckVisitor(report),
+                study,
+            ),
+            read,
+        )
         if options.level is None:
             for item in study.pending:
                 item.decision = None  # no engine: only what the files record
@@ -325,7 +337,7 @@ def index_into(
 
 def analyse_tagged(options: AnalysisOptions, read: ReadOptions, source: Source) -> FileAnalysis:
     """``tabla analyze``'s analysis of one file with the index's columns on each row (``analyze --db``)."""
-    from tabla_cli.analysis.decisions import analyse_source
+    from tabla_cli.analysis.file_analysis import analyse_source
 
     return analyse_source(source, options, read, visitor_class=StudyVisitor)
 

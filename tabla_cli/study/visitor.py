@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
-from tabla_cli.analysis.engine import ANALYSABLE_VARIANTS
 from tabla_cli.board import Play, Player, Position
 from tabla_cli.errors import InvalidIdError
+from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS
 from tabla_cli.model import Action, Game, Match
 from tabla_cli.study.tags import cube_tags, play_tags, position_tags, score_tags, tag_words
-from tabla_cli.visitor import DecisionState
+from tabla_cli.visitor import DecisionState, Skip
 
 __all__ = ["StudyVisitor"]
 
@@ -36,12 +36,13 @@ class StudyVisitor(DecisionsVisitor):
         self.date: str | None = None
         self.number = 0
 
-    def begin_match(self, match: Match) -> None:
+    def begin_match(self, match: Match) -> Skip | None:
         from tabla_cli.reports.rows import match_date
 
-        super().begin_match(match)
+        skip = super().begin_match(match)
         self.date = match_date(match)
         self.number += 1
+        return skip
 
     def begin_game(self, game: Game, state: DecisionState) -> None:
         super().begin_game(game, state)

@@ -25,8 +25,8 @@ import pytest
 from tabla_cli.check import check_text
 from tabla_cli.errors import InputError, TablaError
 from tabla_cli.formats import get as get_format
-from tabla_cli.ids import parse_ids
 from tabla_cli.notation import parse_play
+from tabla_cli.pasted import parse_ids
 
 from fuzz.mutations import SEEDS
 

@@ -33,7 +33,8 @@ from tabla_cli.analysis.decisions import AnalysisOptions, DecisionsVisitor
 from tabla_cli.board import Player, Position
 from tabla_cli.check import FileReport
 from tabla_cli.evaluation.types import DecisionKind
-from tabla_cli.ids import MatchState, encode_match_id, parse_ids
+from tabla_cli.ids import MatchState, encode_match_id
+from tabla_cli.pasted import parse_ids
 from tabla_cli.pipeline import run
 
 OTHERS = 60

@@ -22,7 +22,8 @@ import re
 import sys
 from pathlib import Path
 
-from tabla_cli.ids import encode_match_id, parse_ids
+from tabla_cli.ids import encode_match_id
+from tabla_cli.pasted import parse_ids
 
 _IDS = re.compile(r"Position ID: (\S+)\s*\n\s*Match ID\s*: (\S+)")
 _BLOCK = re.compile(

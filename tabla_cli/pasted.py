@@ -2,7 +2,8 @@
 
 The shapes are the Lark grammar ``grammars/ids.lark``; what the IDs say is
 checked by :mod:`tabla_cli.ids.match`, :mod:`tabla_cli.ids.xgid` and
-:mod:`tabla_cli.position_key`.
+:mod:`tabla_cli.position_key`. It sits over :mod:`tabla_cli.ids` (which
+imports nothing but the standard library), beside the other Lark readers.
 
 >>> parse_ids("4HPwATDgc/ABMA:cAkAAAAAAAAE")[1].dice_owner
 <Player.ONE: 1>
