@@ -1,5 +1,5 @@
 """``tabla index`` and ``tabla positions``: build time per 1,000 matches, the second (unchanged) run, one changed
-file, query latency and database size, SQLite next to PostgreSQL.
+file, query latency, a whole ``tabla positions`` process in each format, and database size, SQLite next to PostgreSQL.
 
     PYTHONPATH=$PWD python benchmarks/bench_index.py DIR [--jobs 2] [--scale 1777] [--no-postgres]
 
@@ -7,6 +7,11 @@ DIR holds the archive (e.g. ``bench-data/plain`` from ``gen_matches.py``). The
 queries are timed on the index as built and, with ``--scale N``, on an index
 whose decisions are copied until it holds as many as N matches of the archive
 would (the copies only make the tables larger: the same rows under other paths).
+Each query is timed in this process (:func:`find_positions`, best of 3); the
+by-luck query of one player is also run as ``tabla positions`` processes, one
+per format (wall time, and the process's CPU time: PostgreSQL's own is not in
+it), the Anki deck and the quiz for its first :data:`DRAWN` decisions only
+(they draw a board for each).
 PostgreSQL: ``$TABLA_TEST_POSTGRES``, else a throw-away server started as the tests
 start one (``tests/pg_server.py``); ``--no-postgres`` leaves it out. Prints figures;
 asserts nothing.
@@ -16,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +45,44 @@ QUERIES: dict[str, PositionFilter] = {
     "one player's decisions, by luck": PositionFilter(players=("Lena",), sort="luck"),
     "everything, file order": PositionFilter(sort="order"),
 }
+
+
+CLI_QUERY = ("--player", "Lena", "--sort", "luck")
+"""The by-luck query of :data:`QUERIES`, as ``tabla positions`` options."""
+
+DRAWN = (100, 1000)
+"""How many decisions the timed Anki decks and quiz pages hold."""
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def process(args: list[str], stdout: Path) -> tuple[float, float]:
+    """Run ``tabla ARGS`` (its output into ``stdout``); its wall and CPU seconds (user and system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    with stdout.open("wb") as out:
+        command = [sys.executable, "-c", "from tabla_cli.cli import main; main()", *args]
+        subprocess.run(command, stdout=out, cwd=_ROOT, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def processes(target: str, work: Path) -> None:
+    """Time the by-luck query as ``tabla positions`` processes, in each format (best of 3 wall, its CPU)."""
+    runs: list[tuple[str, list[str]]] = [(fmt, ["--format", fmt]) for fmt in ("table", "json", "csv", "xgid", "ids")]
+    for count in DRAWN:
+        for fmt, suffix in (("anki", "apkg"), ("html", "html")):
+            out = str(work / f"deck.{suffix}")
+            runs.append((f"{fmt}, first {count}", ["--limit", str(count), "-o", out, "--force"]))
+    for label, extra in runs:
+        times = [process(["positions", "--db", target, *CLI_QUERY, *extra, "-q"], work / "out") for _ in range(3)]
+        wall, cpu = min(times)
+        size = (work / "out").stat().st_size
+        print(
+            f"  tabla positions {' '.join(CLI_QUERY)}, {label:16s} {wall:6.2f} s wall, {cpu:5.2f} s CPU"
+            + (f" ({size / 1e6:.1f} MB out)" if size else "")
+        )
 
 
 def timed(work: Callable[[], Any]) -> tuple[float, Any]:
@@ -114,6 +159,8 @@ def run(label: str, target: str, archive: Path, jobs: int, scale: int | None) ->
                 for name, flt in QUERIES.items():
                     seconds = best_of(lambda flt=flt: find_positions(store, flt))
                     print(f"  query: {name:45s} {seconds * 1000:8.1f} ms ({len(find_positions(store, flt))} rows)")
+        processes(target, work)
+        print(f"  load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

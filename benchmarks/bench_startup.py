@@ -5,11 +5,12 @@
 Runs each command below in a fresh Python process (``python -c "from
 tabla_cli.cli import main; main()" ARGS``, as the ``tabla`` script does) and
 prints the least and the median CPU time (user + system, from the children's
-``getrusage``) over ``--repeat`` runs, and which of pandas, pyarrow, numpy
-and bgsage the command would load; ``python -c pass`` first, for the
-interpreter's own share. ``--against`` (repeatable) runs the same with other
-checkouts first (e.g. an older commit exported with ``git archive``) for a
-side-by-side table. ``--check DIR`` also times ``tabla check --jobs 1 -q DIR``
+``getrusage``) over ``--repeat`` runs, and which of pandas, pyarrow, numpy,
+bgsage and matplotlib the command would load; ``python -c pass`` first, for the
+interpreter's own share. Each checkout's package is byte-compiled first, as
+an installed one is (whatever ``PYTHONDONTWRITEBYTECODE`` says).
+``--against`` (repeatable) runs the same with other checkouts first (e.g.
+an older commit exported with ``git archive``) for a side-by-side table. ``--check DIR`` also times ``tabla check --jobs 1 -q DIR``
 as a whole process (CPU and wall, least and median of ``--repeat`` runs, the
 checkouts in turn), e.g. over 200 generated 7-point matches (see README.md).
 CPU time moves with the machine's load;
@@ -21,6 +22,7 @@ does not. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
 import statistics
@@ -32,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "three-point-match.mat"
-HEAVY = ("pandas", "pyarrow", "numpy", "bgsage")
+HEAVY = ("pandas", "pyarrow", "numpy", "bgsage", "matplotlib")
 COMMANDS: list[list[str]] = [
     ["--help"],
     ["--version"],
@@ -42,8 +44,9 @@ COMMANDS: list[list[str]] = [
     ["convert", "-q", str(EXAMPLE), "--to", "json", "-o", "-"],
     ["report", "--help"],
     ["report", "-q", str(EXAMPLE)],
+    ["report", "-q", "--format", "csv", str(EXAMPLE)],
 ]
-"""The commands timed; ``report`` needs pandas and is there for scale."""
+"""The commands timed; ``report`` needs pandas (which loads pyarrow and numpy)."""
 
 _RUN = "from tabla_cli.cli import main; main()"
 _LOADED = (
@@ -126,6 +129,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     checkouts = [path.resolve() for path in args.against] + [ROOT]
+    for checkout in checkouts:  # as an installed package is: the time to compile is no start-up a user pays
+        compileall.compile_dir(checkout / "tabla_cli", quiet=1)
     results = [startup(checkout, args.repeat) for checkout in checkouts]
     bare = sorted(_cpu([sys.executable, "-c", "pass"], ROOT)[0] for _ in range(args.repeat))
     print(f"CPU seconds (user+sys) of one process, least / median of {args.repeat}")

@@ -2,8 +2,10 @@
 
 Each command runs in a fresh interpreter (``main(args)`` in-process there),
 which then reports its exit status and which of the heavy packages got
-loaded: pandas, pyarrow and numpy (the report machinery) and bgsage (the
-analysis engine).
+loaded: pandas, pyarrow and numpy (the report machinery), bgsage (the
+analysis engine) and matplotlib (the plots). A report loads pandas (and
+pandas loads pyarrow), but the engine only when it analyses and matplotlib
+only when it draws.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import helpers
 ROOT = helpers.ROOT
 DATA = helpers.DATA
 MATCH = ROOT / "examples" / "three-point-match.mat"
-HEAVY = ("pandas", "pyarrow", "numpy", "bgsage")
+HEAVY = ("pandas", "pyarrow", "numpy", "bgsage", "matplotlib")
 
 _PROBE = f"""
 import json, sys
@@ -82,6 +84,71 @@ def test_the_probe_sees_a_heavy_package_when_a_command_loads_one() -> None:
     assert code == 0
     assert out.startswith("player,")
     assert {"pandas", "numpy"} <= set(loaded)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "source"),
+    [
+        ("csv", MATCH),
+        ("table", MATCH),
+        ("json", MATCH),
+        ("csv", DATA / "xg" / "gammonview-5nqfGw9bWG3deTaU.xg"),
+        ("csv", DATA / "corpus" / "sgf" / "gnubg-bglab-lasse-match8463624.sgf"),
+    ],
+    ids=lambda value: value.name if isinstance(value, Path) else str(value),
+)
+def test_a_report_without_analyze_or_plots_loads_neither_the_engine_nor_matplotlib(fmt: str, source: Path) -> None:
+    """The skill columns of a file with recorded analysis are read from the file: no bgsage (the
+    engine's modules load it), and no matplotlib without a plot to draw."""
+    code, loaded, out = loaded_by("report", "--format", fmt, str(source), "-q")
+    assert code == 0, out
+    assert out.strip()
+    assert "pandas" in loaded
+    assert "bgsage" not in loaded
+    assert "matplotlib" not in loaded
+
+
+def test_a_report_loads_matplotlib_to_draw_plots(tmp_path: Path) -> None:
+    code, loaded, out = loaded_by("report", "--format", "csv", str(MATCH), "-q", "--plots", str(tmp_path / "plots"))
+    assert code == 0, out
+    assert "matplotlib" in loaded
+    assert "bgsage" not in loaded
+    assert list((tmp_path / "plots").glob("*.png"))
+
+
+def test_a_report_with_analyze_loads_the_engine() -> None:
+    code, loaded, out = loaded_by("report", "--format", "csv", str(MATCH), "-q", "--analyze", "1ply", "--no-cache")
+    assert code == 0, out
+    assert "bgsage" in loaded
+
+
+def test_the_cache_loads_the_engine_only_to_analyse(tmp_path: Path) -> None:
+    """Importing the evaluation cache (as the readers of recorded analysis do) loads no bgsage; a run
+    that analyses does, and finds the engine the cache hands its misses to."""
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tabla_cli.analysis import cache\n"
+        "from tabla_cli.board import Player, Position\n"
+        "from tabla_cli.evaluation.types import DecisionInput, DecisionKind\n"
+        "engine = ('bgsage', 'bgbot_cpp', 'tabla_cli.analysis.engine')\n"
+        "print([m for m in engine if m in sys.modules])\n"
+        "d = DecisionInput(DecisionKind.CHECKER, Position.start(), Player.ZERO, Player.ZERO, 1, None, (7, 5),"
+        " dice=(3, 1))\n"
+        "print(len(cache.analyse_cached([d], '1ply', luck=False, path=Path(sys.argv[1]))))\n"
+        "print([m for m in engine if m in sys.modules])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "analysis.sqlite")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "1", "['bgsage', 'bgbot_cpp', 'tabla_cli.analysis.engine']"]
 
 
 def test_analysing_a_file_loads_no_pandas() -> None:

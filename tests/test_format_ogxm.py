@@ -14,7 +14,9 @@ import base64
 import copy
 import dataclasses
 import io
+import random
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +33,12 @@ from tabla_cli.board import Player, Position
 from tabla_cli.check import check_file
 from tabla_cli.cli import main
 from tabla_cli.convert import convert_matches
-from tabla_cli.errors import InflatesTooLargeError, InputError, InvalidIdError
+from tabla_cli.errors import InflatesTooLargeError, InputError, InvalidIdError, Location
 from tabla_cli.findings import Code
 from tabla_cli.formats import detect, detect_binary, get
-from tabla_cli.formats.ogxm import read_matches, read_stream, roll_action_id
+from tabla_cli.formats._ogxm2 import decode_member
+from tabla_cli.formats.mat import parse_matches
+from tabla_cli.formats.ogxm import match_from_document, read_matches, read_stream, roll_action_id
 from tabla_cli.ids.match import MatchState
 from tabla_cli.ids.ogid import format_ogid, looks_like_ogid, parse_ogid
 from tabla_cli.model import Match
@@ -43,6 +47,7 @@ from tabla_cli.reader import read_path_matches
 from tabla_cli.replay import replay
 from tabla_cli.show import describe, read_position
 from tabla_cli.signatures import parse_key, signature_findings
+from tabla_cli.source import Source
 from tabla_cli.writers.ogxm import OgxmWriter, document_of
 from tabla_cli.writers.positions import position_rows
 
@@ -482,3 +487,123 @@ def test_impossible_ogids_are_refused(text: str) -> None:
         parse_ogid(text)
     result = CliRunner().invoke(main, ["show", text])
     assert result.exit_code in (1, 2) and "Traceback" not in result.output
+
+
+# --- the v2 decoder under the package ----------------------------------------------------------
+
+
+def _through_package(data: bytes) -> Match:
+    """The match the package's own projection of ``data`` gives (what the reader read before the decoder)."""
+    return match_from_document(ogxm.binary_to_json(data), "m.ogxms", where=Location("m.ogxms"))
+
+
+def _short_games(count: int) -> list[bytes]:
+    """Money games and match games at scores that make Crawford games, as tabla writes them (no analysis)."""
+    text = (CORPUS / "mat" / "gammonview-XCu3RJ0UvDg_Tldl.mat").read_text()
+    (match,) = parse_matches(text, path="c.mat")
+    out = []
+    for start in range(count):
+        length = match.length + start
+        scores = [(0, 0), (length - 2, length - 2), (start % length, length - 2)]
+        for score in scores:
+            games = [dataclasses.replace(g, score=score) for g in match.games[:1]]
+            variant = dataclasses.replace(match, length=length, games=games)
+            writer = OgxmWriter(analysis=False)
+            replay(variant, writer)
+            out.append(writer.result())
+    return out
+
+
+def test_the_decoder_reads_what_the_package_projects(legal_twins: dict[str, Match]) -> None:
+    """Every member the decoder takes gives the match the package's projection gives; one it declines is None."""
+    members = [written(m) for m in legal_twins.values()] + _short_games(6)
+    for data in members:
+        doc = decode_member(data)
+        assert doc is not None
+        assert match_from_document(doc, "m.ogxms", where=Location("m.ogxms")) == _through_package(data)
+    analysed = written(only(OGXM / "gammonview-MYdvw1qGuyaRUH_.gvab"))
+    assert decode_member(analysed) is None  # an analysis block: the package reads it
+    (back,) = list(read_matches(analysed, path="m.ogxms", max_size=LIMIT))
+    assert back == _through_package(analysed) and back.games[0].actions[0].analysis is not None
+
+
+def test_the_decoder_agrees_with_the_package_on_edited_members(legal_twins: dict[str, Match]) -> None:
+    """Projections edited as the fuzz harness edits them and encoded by the package: taken or declined, never read
+    otherwise than the package reads them."""
+    from fuzz.binary import _json_edit
+
+    rng = random.Random(36)
+    seeds = [written(m) for m in legal_twins.values()] + _short_games(2)
+    taken = 0
+    for _ in range(300):
+        doc = ogxm.binary_to_json(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            _json_edit(doc, rng)
+        try:
+            data = ogxm.json_to_binary(doc)
+        except (ogxm.OgxmError, TypeError, ValueError):
+            continue
+        mine = decode_member(data)
+        if mine is None:
+            continue
+        taken += 1
+        errors: list[Any] = []
+        theirs: list[Any] = []
+        try:
+            got: Any = match_from_document(mine, "m.ogxms", errors.append)
+        except InputError as exc:
+            got = str(exc)
+        try:
+            want: Any = match_from_document(ogxm.binary_to_json(data), "m.ogxms", theirs.append)
+        except InputError as exc:
+            want = str(exc)
+        assert (got, [str(e) for e in errors]) == (want, [str(e) for e in theirs])
+    assert taken > 100
+
+
+def test_a_member_whose_checksum_fails_is_not_decoded(legal_twins: dict[str, Match]) -> None:
+    data = bytearray(written(next(iter(legal_twins.values()))))
+    assert decode_member(bytes(data)) is not None
+    data[30] ^= 0x01  # a player's name: still a record that parses
+    assert decode_member(bytes(data)) is None
+    assert decode_member(bytes(data[:-1])) is None and decode_member(b"") is None
+
+
+def test_damage_is_reported_where_the_package_says(legal_twins: dict[str, Match]) -> None:
+    """Skipped and cut ranges at the offsets of the whole stream, after members the decoder read."""
+    members = [written(m) for m in legal_twins.values()]
+    damaged = bytearray(members[2])
+    damaged[len(damaged) // 2] ^= 0xFF
+    data = b"".join(members[:2]) + bytes(damaged) + b"".join(members[3:])
+    cut = data[:-100]
+    skips: list[tuple[int, int]] = []
+    with pytest.raises(ogxm.StreamTruncated) as truncated:
+        list(ogxm.iter_stream(io.BytesIO(cut), strict=False, on_skip=lambda at, n: skips.append((at, n))))
+    errors: list[InputError] = []
+    with pytest.raises(InputError, match="cut short") as ours:
+        for _ in read_stream(io.BytesIO(cut), path="s.ogxms", on_error=errors.append, max_size=LIMIT):
+            pass
+    ((at, length),) = skips
+    assert [e.message for e in errors] == [f"a damaged stream member at byte {at} ({length} bytes) is skipped"]
+    assert f"{truncated.value.length} bytes at byte {truncated.value.offset} " in ours.value.message
+
+
+def test_a_member_that_breaks_a_v2_rule_under_a_good_checksum_is_read_and_replayed(
+    legal_twins: dict[str, Match],
+) -> None:
+    """The one difference from the package's stream reader: it skips a member that breaks one of the v2 rules it
+    validates (here the order of turns) however sound its checksum; the decoder reads what is written and the
+    replay judges it, as for any other format."""
+    data = bytearray(written(next(iter(legal_twins.values()))))
+    start = data.index(b"GAME") + 9
+    first_ply = start + 1 + data[start]  # past the game's record
+    data[first_ply + 3] ^= 0x40  # the second ply's seat: the same side rolls twice
+    csum = data.index(b"CSUM")
+    data[-8:-4] = zlib.crc32(bytes(data[:csum])).to_bytes(4, "little")
+    assert ogxm.verify(bytes(data))[0] == "turn order"
+    (match,) = list(read_matches(bytes(data), path="t.ogxms", max_size=LIMIT))
+    first, second = match.games[0].actions[:2]
+    assert first.player == second.player
+    report = check_file(Source("t.ogxms", data=bytes(data)))
+    assert report.matches == 1 and [f.code for f in report.findings if f.code == Code.UNREADABLE_FILE] == []
+    assert report.findings  # the replay's: the side that rolled out of turn

@@ -21,8 +21,9 @@ from click.testing import CliRunner
 from tabla_cli.board import Position, Step
 from tabla_cli.cli import main
 from tabla_cli.ids import parse_xgid
+from tabla_cli.study.export import render_positions
 from tabla_cli.study.index import IndexOptions, index_paths, index_source
-from tabla_cli.study.query import PositionFilter, find_positions
+from tabla_cli.study.query import NAMES, SORTS, PositionFilter, Positions, find_positions
 from tabla_cli.study.store import StoreError, open_store
 from tabla_cli.study.tags import play_tags, position_tags, score_tags, tag_words
 
@@ -321,6 +322,97 @@ def test_cli_positions_formats(indexed: Path, tmp_path: Path) -> None:
     assert target.read_text().startswith("path,")
     code, _, err = tabla("positions", "--db", db, "-o", str(target))
     assert code == 1 and "use --force" in err
+
+
+def sqlite_indexes(db: Path) -> set[str]:
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'decisions'")
+        return {name for (name,) in rows if not name.startswith("sqlite_")}
+
+
+def test_the_worst_decisions_are_read_off_an_index_in_error_order(archive: Path, tmp_path: Path) -> None:
+    db = tmp_path / "i.sqlite"
+    index_paths([str(archive)], str(db))
+    assert sqlite_indexes(db) == {"decisions_player", "decisions_by_error"}
+    with open_store(str(db), create=False) as store:
+        condition, params = PositionFilter(kind="checker").where()
+        plan = store.query(
+            f"EXPLAIN QUERY PLAN SELECT * FROM decisions d WHERE {condition} ORDER BY {SORTS['error']}", params
+        )
+        worst = find_positions(store, PositionFilter(kind="checker", limit=5))
+        every = find_positions(store, PositionFilter(kind="checker"))
+    assert any("decisions_by_error" in row[-1] for row in plan)
+    assert worst == every[:5] and [r["error"] for r in every if r["error"] is not None] == sorted(
+        (r["error"] for r in every if r["error"] is not None), reverse=True
+    )
+    # an index made before decisions_by_error gets it (and loses the index it replaces) when next written
+    with sqlite3.connect(db) as connection:
+        connection.execute("DROP INDEX decisions_by_error")
+        connection.execute("CREATE INDEX decisions_error ON decisions (error)")
+    before = counts(db)
+    index_paths([str(archive)], str(db))
+    assert sqlite_indexes(db) == {"decisions_player", "decisions_by_error"} and counts(db) == before
+
+
+def test_formats_of_the_stored_rows_are_the_formats_of_their_dicts(indexed: Path) -> None:
+    with open_store(str(indexed), create=False) as store:
+        rows = find_positions(store, PositionFilter(sort="order"))
+    dicts = list(rows)
+    assert isinstance(rows, Positions) and len(dicts) == len(rows) > 100 and rows == dicts and rows[:2] == dicts[:2]
+    assert any(row["alternatives"] for row in dicts) and any(row["rolled_out"] is False for row in dicts)
+    for fmt in ("table", "json", "csv", "xgid", "ids"):
+        assert render_positions(rows, fmt) == render_positions(dicts, fmt), fmt
+    assert json.loads(render_positions(rows, "json")) == dicts
+    assert render_positions(Positions([]), "json") == "[]\n" and render_positions(Positions([]), "csv").count("\n") == 1
+
+
+AWKWARD = {
+    "path": 'a "quoted" \\ path\n with\x00 NUL, %s and ünïcödé ☃',
+    "action": "",
+    "equity": -0.0,
+    "best_equity": float("nan"),
+    "error": float("inf"),
+    "luck": 1e-300,
+    "seq": 2**70,
+    "move": None,
+    "rolled_out": 1,
+    "tags": "",
+}
+"""Values that JSON, CSV and the table write in their own ways."""
+
+ALTERNATIVES = (
+    None,
+    "[]",
+    "{}",
+    '[["8/5 6/5", 0.1, 0.0], ["13/10 6/5", -0.06931799999999999, 0.169318]]',
+    '{"no double": 0.5, "double/take": 0.4, "double/pass": 1.0}',
+    "[[], [1, [2, {}]], [[3]]]",
+    '{"a": [1, {"b": []}], "c": {"d": [1, 2]}}',
+    '[1, "x", [2]]',
+    "[[1, [2]], [3]]",
+    '["\\u2603", [null, true]]',
+)
+
+
+def test_json_of_stored_rows_is_json_dumps_for_awkward_values(indexed: Path) -> None:
+    with open_store(str(indexed), create=False) as store:
+        first = find_positions(store, PositionFilter(sort="order", limit=1)).stored[0]
+    stored = []
+    for number, alternatives in enumerate(ALTERNATIVES):
+        row = list(first)
+        for name, value in AWKWARD.items():
+            row[NAMES.index(name)] = value
+        row[NAMES.index("alternatives")] = alternatives
+        row[NAMES.index("tags")] = " middle  hit " if number % 2 else None
+        stored.append(tuple(row))
+    zero = list(first)
+    zero[NAMES.index("equity")] = 0.0  # equal to -0.0, written otherwise
+    stored += [tuple(zero)] * 40  # columns of few values
+    rows = Positions(stored)
+    dicts = list(rows)
+    assert render_positions(rows, "json") == json.dumps(dicts, indent=1, ensure_ascii=False) + "\n"
+    for fmt in ("table", "csv", "xgid", "ids"):
+        assert render_positions(rows, fmt) == render_positions(dicts, fmt), fmt
 
 
 def test_cli_positions_player_means_what_it_means_in_report(indexed: Path) -> None:

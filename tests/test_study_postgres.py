@@ -67,6 +67,14 @@ def test_postgres_index_answers_as_the_sqlite_index(archive: Path, database: str
             lite, PositionFilter(tags=("race",), sort="order")
         )
         assert pg.query("SELECT * FROM players ORDER BY name") == lite.query("SELECT * FROM players ORDER BY name")
+        for worst in (
+            PositionFilter(limit=7),
+            PositionFilter(kind="take", sort="unlucky"),
+            PositionFilter(sort="luck"),
+        ):
+            assert find_positions(pg, worst) == find_positions(lite, worst)
+        indexes = pg.query("SELECT indexname FROM pg_indexes WHERE tablename = 'decisions'")
+        assert {"decisions_player", "decisions_by_error"} <= {name for (name,) in indexes}
     shown = runner.invoke(main, ["positions", "--db", database, "--limit", "3", "--format", "xgid", "-q"])
     assert shown.exit_code == 0 and len(shown.stdout.splitlines()) == 3
 

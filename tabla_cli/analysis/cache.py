@@ -32,7 +32,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from tabla_cli.analysis.engine import analyse, check_level, engine_version, not_analysable
 from tabla_cli.evaluation.types import ANALYSABLE_VARIANTS, DecisionInput, Evaluation
 
 ENV_DIR = "TABLA_CACHE_DIR"
@@ -269,6 +268,17 @@ def _lookup(path: Path, keys: list[str], slot: str, engine: str, notices: list[s
     return None
 
 
+def analyse(decisions: Sequence[DecisionInput], level: str, threads: int, *, luck: bool = True) -> list[Evaluation]:
+    """The engine's :func:`~tabla_cli.analysis.engine.analyse`, its module imported at the first call.
+
+    The engine's module loads bgsage: importing the cache (as reading recorded analysis does) loads no
+    engine, only a run that analyses does.
+    """
+    from tabla_cli.analysis import engine
+
+    return engine.analyse(decisions, level, threads, luck=luck)
+
+
 def analyse_cached(
     decisions: Sequence[DecisionInput],
     level: str = "auto",
@@ -301,6 +311,8 @@ def analyse_cached(
     Raises:
         UnknownLevelError: ``level`` is not offered.
     """
+    from tabla_cli.analysis.engine import check_level, engine_version, not_analysable
+
     check_level(level)
     if not use_cache:
         return analyse(decisions, level, threads, luck=luck)

@@ -2,7 +2,13 @@
 
 The bytes are decoded by the ``ogxm`` package (the format's own codec,
 ``libogxm``): a file to its JSON projection (:func:`ogxm.binary_to_json`),
-a stream member by member (:func:`ogxm.iter_stream`). This module turns the
+a stream cut into members by the package's framing. A stream member that
+holds only a match's plies under a good checksum is read straight into the
+same projection by :mod:`tabla_cli.formats._ogxm2`, what the package lacks
+(its only v2 decoder goes through JSON and replays every ply, and its stream
+reader validates every member in full, both many times the cost of tabla's
+own reading); any other member is the package's, as is the rest of a stream
+from its first damaged or cut member (:func:`_stream`). This module turns the
 projection into the match model and says only what it holds; the replay
 checks it. GammonView's JSON form (``.gva``) is the same projection as
 text: :mod:`tabla_cli.formats.gva` reads it with :func:`match_from_document`.
@@ -50,7 +56,7 @@ import struct
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
-from tabla_cli.board import Player, Step
+from tabla_cli.board import Player
 from tabla_cli.errors import InflatesTooLargeError, InputError, Location, TranscriptSyntaxError
 from tabla_cli.evaluation.recorded import Candidate, CubeAnalysis, RecordedAnalysis
 from tabla_cli.evaluation.types import CubeAction
@@ -58,7 +64,6 @@ from tabla_cli.files import MAX_SIZE
 from tabla_cli.formats import Format, never
 from tabla_cli.formats._syntax import ErrorHandler
 from tabla_cli.model import Action, ActionKind, Game, Match, RuleSet
-from tabla_cli.notation import format_play_plain
 
 __all__ = [
     "FORMAT",
@@ -95,6 +100,8 @@ _CUBE_ACTIONS = {
 }
 _OUTCOMES = ("win", "gammon_win", "bg_win", "gammon_loss", "bg_loss")
 _READ = 1 << 16
+_HEADER = 16
+"""An OGXM v2 file's header: its last four bytes are the file's size."""
 
 
 class OgxmDocumentError(ValueError):
@@ -109,6 +116,11 @@ def roll_action_id(dice: tuple[int, int]) -> int:
     """
     low, high = sorted(dice)
     return sum(7 - d for d in range(1, low)) + high - low
+
+
+_ROLL_IDS = {(a, b): roll_action_id((a, b)) for a in range(1, 7) for b in range(1, 7)}
+_BY_COLOR = (Player.ONE, Player.ZERO)
+"""Colour 0 is black (tabla's second player), 1 white."""
 
 
 # --- the document as a match -------------------------------------------------------------------
@@ -230,65 +242,72 @@ def _read_game(raw: Any, match: Match, game: Game, where: str) -> tuple[Player, 
     winner = Player(winner_raw) if winner_raw in (0, 1) and not isinstance(winner_raw, bool) else None
     points = _int(raw, "points_won", where, 0)
     number = 0
+    path = match.path
     for index, ply in enumerate(plies):
-        here = f"{where}plies[{index}]."
         if not isinstance(ply, dict):
-            raise OgxmDocumentError(f"{here[:-1]} is not an object")
-        action_id = _int(ply, "action_id", here)
-        if action_id in (END_GAME, END_PASS):
-            continue
-        color = ply.get("color")
-        if color not in (0, 1) or isinstance(color, bool):
-            raise OgxmDocumentError(f"{here}color is {color!r}, neither 0 nor 1")
-        player = Player(1 - color)
-        if player is Player.ZERO or number == 0:  # move numbers as a .mat prints them: white on the left
-            number += 1
-        location = Location(match.path, game=game.number, move=number)
-        if action_id < ROLLS:
-            game.actions.append(_roll(ply, player, location, number, action_id, here))
-        elif action_id in (DOUBLE, TAKE, PASS):
-            kind = {DOUBLE: ActionKind.DOUBLE, TAKE: ActionKind.TAKE, PASS: ActionKind.DROP}[action_id]
-            game.actions.append(Action(kind, player, location, number, analysis=_cube_ply_analysis(ply)))
-        elif action_id in (RESIGN_ACCEPTED, RESIGN_WON):
-            level = RESIGN_VALUES.get(str(ply.get("resign_value")))
-            game.actions.append(Action(ActionKind.RESIGN, player, location, number, value=level))
-        else:
-            raise OgxmDocumentError(f"{here}action_id {action_id} is not an action this reader knows")
+            raise OgxmDocumentError(f"{where}plies[{index}] is not an object")
+        try:
+            number = _read_ply(ply, game, path, number)
+        except OgxmDocumentError as exc:  # named here, not for every ply read
+            raise OgxmDocumentError(f"{where}plies[{index}].{exc}") from None
     if winner is None or points == 0:
         return None
     game.actions.append(Action(ActionKind.WIN, winner, Location(match.path, game=game.number), value=points))
     return winner, points
 
 
-def _steps(moves: Any, player: Player, where: str) -> tuple[Step, ...]:
-    """The checkers moved, as steps from the mover's side (25 the bar, 0 off)."""
+def _read_ply(ply: dict[str, Any], game: Game, path: str, number: int) -> int:
+    """Read one ply into ``game``; the move number after it. An error names the field from the ply."""
+    action_id = _int(ply, "action_id", "")
+    if action_id in (END_GAME, END_PASS):
+        return number
+    color = ply.get("color")
+    if color not in (0, 1) or isinstance(color, bool):
+        raise OgxmDocumentError(f"color is {color!r}, neither 0 nor 1")
+    player = _BY_COLOR[color]
+    if player is Player.ZERO or number == 0:  # move numbers as a .mat prints them: white on the left
+        number += 1
+    location = Location(path, game=game.number, move=number)
+    if action_id < ROLLS:
+        game.actions.append(_roll(ply, player, location, number, action_id))
+    elif action_id in (DOUBLE, TAKE, PASS):
+        kind = {DOUBLE: ActionKind.DOUBLE, TAKE: ActionKind.TAKE, PASS: ActionKind.DROP}[action_id]
+        game.actions.append(Action(kind, player, location, number, analysis=_cube_ply_analysis(ply)))
+    elif action_id in (RESIGN_ACCEPTED, RESIGN_WON):
+        level = RESIGN_VALUES.get(str(ply.get("resign_value")))
+        game.actions.append(Action(ActionKind.RESIGN, player, location, number, value=level))
+    else:
+        raise OgxmDocumentError(f"action_id {action_id} is not an action this reader knows")
+    return number
+
+
+def _play_text(moves: Any, player: Player) -> str:
+    """The checkers moved, as a ``.mat`` writes a play from the mover's side (25 the bar, 0 off)."""
     if not isinstance(moves, list) or len(moves) > 4:
-        raise OgxmDocumentError(f"{where}moves is not a list of at most 4 checkers")
-    steps = []
+        raise OgxmDocumentError("moves is not a list of at most 4 checkers")
+    parts = []
     for move in moves:
         if not isinstance(move, dict):
-            raise OgxmDocumentError(f"{where}a move is not an object")
+            raise OgxmDocumentError("a move is not an object")
         src, pips = move.get("from"), move.get("pips")
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (src, pips)):
-            raise OgxmDocumentError(f"{where}a move's from or pips is not a number")
-        assert isinstance(src, int) and isinstance(pips, int)  # checked just above
+        if type(src) is not int or type(pips) is not int:  # a JSON number, not a bool
+            raise OgxmDocumentError("a move's from or pips is not a number")
         if not (0 <= src <= 25 and 1 <= pips <= 6):
-            raise OgxmDocumentError(f"{where}a move from {src} by {pips} pips is off the board")
+            raise OgxmDocumentError(f"a move from {src} by {pips} pips is off the board")
         own = src if player is Player.ONE else 25 - src
         if own == 0:
-            raise OgxmDocumentError(f"{where}a move from {src} starts on the other side's bar")
-        steps.append(Step(own, max(0, own - pips)))
-    return tuple(steps)
+            raise OgxmDocumentError(f"a move from {src} starts on the other side's bar")
+        parts.append(f"{own}/{max(0, own - pips)}")
+    return " ".join(parts)
 
 
-def _roll(ply: dict[str, Any], player: Player, location: Location, number: int, action_id: int, where: str) -> Action:
+def _roll(ply: dict[str, Any], player: Player, location: Location, number: int, action_id: int) -> Action:
     d1, d2 = ply.get("d1"), ply.get("d2")
-    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2)):
-        raise OgxmDocumentError(f"{where}dice {d1!r}-{d2!r} are not two values from 1 to 6")
-    assert isinstance(d1, int) and isinstance(d2, int)  # checked just above
-    if roll_action_id((d1, d2)) != action_id:
-        raise OgxmDocumentError(f"{where}action_id {action_id} is not the roll {d1}-{d2}")
-    play = format_play_plain(_steps(ply.get("moves", []), player, where))
+    if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise OgxmDocumentError(f"dice {d1!r}-{d2!r} are not two values from 1 to 6")
+    if _ROLL_IDS[d1, d2] != action_id:
+        raise OgxmDocumentError(f"action_id {action_id} is not the roll {d1}-{d2}")
+    play = _play_text(ply.get("moves", []), player)
     return Action(ActionKind.ROLL, player, location, number, (d1, d2), play, analysis=_roll_analysis(ply, player))
 
 
@@ -341,7 +360,7 @@ def _roll_analysis(ply: dict[str, Any], player: Player) -> RecordedAnalysis | No
         if equity is None:
             continue
         try:
-            play = format_play_plain(_steps(item.get("move", []), player, ""))
+            play = _play_text(item.get("move", []), player)
         except OgxmDocumentError:
             continue
         if item.get("is_played") is True and played is None:
@@ -462,6 +481,15 @@ def documents(
         InputError: not OGXM, a damaged stream (without ``on_skip``), a cut tail.
         InflatesTooLargeError: more than ``max_size`` bytes inflated.
     """
+    for data, number, _ in _members(handle, path=path, max_size=max_size, on_skip=on_skip):
+        yield data, number
+
+
+def _members(
+    handle: BinaryIO, *, path: str, max_size: int, on_skip: Callable[[InputError], None] | None
+) -> Iterator[tuple[bytes, int, dict[str, Any] | None]]:
+    """:func:`documents`, each member with its projection where :func:`~tabla_cli.formats._ogxm2.decode_member`
+    reads it (None: the package is to decode it)."""
     import ogxm
 
     where = Location(path)
@@ -481,7 +509,7 @@ def documents(
     bounded = _Bounded(_Chain(head, rest), max_size, where)
     if head[4:6] == b"\x01\x00":  # a v1 file: one match, never a stream member
         data = _read_all(bounded)
-        yield data, 0
+        yield data, 0, None
         return
     members = 0
 
@@ -492,9 +520,9 @@ def documents(
         on_skip(error)
 
     try:
-        for member in ogxm.iter_stream(bounded, strict=False, on_skip=skipped):
+        for member, doc in _stream(bounded, skipped):
             members += 1
-            yield member, members
+            yield member, members, doc
     except ogxm.StreamTruncated as exc:
         raise InputError(
             f"the stream is cut short: {exc.length} bytes at byte {exc.offset} are an incomplete member", where
@@ -503,6 +531,66 @@ def documents(
         raise InputError(f"the stream is damaged: {exc}", where) from None
     except _zstd_errors() as exc:
         raise InputError(f"the zstandard stream is damaged: {exc}", where) from None
+
+
+def _stream(handle: _Bounded, on_skip: Callable[[int, int], None]) -> Iterator[tuple[bytes, dict[str, Any] | None]]:
+    """The members of a v2 stream, each with its projection where :mod:`~tabla_cli.formats._ogxm2` reads it.
+
+    The package's :func:`ogxm.iter_stream` runs :func:`ogxm.verify`, the
+    whole v2 validation, on every member, which costs more than tabla's
+    whole reading and replay of it. Here a member is framed by the package's
+    codec (``ogxm_stream_next``) and taken when its checksum matches and
+    :func:`~tabla_cli.formats._ogxm2.decode_member` reads it, or when the
+    package verifies it. From the first member that is neither (damaged, cut
+    short, a framing the codec refuses) the rest of the stream is the
+    package's own :func:`ogxm.iter_stream`, so that what is skipped, where it
+    resumes and what a cut tail is are the package's to say, at the offsets
+    of the whole stream.
+    """
+    import ctypes
+
+    import ogxm
+
+    from tabla_cli.formats._ogxm2 import decode_member
+
+    frame = ogxm.load_library().ogxm_stream_next
+    framed = ctypes.c_size_t(0)
+    buffer = bytearray()
+    pos = 0
+    base = 0
+    ended = False
+    while True:
+        size = _HEADER
+        if len(buffer) - pos >= _HEADER:
+            size = max(_HEADER, int.from_bytes(buffer[pos + 12 : pos + 16], "little"))
+        if len(buffer) - pos < size and not ended:
+            del buffer[:pos]
+            base += pos
+            pos = 0
+            while len(buffer) < size and not ended:
+                piece = handle.read(max(size - len(buffer), _READ))
+                buffer += piece
+                ended = not piece
+            continue
+        if pos == len(buffer):
+            return
+        if len(buffer) - pos < size:
+            break
+        member = bytes(buffer[pos : pos + size])
+        if frame(member, size, ctypes.byref(framed)) != 0 or framed.value != size:
+            break
+        doc = decode_member(member)
+        if doc is None and ogxm.verify(member)[0] is not None:
+            break
+        pos += size
+        yield member, doc
+    offset = base + pos
+    tail = _Chain(bytes(buffer[pos:]), io.BytesIO() if ended else handle)
+    try:
+        for member in ogxm.iter_stream(tail, strict=False, on_skip=lambda at, length: on_skip(offset + at, length)):
+            yield member, decode_member(member)
+    except ogxm.StreamTruncated as exc:
+        raise ogxm.StreamTruncated(offset + exc.offset, exc.length) from None
 
 
 def _zstd_errors() -> tuple[type[BaseException], ...]:
@@ -573,9 +661,12 @@ def read_stream(
             raise error
         on_error(TranscriptSyntaxError(error.message, error.location))
 
-    for data, number in documents(handle, path=path, max_size=max_size, on_skip=report):
+    for data, number, doc in _members(handle, path=path, max_size=max_size, on_skip=report):
         try:
-            yield match_from_bytes(data, path, on_error, Location(path))
+            if doc is not None:
+                yield match_from_document(doc, path, on_error, where=Location(path))
+            else:
+                yield match_from_bytes(data, path, on_error, Location(path))
         except InputError as exc:
             if on_error is None or number == 0:
                 raise

@@ -19,11 +19,12 @@ import difflib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas and the frames load with the first function that needs them, not with the names
+    import pandas as pd
 
-from tabla_cli.reports.frames import FRAME_NAMES, Frames
-from tabla_cli.reports.summaries import apply_aliases
+    from tabla_cli.reports.frames import Frames
 
 __all__ = ["FilterResult", "ReportFilter", "filter_frames", "fold_case", "unknown_names"]
 
@@ -141,10 +142,14 @@ def fold_case(frames: Frames, prefer: Iterable[str] = ()) -> Frames:
     for spelling, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         chosen.setdefault(spelling.casefold(), spelling)
     aliases = {spelling: chosen[spelling.casefold()] for spelling in counts if chosen[spelling.casefold()] != spelling}
+    from tabla_cli.reports.summaries import apply_aliases
+
     return apply_aliases(frames, aliases)
 
 
 def _selected(matches: pd.DataFrame, flt: ReportFilter) -> pd.Series:
+    import pandas as pd
+
     keep = pd.Series(True, index=matches.index)
     p0, p1 = matches["player0"], matches["player1"]
     if flt.players and flt.opponents:
@@ -202,6 +207,8 @@ def unknown_among(
 
 def filter_frames(frames: Frames, flt: ReportFilter) -> FilterResult:
     """Keep the matches ``flt`` selects in every frame."""
+    from tabla_cli.reports.frames import FRAME_NAMES
+
     matches = frames.matches
     keep = _selected(matches, flt)
     chosen = matches.loc[keep, "match"]

@@ -10,6 +10,7 @@ with no outside resources, worked from the keyboard.
 from __future__ import annotations
 
 import csv
+import functools
 import html
 import io
 import json
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tabla_cli.errors import TablaError
+from tabla_cli.study.query import NAMES, Positions
 
 __all__ = ["BINARY_FORMATS", "FORMATS", "board_of", "render_positions"]
 
@@ -80,13 +82,15 @@ def _number(value: Any, digits: int = 3) -> str:
     return "" if value is None else f"{float(value):.{digits}f}"
 
 
-def _cell(row: dict[str, Any], key: str) -> str:
-    if key == "where":
-        return _where(row)
-    if key in ("error", "luck"):
-        return _number(row[key])
-    value = row.get(key)
-    return "" if value is None else str(value)
+def _reader(rows: Sequence[dict[str, Any]], names: Sequence[str]) -> tuple[Sequence[Any], Callable[[Any], list[Any]]]:
+    """The rows to walk and a function giving the values of ``names`` of one of them (None where missing):
+    the stored rows of :class:`Positions` (no dict made of each), or the dicts themselves."""
+    if isinstance(rows, Positions):
+        return rows.stored, Positions.reader(names)
+    return rows, lambda row: [row.get(name) for name in names]
+
+
+_TABLE_KEYS = ("player", "kind", "dice", "action", "best", "error", "luck", "score", "phase", "path", "game", "move")
 
 
 def render_table(rows: Sequence[dict[str, Any]]) -> str:
@@ -98,13 +102,86 @@ def render_table(rows: Sequence[dict[str, Any]]) -> str:
     player  kind     dice  played   best     error  luck  score  phase    where
     Ann     checker  31    8/5 6/5  8/5 6/5  0.000        money  opening  a.mat game 1 move 1
     """
-    table = [[title for title, _ in _TABLE]] + [[_cell(row, key) for _, key in _TABLE] for row in rows]
-    widths = [max(len(line[i]) for line in table) for i in range(len(_TABLE))]
-    return "".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() + "\n" for line in table)
+    stored, read = _reader(rows, _TABLE_KEYS)
+    lines = [[title for title, _ in _TABLE]]
+    for player, kind, dice, action, best, error, luck, score, phase, path, game, move in map(read, stored):
+        lines.append(
+            [
+                "" if value is None else str(value)
+                for value in (player, kind, dice, action, best, _number(error), _number(luck), score, phase)
+            ]
+            + [f"{path} game {game} move {move if move is not None else '-'}"]
+        )
+    widths = [max(map(len, cells)) for cells in zip(*lines)]
+    line = "  ".join(f"%-{width}s" for width in widths)
+    return "".join((line % tuple(cells)).rstrip() + "\n" for cells in lines)
+
+
+@functools.cache
+def _encoder(separator: str) -> Callable[[Any], str]:
+    """JSON text with ``separator`` between items (C-accelerated: no ``indent``)."""
+    return json.JSONEncoder(ensure_ascii=False, separators=(separator, ": ")).encode
+
+
+def _nested(value: Any) -> bool:
+    return isinstance(value, (list, dict)) and bool(value)
+
+
+def _indented(value: Any, depth: int) -> str:
+    """``value`` as ``json.dumps(..., indent=1)`` writes it inside an object at ``depth`` (its items a level deeper)."""
+    if not _nested(value):
+        return _encoder(",")(value)
+    pad = "\n" + " " * (depth + 1)
+    close = "\n" + " " * depth
+    items = list(value.values()) if isinstance(value, dict) else value
+    if not any(map(_nested, items)):
+        text = _encoder("," + pad)(value)
+        return text[0] + pad + text[1:-1] + close + text[-1]
+    if isinstance(value, list) and all(_nested(item) and isinstance(item, list) for item in value):
+        if not any(_nested(leaf) for item in value for leaf in item):
+            # a list of lists of values (a checker play's ranking): one encoding, the rows' seams indented
+            inner = pad + " "
+            text = _encoder("," + inner)(value)
+            middle = text[2:-2].replace("]," + inner + "[", pad + "]," + pad + "[" + inner)
+            return "[" + pad + "[" + inner + middle + pad + "]" + close + "]"
+        return "[" + pad + ("," + pad).join(_indented(item, depth + 1) for item in value) + close + "]"
+    return json.dumps(value, indent=1, ensure_ascii=False).replace("\n", close)
+
+
+def _json_values(values: Sequence[Any]) -> list[str]:
+    """Each of ``values`` (no lists or dicts) as JSON, a column at a time."""
+    distinct = set(values)
+    if len(distinct) * 4 < len(values) and all(type(v) is str or v is None for v in distinct):
+        known = {value: _encoder(",")(value) for value in distinct}  # a name, a phase: few, many times over
+        return [known[value] for value in values]
+    # no value's JSON holds a NUL (strings escape it): the items split apart on it
+    return _encoder("\x00")(list(values))[1:-1].split("\x00")
+
+
+def _json_positions(rows: Positions) -> str:
+    """:func:`render_json` of :class:`Positions`, a column at a time (the same text)."""
+    if not rows:
+        return "[]\n"
+    columns: list[list[str]] = []
+    for name, values in zip(NAMES, zip(*rows.stored)):
+        if name == "tags":
+            words = {text: _indented(Positions.decode(name, text), 2) for text in set(values)}
+            columns.append([words[text] for text in values])
+        elif name == "alternatives":
+            columns.append(["null" if text is None else _indented(json.loads(text), 2) for text in values])
+        elif name == "rolled_out":
+            columns.append(_json_values([Positions.decode(name, value) for value in values]))
+        else:
+            columns.append(_json_values(values))
+    keys = ",\n  ".join(_encoder(",")(name).replace("%", "%%") + ": %s" for name in NAMES)
+    template = "{\n  " + keys + "\n }"
+    return "[\n " + ",\n ".join(template % values for values in zip(*columns)) + "\n]\n"
 
 
 def render_json(rows: Sequence[dict[str, Any]]) -> str:
     """The decisions as a JSON array of objects."""
+    if isinstance(rows, Positions):
+        return _json_positions(rows)
     return json.dumps(list(rows), indent=1, ensure_ascii=False) + "\n"
 
 
@@ -113,23 +190,28 @@ def render_csv(rows: Sequence[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(_CSV)
-    for row in rows:
-        writer.writerow(
-            [" ".join(row[name]) if name == "tags" else ("" if row.get(name) is None else row[name]) for name in _CSV]
-        )
+    stored, read = _reader(rows, _CSV)
+    tags = _CSV.index("tags")
+
+    def cells(row: Any) -> list[Any]:
+        values = read(row)
+        values[tags] = " ".join(values[tags])
+        return values
+
+    writer.writerows(map(cells, stored))
     return out.getvalue()
 
 
 def render_xgids(rows: Sequence[dict[str, Any]]) -> str:
     """One XGID a line (to paste into eXtreme Gammon); decisions without one are left out."""
-    return "".join(f"{row['xgid']}\n" for row in rows if row.get("xgid"))
+    stored, read = _reader(rows, ("xgid",))
+    return "".join(f"{xgid}\n" for (xgid,) in map(read, stored) if xgid)
 
 
 def render_ids(rows: Sequence[dict[str, Any]]) -> str:
     """One ``POSITION:MATCH`` ID a line, as ``tabla show`` reads them (``xargs tabla show < FILE``)."""
-    return "".join(
-        f"{row['position_id']}:{row['match_id']}\n" for row in rows if row.get("position_id") and row.get("match_id")
-    )
+    stored, read = _reader(rows, ("position_id", "match_id"))
+    return "".join(f"{position}:{match}\n" for position, match in map(read, stored) if position and match)
 
 
 def board_of(row: dict[str, Any]) -> str:

@@ -9,11 +9,12 @@ into a temporary SQLite database first and asks it the same query.
 from __future__ import annotations
 
 import json
+import operator
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from tabla_cli.analysis.stats import SKILL_THRESHOLDS
 from tabla_cli.study.store import Store, open_store
@@ -24,10 +25,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
+    "NAMES",
     "RATINGS",
     "SORTS",
     "Found",
     "PositionFilter",
+    "Positions",
     "find_positions",
     "player_names",
     "positions_from_files",
@@ -161,9 +164,113 @@ _COLUMNS = (
     "d.cube, d.cube_state, d.position_id, d.match_id, d.xgid, d.phase, d.plan_player, d.plan_opponent, "
     "d.score, d.pips_player, d.pips_opponent, d.race_lead, d.tags, d.alternatives, m.length"
 )
+NAMES: tuple[str, ...] = tuple(column.strip().split(".")[1] for column in _COLUMNS.split(","))
+"""The keys of a decision :func:`find_positions` gives, in order."""
 
 
-def find_positions(store: Store, flt: PositionFilter) -> list[dict[str, Any]]:
+def _tags(text: str | None) -> list[str]:
+    return (text or "").split()
+
+
+def _alternatives(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _rolled_out(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+_DECODE: dict[str, Callable[[Any], Any]] = {"tags": _tags, "alternatives": _alternatives, "rolled_out": _rolled_out}
+"""The columns stored as text or numbers that a decision gives as Python values: the tag words (a list), the
+alternatives (JSON), whether it was rolled out (SQLite keeps 0 and 1)."""
+
+
+class Positions(Sequence[dict[str, Any]]):
+    """The decisions a query found, in its order: each a dict of :data:`NAMES` when asked for.
+
+    The rows are kept as the database gave them (tuples), so that writing
+    thousands of them out does not make thousands of dicts first:
+    :meth:`reader` gives a function that reads some values of a stored row,
+    decoded as the dict would have them.
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self._rows = rows
+
+    @property
+    def stored(self) -> list[tuple[Any, ...]]:
+        """The rows as the database gave them (values in :data:`NAMES` order, undecoded)."""
+        return self._rows
+
+    @staticmethod
+    def decode(name: str, value: Any) -> Any:
+        """A stored value of column ``name`` as the decision's dict has it."""
+        decode = _DECODE.get(name)
+        return value if decode is None else decode(value)
+
+    @staticmethod
+    def reader(names: Sequence[str]) -> Callable[[tuple[Any, ...]], list[Any]]:
+        """A function from a stored row to its values of ``names``, decoded (None for a name that is no column)."""
+        known = [name for name in names if name in _INDEX]
+        pick = operator.itemgetter(*(_INDEX[name] for name in known)) if known else (lambda row: ())
+        decoders = [(i, _DECODE[name]) for i, name in enumerate(names) if name in _DECODE]
+        if len(known) == len(names) > 1 and not decoders:
+            return lambda row: list(pick(row))
+        gaps = [i for i, name in enumerate(names) if name not in _INDEX]
+
+        def read(row: tuple[Any, ...]) -> list[Any]:
+            picked = pick(row)
+            values = list(picked) if len(known) != 1 else [picked]
+            for i in gaps:
+                values.insert(i, None)
+            for i, decode in decoders:
+                values[i] = decode(values[i])
+            return values
+
+        return read
+
+    @staticmethod
+    def as_dict(row: tuple[Any, ...]) -> dict[str, Any]:
+        """A stored row as the decision's dict."""
+        item = dict(zip(NAMES, row))
+        for name, decode in _DECODE.items():
+            item[name] = decode(item[name])
+        return item
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self.as_dict(row) for row in self._rows[index]]
+        return self.as_dict(self._rows[index])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return map(self.as_dict, self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Positions({len(self._rows)} decisions)"
+
+
+_INDEX = {name: i for i, name in enumerate(NAMES)}
+
+
+def find_positions(store: Store, flt: PositionFilter) -> Positions:
     """The decisions of the index ``store`` that ``flt`` chooses, in its order."""
     condition, params = flt.where()
     text = (
@@ -174,13 +281,7 @@ def find_positions(store: Store, flt: PositionFilter) -> list[dict[str, Any]]:
     if flt.limit is not None:
         text += " LIMIT ?"
         params.append(flt.limit)
-    rows = store.query_dicts(text, params)
-    for row in rows:
-        row["tags"] = (row["tags"] or "").split()
-        row["alternatives"] = None if row["alternatives"] is None else json.loads(row["alternatives"])
-        if row["rolled_out"] is not None:
-            row["rolled_out"] = bool(row["rolled_out"])
-    return rows
+    return Positions(store.query(text, params))
 
 
 def player_names(store: Store) -> set[str]:
@@ -191,7 +292,7 @@ def player_names(store: Store) -> set[str]:
 
 def positions_from_files(
     paths: Sequence[str], flt: PositionFilter, **index: Any
-) -> tuple[list[dict[str, Any]], IndexSummary, set[str]]:
+) -> tuple[Positions, IndexSummary, set[str]]:
     """:func:`find_positions` over the files under ``paths``, indexed into a temporary database first.
 
     ``index``: keyword arguments of :func:`~tabla_cli.study.index.index_into`
@@ -217,7 +318,7 @@ class Found:
         unknown: the filter's players that no match has, each with the nearest names.
     """
 
-    rows: list[dict[str, Any]]
+    rows: Positions
     findings: list[Finding]
     unknown: list[tuple[str, list[str]]]
 

@@ -148,12 +148,30 @@ def _schema(blob: str) -> list[str]:
         _table("games", GAME_FIELDS),
         _table("decisions", DECISION_FIELDS, ", PRIMARY KEY (path, seq)"),
         _table("findings", _FINDING_FIELDS),
-        "CREATE INDEX IF NOT EXISTS decisions_player ON decisions (LOWER(player))",
-        "CREATE INDEX IF NOT EXISTS decisions_error ON decisions (error)",
         "CREATE INDEX IF NOT EXISTS findings_path ON findings (path)",
         'CREATE INDEX IF NOT EXISTS games_path ON games (path, "match_no")',
         "CREATE VIEW players AS SELECT player AS name, COUNT(DISTINCT path || '#' || match_no) AS matches, "
         "COUNT(*) AS decisions FROM decisions GROUP BY player",
+    ]
+
+
+def _indexes(postgres: bool) -> list[str]:
+    """The indexes of ``decisions`` that ``tabla positions`` reads, made where missing (and the one they replace
+    dropped).
+
+    ``decisions_by_error`` is in the order of ``--sort error`` (the biggest
+    error first, no error last, as :data:`~tabla_cli.study.query.SORTS` has
+    it): the worst decisions are read off it without sorting the table, and
+    a range of errors is one stretch of it. PostgreSQL needs ``NULLS LAST``
+    said (it could not use a plain ``(error)`` index for that order, and
+    sorted every row); SQLite sorts NULL first, so that its ``DESC`` already
+    puts them last.
+    """
+    order = "error DESC NULLS LAST" if postgres else "error DESC"
+    return [
+        "DROP INDEX IF EXISTS decisions_error",  # (error): what an index made before decisions_by_error has
+        "CREATE INDEX IF NOT EXISTS decisions_player ON decisions (LOWER(player))",
+        f"CREATE INDEX IF NOT EXISTS decisions_by_error ON decisions ({order})",
     ]
 
 
@@ -233,7 +251,8 @@ class Store:
             cursor.close()
 
     def create(self) -> None:
-        """Create the tables if they are not there (a no-op on an index of this version)."""
+        """Create the tables if they are not there, and the indexes of :func:`_indexes` (which an index of this
+        version made before them gets once); a no-op on an index that has them."""
         with self.transaction() as cursor:
             cursor.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             cursor.execute(self.sql("SELECT value FROM meta WHERE key = ?"), ("schema",))
@@ -244,10 +263,24 @@ class Store:
                         f"{self.target}: an index of schema {found[0]}, this tabla writes {SCHEMA_VERSION}: "
                         "index into a new one"
                     )
-                return
-            for statement in _schema("BYTEA" if self.postgres else "BLOB"):
-                cursor.execute(statement)
-            cursor.execute(self.sql("INSERT INTO meta (key, value) VALUES (?, ?)"), ("schema", str(SCHEMA_VERSION)))
+            else:
+                for statement in _schema("BYTEA" if self.postgres else "BLOB"):
+                    cursor.execute(statement)
+                cursor.execute(self.sql("INSERT INTO meta (key, value) VALUES (?, ?)"), ("schema", str(SCHEMA_VERSION)))
+            if not self._has_indexes(cursor):
+                for statement in _indexes(self.postgres):
+                    cursor.execute(statement)
+
+    def _has_indexes(self, cursor: Any) -> bool:
+        """Whether the indexes of :func:`_indexes` are there (and the ones they replace gone)."""
+        if self.postgres:
+            cursor.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'decisions'"
+            )
+        else:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'decisions'")
+        found = {row[0] for row in cursor.fetchall()}
+        return {"decisions_player", "decisions_by_error"} <= found and "decisions_error" not in found
 
     def hashes(self) -> dict[str, str]:
         """Each indexed file's content hash, by path."""
