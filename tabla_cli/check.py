@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -23,6 +24,7 @@ __all__ = [
     "check_visitor",
     "check_match",
     "check_paths",
+    "check_sources",
     "check_text",
     "collect_paths",
     "failed_check",
@@ -134,6 +136,23 @@ def check_paths(
         progress=progress,
         on_error=failed_check,
     )
+
+
+def check_sources(
+    sources: Iterable[Source | str],
+    options: ReadOptions = ReadOptions(),
+    *,
+    stdin: Source | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[], None] | None = None,
+) -> Iterator[FileReport]:
+    """``tabla check``'s library call: :func:`check_paths` (``stdin``, read here, first) with
+    :func:`mark_duplicates`' notes, in order as each file is checked."""
+    stream = check_paths(sources, jobs, options, scheduler=scheduler, progress=progress)
+    if stdin is not None:
+        stream = itertools.chain([check_file(stdin, options)], stream)
+    return mark_duplicates(stream)
 
 
 def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:

@@ -16,9 +16,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tabla_cli.errors import InvalidPlayError, Location, UnsupportedFormatError
 from tabla_cli.findings import Code, Finding, Severity
@@ -28,10 +30,15 @@ from tabla_cli.replay import MatchResult, replay
 from tabla_cli.visitor import BaseVisitor, Wants
 from tabla_cli.writers import FORMATS, Writer, format_for_path, get
 
+if TYPE_CHECKING:
+    from tabla_cli.output import Inputs
+
 __all__ = [
     "FORMATS",
     "Conversion",
     "ConvertVisitor",
+    "Converted",
+    "convert_into",
     "convert_matches",
     "convert_source",
     "convert_text",
@@ -201,3 +208,95 @@ def convert_text(text: str, path: str, to: str, *, check: bool = True, scoring: 
     visitor = convert_visitor(to)
     run(path, replayed_with(visitor), ReadOptions(lenient=False, scoring=scoring), text=text)
     return visitor.write(check=check)
+
+
+@dataclass(slots=True)
+class Converted:
+    """What :func:`convert_into` did with one input.
+
+    Attributes:
+        problems: what went wrong, a line each in order: the target refused, the findings, why it was not written.
+        matches: the matches converted; None when nothing was converted (or written).
+        skipped: a special file found in a directory: nothing read, nothing written.
+        output: the conversion, when it goes to standard output (no target).
+    """
+
+    problems: list[str] = field(default_factory=list)
+    matches: int | None = None
+    skipped: bool = False
+    output: str | bytes | None = None
+
+
+def _resolved(path: str | Path) -> Path:
+    """``path`` made absolute with its links resolved as far as they go (a link loop is left as it is)."""
+    return Path(os.path.realpath(path))
+
+
+def _refused(target: Path, inputs: Inputs, written: dict[Path, str], force: bool) -> str | None:
+    """Why ``target`` may not be written, or None."""
+    from tabla_cli.output import replaces
+
+    if inputs.holds(target):
+        return f"{target}: error: is an input; not writing over it"
+    if _resolved(target) in written:
+        return f"{target}: error: already written from {written[_resolved(target)]} in this run; not replacing it"
+    if not force and replaces(target):
+        return f"{target}: error: exists; use --force to replace it"
+    return None
+
+
+def convert_into(
+    open_source: Callable[[], Source],
+    target: str | None,
+    to: str,
+    *,
+    inputs: Inputs,
+    written: dict[Path, str],
+    force: bool = False,
+    check: bool = True,
+    options: ReadOptions = ReadOptions(lenient=False),
+) -> Converted:
+    """``tabla convert``'s library call for one input: convert it to ``to`` and write it to ``target``
+    (through a temporary file, its folders made), or return it for standard output (``target`` None).
+
+    ``open_source`` gives the input, called once the target is known to be writable. A target that is one
+    of ``inputs``, already in ``written`` (resolved path: the input it was written from; updated here) or
+    exists without ``force`` is not written; an input with errors is not converted unless not ``check``.
+    """
+    from tabla_cli.output import OutputExistsError, OutputIsInputError, make_folder, remove_created, write_atomic
+
+    refused = None if target is None else _refused(Path(target), inputs, written, force)
+    if refused is not None:
+        return Converted([refused])
+    source = open_source()
+    done = convert_source(source, to, check=check, options=options)
+    out = Converted([finding.render() for finding in done.file_findings])
+    if done.failed or done.skipped:
+        out.skipped = not done.failed
+        return out
+    if done.output is None:
+        out.problems += [finding.render() for finding in done.findings if finding.severity is Severity.ERROR]
+        plural = "s" if done.errors != 1 else ""
+        out.problems.append(
+            f"{source.path}: not converted: {done.errors} error{plural} (--no-check converts it anyway)"
+        )
+        return out
+    if target is None:
+        out.output, out.matches = done.output, done.matches
+        return out
+    path = Path(target)
+    made: list[Path] = []
+    try:
+        made = make_folder(path.parent)
+        write_atomic(path, done.output, force=force, inputs=inputs)
+    except (OutputExistsError, OutputIsInputError) as exc:
+        remove_created(made)
+        out.problems.append(f"{target}: error: {exc}")
+        return out
+    except OSError as exc:
+        remove_created(made)
+        out.problems.append(f"{target}: error: cannot write: {exc.strerror or exc}")
+        return out
+    written[_resolved(path)] = source.path
+    out.matches = done.matches
+    return out

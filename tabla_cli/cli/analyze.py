@@ -1,8 +1,8 @@
 """``tabla analyze``: players' skill errors, PR and luck, from bgsage or the analysis a file records.
 
-A thin layer: it parses options, runs :mod:`tabla_cli.analysis` over the
-files (one task per file, in worker processes with ``--jobs``) and renders
-the tables as ``tabla report`` does. Register it with
+A thin layer: it parses options into an :class:`~tabla_cli.analyse.AnalyseRequest`, calls
+:func:`tabla_cli.analyse.analyse` (one task per file, in worker processes with ``--jobs``) and
+renders the tables as ``tabla report`` does. Register it with
 ``main.add_command(analyze)``.
 """
 
@@ -12,7 +12,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +22,12 @@ from tabla_cli.cli.options import (
     Filters,
     chosen_columns,
     filter_options,
+    gathered,
     input_options,
     level_option,
     read_options,
     reports_errors,
+    say_unknown,
     table_format,
     table_options,
     verify_options,
@@ -37,53 +39,60 @@ from tabla_cli.reports.options import ANALYSIS_TABLES, FORMATS
 from tabla_cli.words import plural
 
 if TYPE_CHECKING:
+    from tabla_cli.analyse import AnalyseRequest, Analysing
     from tabla_cli.analysis.verify import VerifyOptions
-    from tabla_cli.pipeline import ReadOptions
     from tabla_cli.source import Source
-    from tabla_cli.study.store import Store
 
 
-def _open_index(target: str | None) -> Store | None:
-    from tabla_cli.study.store import open_store
+@dataclass(frozen=True, slots=True)
+class _Args:
+    """What the options of ``tabla analyze`` say."""
 
-    return None if target is None else open_store(target)
+    level: str
+    by: str
+    fmt: str | None
+    output: str | None
+    columns: tuple[str, ...]
+    recorded: bool
+    no_cache: bool
+    no_luck: bool
+    threads: int | None
+    out_dir: str | None
+    force: bool
+    filters: Filters
+    verify: VerifyOptions | None
+    target: str | None
+    jobs: int | None
+    scheduler: str | None
+    quiet: bool
+    encoding: str | None
+    max_size: int
 
+    def request(self, sources: list[Source]) -> AnalyseRequest:
+        """The library's request to analyse ``sources`` as these options say."""
+        from tabla_cli.analyse import AnalyseRequest
+        from tabla_cli.analysis.decisions import AnalysisOptions
 
-def _select(
-    names: list[Source],
-    targets: list[Path],
-    filters: Filters,
-    read: ReadOptions,
-    jobs: int,
-    scheduler: str | None,
-    quiet: bool,
-) -> tuple[list[Source], list[Path], Callable[[dict[str, Any]], bool]]:
-    """The files holding a match the filter options choose (with their --out-dir targets), and which rows to keep;
-    exit 1 when a --player or --opponent name is in no match."""
-    # The report's filter machinery (and pandas with it) loads only when an option chooses matches.
-    from tabla_cli.reports.build import ReportOptions
-    from tabla_cli.reports.select import files_to_analyse, row_filter
-
-    kept, quick = files_to_analyse(
-        names,
-        ReportOptions(
-            filter=filters.report_filter(), exact_case=filters.exact_case, read=read, jobs=jobs, scheduler=scheduler
-        ),
-    )
-    for name, near in quick.unknown:
-        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-        click.echo(f"analyze: no match has a player named {name!r}{hint}", err=True)
-    if quick.unknown:
-        sys.exit(1)
-    paths_kept = {source.path for source in kept}
-    chosen = [i for i, source in enumerate(names) if source.path in paths_kept]
-    if not quiet:
-        click.echo(f"analyze: {quick.describe()}; {plural(len(chosen), 'file')} of {len(names)} to analyse", err=True)
-    return (
-        [names[i] for i in chosen],
-        [targets[i] for i in chosen] if targets else targets,
-        row_filter(quick, exact_case=filters.exact_case),
-    )
+        options = AnalysisOptions(
+            level=self.level,
+            recorded=self.recorded,
+            cache=not self.no_cache,
+            luck=not self.no_luck,
+            document=self.out_dir is not None,
+            verify=self.verify,
+        )
+        selects = self.filters.selects
+        return AnalyseRequest(
+            sources,
+            options,
+            read_options(self.encoding, self.max_size),
+            jobs=self.jobs or os.cpu_count() or 1,
+            threads=self.threads,
+            scheduler=self.scheduler,
+            index=self.target,
+            filter=self.filters.report_filter() if selects else None,
+            exact_case=self.filters.exact_case,
+        )
 
 
 @click.command("analyze")
@@ -135,29 +144,9 @@ def _select(
     help="Also write every decision's analysis into this index ('tabla index'), replacing the file's decisions.",
 )
 @input_options(quiet="No progress bar and no summary line (errors still go to stderr).")
+@gathered("args", _Args)
 @reports_errors
-def analyze(
-    paths: tuple[str, ...],
-    level: str,
-    by: str,
-    fmt: str | None,
-    output: str | None,
-    columns: tuple[str, ...],
-    recorded: bool,
-    no_cache: bool,
-    no_luck: bool,
-    threads: int | None,
-    out_dir: str | None,
-    force: bool,
-    filters: Filters,
-    verify: VerifyOptions | None,
-    target: str | None,
-    jobs: int | None,
-    scheduler: str | None,
-    quiet: bool,
-    encoding: str | None,
-    max_size: int,
-) -> None:
+def analyze(paths: tuple[str, ...], args: _Args) -> None:
     """Skill errors of the players of every match in PATHS (files or directories).
 
     Every checker play and cube decision is evaluated by the bgsage engine at
@@ -176,41 +165,51 @@ def analyze(
     when a file has errors or could not be read or a --player or --opponent
     name is in no match, 2 on usage errors.
     """
-    from tabla_cli.analyse import analyse_sources
-    from tabla_cli.analysis.decisions import AnalysisOptions
-    from tabla_cli.findings import READ_FAILURES, Code, Severity
+    from tabla_cli.analyse import ThreadsError, analyse
     from tabla_cli.source import collect_sources
 
     start = time.perf_counter()
-    fmt = table_format(fmt, output)
-    names = collect_sources(paths, outputs=[out_dir] if out_dir is not None else [])
-    targets = analysed_json_paths(paths, Path(out_dir)) if out_dir is not None else []
+    fmt = table_format(args.fmt, args.output)
+    names = collect_sources(paths, outputs=[args.out_dir] if args.out_dir is not None else [])
+    targets = analysed_json_paths(paths, Path(args.out_dir)) if args.out_dir is not None else []
     inputs = Inputs(source.path for source in names)
+    output = args.output
     if output and any(os.path.realpath(output) == os.path.realpath(target) for target in targets):
         raise click.UsageError(f"-o {output} is also where --out-dir writes an input's analysis")
-    check_targets(([Path(output)] if output else []) + targets, inputs, force)
-    read = read_options(encoding, max_size)
-    workers = jobs or os.cpu_count() or 1
-    keep_row = None
-    if filters.selects:
-        names, targets, keep_row = _select(names, targets, filters, read, workers, scheduler, quiet)
-    options = AnalysisOptions(
-        level=level,
-        recorded=recorded,
-        cache=not no_cache,
-        threads=engine_threads(threads, jobs, len(names), scheduler),
-        luck=not no_luck,
-        document=out_dir is not None,
-        verify=verify,
-    )
+    check_targets(([Path(output)] if output else []) + targets, inputs, args.force)
+
+    def chosen(selection: str, files: int) -> None:
+        click.echo(f"analyze: {selection}; {plural(files, 'file')} of {len(names)} to analyse", err=True)
+
+    try:
+        run = analyse(args.request(names), chosen=None if args.quiet else chosen)
+    except ThreadsError as exc:
+        raise click.UsageError(str(exc)) from None
+    say_unknown("analyze", run.unknown)
+    if run.unknown:
+        sys.exit(1)
+    rows, written, errors, unread = _collect(run, targets, args.force, inputs, args.quiet)
+    if rows or not unread:  # with nothing analysed, nothing goes to stdout
+        _emit(rows, args.by, fmt, output, args.force, inputs, args.columns)
+    if not args.quiet:
+        _summary(rows, len(run.sources), args.level, time.perf_counter() - start, args.out_dir, written)
+    if errors:
+        sys.exit(1)
+
+
+def _collect(
+    run: Analysing, targets: list[Path], force: bool, inputs: Inputs, quiet: bool
+) -> tuple[list[dict[str, Any]], int, int, bool]:
+    """Go through the files' analyses as they come, with the progress on stderr: say their notices and errors,
+    write their analysed JSON to ``targets``. The decision rows, the analysed JSON files written, the errors,
+    and whether any file could not be read."""
+    from tabla_cli.findings import READ_FAILURES, Code, Severity
+
     written = errors = 0
     rows: list[dict[str, Any]] = []
     codes: set[str] = set()
-    analysed = analyse_sources(
-        names, options, read, jobs=workers, scheduler=scheduler, store=_open_index(target), keep_row=keep_row
-    )
-    with analysis_progress(len(names), quiet) as advance:
-        for item in analysed:
+    with analysis_progress(len(run.sources), quiet) as advance:
+        for item in run.files:
             result = item.analysis
             rows += item.rows
             for notice in item.notices:
@@ -225,13 +224,7 @@ def analyze(
                     errors += 1
                     click.echo(finding.render(), err=True)
             advance(result.report.matches, result.decisions)
-    unread = not codes.isdisjoint(READ_FAILURES)  # with nothing analysed, nothing goes to stdout
-    if rows or not unread:
-        _emit(rows, by, fmt, output, force, inputs, columns)
-    if not quiet:
-        _summary(rows, len(names), level, time.perf_counter() - start, out_dir, written)
-    if errors:
-        sys.exit(1)
+    return rows, written, errors, not codes.isdisjoint(READ_FAILURES)
 
 
 def _summary(
@@ -247,40 +240,6 @@ def _summary(
     )
     if out_dir is not None:
         click.echo(f"wrote {plural(written, 'analysed JSON file')} to {out_dir}", err=True)
-
-
-def engine_threads(threads: int | None, jobs: int | None, files: int, scheduler: str | None) -> int:
-    """The engine's threads per process: ``threads`` when given (0 = every core); else every core when
-    one process analyses all ``files`` (as :func:`~tabla_cli.parallel.map_in_order` runs them), else 1.
-
-    Run here (no ``scheduler``), ``threads`` may not pass the cores this process may use (a usage
-    error), and every core means as many as the address-space limit leaves room for
-    (:func:`tabla_cli.analysis.threads.engine_threads`); on a cluster the workers' cores are theirs.
-
-    Raises:
-        click.UsageError: ``threads`` is more than this process's cores.
-        EngineThreadsError: the threads do not fit in the address-space limit (``ulimit -v``).
-
-    >>> engine_threads(1, 4, 10, None)
-    1
-    >>> engine_threads(None, 4, 10, None), engine_threads(None, 1, 10, "local")
-    (1, 1)
-    >>> engine_threads(None, 1, 10, None) == engine_threads(None, None, 1, None) == engine_threads(0, 1, 1, None)
-    True
-    """
-    from tabla_cli.analysis.threads import cores
-    from tabla_cli.analysis.threads import engine_threads as fitting
-
-    if threads is None:
-        one_process = scheduler is None and min(jobs or os.cpu_count() or 1, files) <= 1
-        threads = 0 if one_process else 1
-    if scheduler is not None:
-        return threads
-    if threads > cores():
-        raise click.UsageError(
-            f"--threads {threads}: this process may use {cores()} cores; give 0 (every core) to {cores()}"
-        )
-    return fitting(threads)
 
 
 def _decisions_by_source(rows: list[dict[str, Any]], level: str) -> str:

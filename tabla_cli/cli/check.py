@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import os
 import sys
@@ -74,12 +73,11 @@ def check(
     are skipped and counted. Exit 0 when no errors, 1 when any error (or
     warning with --strict) or no transcript at all, 2 on usage errors.
     """
-    from tabla_cli.check import check_file, check_paths, mark_duplicates
+    from tabla_cli.check import check_sources
     from tabla_cli.findings import Severity
     from tabla_cli.source import LeftOut, collect_sources
 
     start = time.perf_counter()
-    reports: list[FileReport] = []
     options = read_options(encoding, max_size, scoring=scoring)
     if verify or trusted:
         options = dataclasses.replace(options, verify=True, trusted_keys=_keys(trusted))
@@ -89,26 +87,13 @@ def check(
         click.echo(message, err=True)
     if not names and "-" not in paths:
         raise click.ClickException(f"no match transcripts found under {', '.join(paths)}")
-    as_json = fmt == "json"
-    show_notes = show_notes or show_all
-    out: list[dict[str, Any]] = []
     with progress(len(names), quiet, "checking") as advance:
-        stream: Iterable[FileReport] = check_paths(
-            names, jobs or os.cpu_count() or 1, options, scheduler=scheduler, progress=advance
+        stdin = stdin_source(max_size) if "-" in paths else None
+        checked = check_sources(
+            names, options, stdin=stdin, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler, progress=advance
         )
-        if "-" in paths:
-            stream = itertools.chain([check_file(stdin_source(max_size), options)], stream)
-        for report in mark_duplicates(stream):
-            reports.append(report)
-            for finding in report.findings:
-                if fmt == "text":
-                    if show_notes or finding.severity is not Severity.NOTE:
-                        click.echo(finding.render(), err=True)
-                elif as_json:
-                    out.append(finding.to_dict())
-                else:
-                    click.echo(json.dumps(finding.to_dict(), ensure_ascii=False))
-    if as_json:
+        reports, out = _show(checked, fmt, show_notes or show_all)
+    if fmt == "json":
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     counts = Counter(f.code for r in reports for f in r.findings)
     errors = sum(r.count(Severity.ERROR) for r in reports)
@@ -117,6 +102,26 @@ def check(
         _summary(reports, counts, time.perf_counter() - start)
     if errors or left_out.unreadable or (strict and warnings):
         sys.exit(1)
+
+
+def _show(checked: Iterable[FileReport], fmt: str, show_notes: bool) -> tuple[list[FileReport], list[dict[str, Any]]]:
+    """Render the findings of each report as it comes (text on stderr, JSON Lines on stdout); the reports,
+    and with ``--format json`` their findings to write at the end."""
+    from tabla_cli.findings import Severity
+
+    reports: list[FileReport] = []
+    out: list[dict[str, Any]] = []
+    for report in checked:
+        reports.append(report)
+        for finding in report.findings:
+            if fmt == "text":
+                if show_notes or finding.severity is not Severity.NOTE:
+                    click.echo(finding.render(), err=True)
+            elif fmt == "json":
+                out.append(finding.to_dict())
+            else:
+                click.echo(json.dumps(finding.to_dict(), ensure_ascii=False))
+    return reports, out
 
 
 def _keys(texts: tuple[str, ...]) -> tuple[bytes, ...] | None:

@@ -6,7 +6,6 @@ and outputs, calls :mod:`tabla_cli.convert` and writes what it returns.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -198,11 +197,6 @@ def convert(
         sys.exit(1)
 
 
-def _resolved(path: str | Path) -> Path:
-    """``path`` made absolute with its links resolved as far as they go (a link loop is left as it is)."""
-    return Path(os.path.realpath(path))
-
-
 _SKIPPED: Final = "skipped"
 """What :func:`_convert_one` returns for a special file found in a directory."""
 
@@ -210,66 +204,25 @@ _SKIPPED: Final = "skipped"
 def _convert_one(
     job: _Job, fmt: str, sources: Inputs, written: dict[Path, str], options: ReadOptions, *, force: bool, check: bool
 ) -> int | Literal["skipped"] | None:
-    """Convert one input; report any problem on stderr.
+    """Convert one input (:func:`tabla_cli.convert.convert_into`); report any problem on stderr.
 
     The number of matches; :data:`_SKIPPED` for a special file found in a
     directory (nothing written); None on failure.
     """
-    from tabla_cli.convert import convert_source
-    from tabla_cli.findings import Severity
-    from tabla_cli.output import (
-        OutputExistsError,
-        OutputIsInputError,
-        make_folder,
-        remove_created,
-        replaces,
-        write_atomic,
-    )
+    from tabla_cli.convert import convert_into
     from tabla_cli.source import Source
 
-    name = "<stdin>" if job.source == STDIO else job.source
-    target = job.target
-    if target != STDIO:
-        path = Path(target)
-        if sources.holds(path):
-            _say(f"{target}: error: is an input; not writing over it")
-            return None
-        if _resolved(path) in written:
-            _say(f"{target}: error: already written from {written[_resolved(path)]} in this run; not replacing it")
-            return None
-        if not force and replaces(path):
-            _say(f"{target}: error: exists; use --force to replace it")
-            return None
-    source: Source = stdin_source(options.max_size) if job.source == STDIO else Source(job.source, found=job.found)
-    done = convert_source(source, fmt, check=check, options=options)
-    for finding in done.file_findings:
-        _say(finding.render())
-    if done.failed:
-        return None
+    def open_source() -> Source:
+        return stdin_source(options.max_size) if job.source == STDIO else Source(job.source, found=job.found)
+
+    target = None if job.target == STDIO else job.target
+    done = convert_into(
+        open_source, target, fmt, inputs=sources, written=written, force=force, check=check, options=options
+    )
+    for problem in done.problems:
+        _say(problem)
     if done.skipped:
         return _SKIPPED
-    if done.output is None:
-        for finding in done.findings:
-            if finding.severity is Severity.ERROR:
-                _say(finding.render())
-        plural = "s" if done.errors != 1 else ""
-        _say(f"{name}: not converted: {done.errors} error{plural} (--no-check converts it anyway)")
-        return None
-    if target == STDIO:
+    if done.output is not None:
         click.echo(done.output, nl=False)
-        return done.matches
-    path = Path(target)
-    made: list[Path] = []
-    try:
-        made = make_folder(path.parent)
-        write_atomic(path, done.output, force=force, inputs=sources)
-    except (OutputExistsError, OutputIsInputError) as exc:
-        remove_created(made)
-        _say(f"{target}: error: {exc}")
-        return None
-    except OSError as exc:
-        remove_created(made)
-        _say(f"{target}: error: cannot write: {exc.strerror or exc}")
-        return None
-    written[_resolved(path)] = name
     return done.matches

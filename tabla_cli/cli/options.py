@@ -5,6 +5,7 @@ Every command module of :mod:`tabla_cli.cli` imports this module; it imports non
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import os
@@ -33,6 +34,7 @@ __all__ = [
     "Filters",
     "encoding_option",
     "filter_options",
+    "gathered",
     "chosen_columns",
     "format_option",
     "input_options",
@@ -44,6 +46,7 @@ __all__ = [
     "progress",
     "read_options",
     "reports_errors",
+    "say_unknown",
     "scheduler_option",
     "scoring_option",
     "stdin_source",
@@ -364,6 +367,13 @@ def write_output(path: Path, data: str | bytes, force: bool, inputs: Inputs) -> 
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
+def say_unknown(command: str, unknown: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """On stderr, each name no match has, with the nearest names ('did you mean'), as ``command`` says it."""
+    for name, near in unknown:
+        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+        click.echo(f"{command}: no match has a player named {name!r}{hint}", err=True)
+
+
 def iso_date(value: datetime.datetime | None) -> str | None:
     """The ``YYYY-MM-DD`` of a ``--since``/``--until`` value (None stays None)."""
     return None if value is None else value.date().isoformat()
@@ -413,6 +423,51 @@ class Filters:
 _FILTER_PARAMS = ("players", "opponents", "exact_case", "since", "until", "keep_undated", "site", "length", "money")
 
 
+_DATED = "undated matches are left out and counted, unless --keep-undated"
+
+_FILTER_OPTIONS = _together(
+    click.option(
+        "--player",
+        "players",
+        multiple=True,
+        metavar="NAME",
+        help="Only matches of this player (repeatable), and of those only this player's rows; a name in no "
+        "match is an error (exit 1) that suggests the nearest names.",
+    ),
+    click.option(
+        "--opponent",
+        "opponents",
+        multiple=True,
+        metavar="NAME",
+        help="Only matches against this opponent (repeatable).",
+    ),
+    click.option(
+        "--exact-case",
+        is_flag=True,
+        help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
+        "and the spellings count as one player).",
+    ),
+    click.option(
+        "--since",
+        type=click.DateTime(["%Y-%m-%d"]),
+        default=None,
+        metavar="YYYY-MM-DD",
+        help=f"Only matches on or after this date ({_DATED}).",
+    ),
+    click.option(
+        "--until",
+        type=click.DateTime(["%Y-%m-%d"]),
+        default=None,
+        metavar="YYYY-MM-DD",
+        help=f"Only matches on or before this date ({_DATED}).",
+    ),
+    click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date."),
+    click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case)."),
+    click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches."),
+    click.option("--money", is_flag=True, help="Only money sessions."),
+)
+
+
 def filter_options(func: F) -> F:
     """The options that choose matches and a player's rows, given to the command as one ``filters``
     argument (:class:`Filters`); ``--length`` with ``--money``, or ``--keep-undated`` without a date,
@@ -428,52 +483,7 @@ def filter_options(func: F) -> F:
         given["since"], given["until"] = iso_date(given["since"]), iso_date(given["until"])
         return func(*args, filters=Filters(**given), **kwargs)
 
-    dated = "undated matches are left out and counted, unless --keep-undated"
-    options = [
-        click.option(
-            "--player",
-            "players",
-            multiple=True,
-            metavar="NAME",
-            help="Only matches of this player (repeatable), and of those only this player's rows; a name in no "
-            "match is an error (exit 1) that suggests the nearest names.",
-        ),
-        click.option(
-            "--opponent",
-            "opponents",
-            multiple=True,
-            metavar="NAME",
-            help="Only matches against this opponent (repeatable).",
-        ),
-        click.option(
-            "--exact-case",
-            is_flag=True,
-            help="Match --player and --opponent names with their case (by default 'lasse' finds 'Lasse' too, "
-            "and the spellings count as one player).",
-        ),
-        click.option(
-            "--since",
-            type=click.DateTime(["%Y-%m-%d"]),
-            default=None,
-            metavar="YYYY-MM-DD",
-            help=f"Only matches on or after this date ({dated}).",
-        ),
-        click.option(
-            "--until",
-            type=click.DateTime(["%Y-%m-%d"]),
-            default=None,
-            metavar="YYYY-MM-DD",
-            help=f"Only matches on or before this date ({dated}).",
-        ),
-        click.option("--keep-undated", is_flag=True, help="With --since/--until: keep the matches that have no date."),
-        click.option("--site", default=None, metavar="NAME", help="Only matches whose Site header is NAME (any case)."),
-        click.option("--length", type=click.IntRange(min=1), default=None, metavar="N", help="Only N-point matches."),
-        click.option("--money", is_flag=True, help="Only money sessions."),
-    ]
-    decorated: Any = wrapper
-    for option in reversed(options):
-        decorated = option(decorated)
-    return decorated  # type: ignore[no-any-return]
+    return _FILTER_OPTIONS(wrapper)  # type: ignore[return-value]
 
 
 _VERIFY_PARAMS = (
@@ -484,6 +494,58 @@ _VERIFY_PARAMS = (
     "verify_seed",
     "verify_checker_error",
     "verify_cube_window",
+)
+
+
+_VERIFY_OPTIONS = _together(
+    click.option(
+        "--verify",
+        is_flag=True,
+        help="Roll out the decisions whose verdict decides the players' numbers (cube decisions near a double "
+        "or take point, checker errors of --verify-checker-error or more, doubles that decide the match) and "
+        "judge them by the rollout: their error becomes the rollout's, with its standard error "
+        "(docs/rollout.md, 'Checking an analysis').",
+    ),
+    click.option(
+        "--verify-trials",
+        type=click.IntRange(min=288),
+        default=None,
+        metavar="N",
+        help="With --verify: trials of each play or cube line, in batches of 36 (default 324).",
+    ),
+    click.option(
+        "--verify-truncate",
+        type=click.IntRange(min=0),
+        default=None,
+        metavar="N",
+        help="With --verify: stop each trial after N half-moves and evaluate it there (default 7; 0: play "
+        "every game to the end).",
+    ),
+    click.option(
+        "--verify-level",
+        type=click.Choice(("1ply", "2ply", "3ply")),
+        default=None,
+        help="With --verify: the depth of the plays during the trials and of the evaluation at truncation "
+        "(default 1ply).",
+    ),
+    click.option(
+        "--verify-seed", type=int, default=None, metavar="N", help="With --verify: the rollouts' seed (default 1)."
+    ),
+    click.option(
+        "--verify-checker-error",
+        type=click.FloatRange(min=0),
+        default=None,
+        metavar="X",
+        help="With --verify: roll out the checker plays whose error at the analysis level is X or more "
+        "(default 0.06, gnubg's 'bad').",
+    ),
+    click.option(
+        "--verify-cube-window",
+        type=click.FloatRange(min=0),
+        default=None,
+        metavar="X",
+        help="With --verify: roll out the cube decisions whose two closest actions are within X (default 0.08).",
+    ),
 )
 
 
@@ -509,57 +571,24 @@ def verify_options(func: F) -> F:
             raise click.UsageError(str(exc)) from exc
         return func(*args, verify=options, **kwargs)
 
-    options = [
-        click.option(
-            "--verify",
-            is_flag=True,
-            help="Roll out the decisions whose verdict decides the players' numbers (cube decisions near a double "
-            "or take point, checker errors of --verify-checker-error or more, doubles that decide the match) and "
-            "judge them by the rollout: their error becomes the rollout's, with its standard error "
-            "(docs/rollout.md, 'Checking an analysis').",
-        ),
-        click.option(
-            "--verify-trials",
-            type=click.IntRange(min=288),
-            default=None,
-            metavar="N",
-            help="With --verify: trials of each play or cube line, in batches of 36 (default 324).",
-        ),
-        click.option(
-            "--verify-truncate",
-            type=click.IntRange(min=0),
-            default=None,
-            metavar="N",
-            help="With --verify: stop each trial after N half-moves and evaluate it there (default 7; 0: play "
-            "every game to the end).",
-        ),
-        click.option(
-            "--verify-level",
-            type=click.Choice(("1ply", "2ply", "3ply")),
-            default=None,
-            help="With --verify: the depth of the plays during the trials and of the evaluation at truncation "
-            "(default 1ply).",
-        ),
-        click.option(
-            "--verify-seed", type=int, default=None, metavar="N", help="With --verify: the rollouts' seed (default 1)."
-        ),
-        click.option(
-            "--verify-checker-error",
-            type=click.FloatRange(min=0),
-            default=None,
-            metavar="X",
-            help="With --verify: roll out the checker plays whose error at the analysis level is X or more "
-            "(default 0.06, gnubg's 'bad').",
-        ),
-        click.option(
-            "--verify-cube-window",
-            type=click.FloatRange(min=0),
-            default=None,
-            metavar="X",
-            help="With --verify: roll out the cube decisions whose two closest actions are within X (default 0.08).",
-        ),
-    ]
-    decorated: Any = wrapper
-    for option in reversed(options):
-        decorated = option(decorated)
-    return decorated  # type: ignore[no-any-return]
+    return _VERIFY_OPTIONS(wrapper)  # type: ignore[return-value]
+
+
+def gathered(name: str, cls: type[Any]) -> Callable[[F], F]:
+    """Give the command the values of its options named as the fields of the dataclass ``cls`` as one
+    argument ``name``, ``cls(**values)`` (the options themselves are declared as ever, in ``--help``'s order).
+
+    Put it below the decorators that make a value of their own (:func:`filter_options`, :func:`verify_options`),
+    so that it sees theirs.
+    """
+    fields = [field.name for field in dataclasses.fields(cls)]
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            values = {field: kwargs.pop(field) for field in fields}
+            return func(*args, **{name: cls(**values)}, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

@@ -6,18 +6,85 @@ register it with ``main.add_command(positions)``.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tabla_cli.cli.index import DB_HELP
-from tabla_cli.cli.options import Filters, filter_options, input_options, read_options, reports_errors, write_output
+from tabla_cli.cli.options import (
+    Filters,
+    filter_options,
+    gathered,
+    input_options,
+    read_options,
+    reports_errors,
+    say_unknown,
+    write_output,
+)
 from tabla_cli.output import Inputs, check_targets
 
+if TYPE_CHECKING:
+    from tabla_cli.study.query import PositionFilter
+
 _FORMATS = ("table", "json", "csv", "xgid", "ids", "anki", "html")
+
+
+@dataclass(frozen=True, slots=True)
+class _Decisions:
+    """What the options of the decisions themselves chose (the fields of :class:`PositionFilter` they fill)."""
+
+    tags: tuple[str, ...]
+    without: tuple[str, ...]
+    kind: str | None
+    min_error: float | None
+    max_error: float | None
+    rating: str | None
+    dice: tuple[str, ...]
+    sort: str
+    limit: int | None
+
+    def position_filter(self, filters: Filters) -> PositionFilter:
+        """The filter of these choices and the shared ones (``filters``)."""
+        from tabla_cli.study.query import PositionFilter
+
+        return PositionFilter(
+            players=filters.players,
+            opponents=filters.opponents,
+            since=filters.since,
+            until=filters.until,
+            site=filters.site,
+            length=filters.length,
+            money=filters.money,
+            keep_undated=filters.keep_undated,
+            exact_case=filters.exact_case,
+            **{field.name: getattr(self, field.name) for field in dataclasses.fields(self)},
+        )
+
+
 _SUFFIXES = {".json": "json", ".csv": "csv", ".apkg": "anki", ".html": "html", ".htm": "html", ".xgid": "xgid"}
+
+
+def _usage(
+    paths: tuple[str, ...], target: str | None, decisions: _Decisions, fmt: str | None, output: str | None
+) -> str:
+    """The output format (``--format``, else ``-o``'s suffix, else table); usage errors exit 2."""
+    from tabla_cli.study.export import BINARY_FORMATS
+
+    if (target is None) == (not paths):
+        raise click.UsageError("give PATHS to read, or --db and an index (not both)")
+    bad = [d for d in decisions.dice if len(d) != 2 or not all(c in "123456" for c in d)]
+    if bad:
+        raise click.UsageError(f"--dice takes two dice like 31, not {bad[0]!r}")
+    if fmt is None:
+        fmt = _SUFFIXES.get(Path(output).suffix.lower(), "table") if output else "table"
+    if fmt in BINARY_FORMATS and output is None:
+        raise click.UsageError(f"--format {fmt} writes a binary file: give -o FILE")
+    return fmt
 
 
 @click.command("positions", short_help="Find decisions by player, tags, kind and error; write XGIDs, Anki, a quiz.")
@@ -62,20 +129,13 @@ _SUFFIXES = {".json": "json", ".csv": "csv", ".apkg": "anki", ".html": "html", "
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE", help="Write to FILE.")
 @click.option("--force", is_flag=True, help="Replace FILE if it exists (never an input).")
 @input_options(quiet="No summary line.")
+@gathered("decisions", _Decisions)
 @reports_errors
 def positions(
     paths: tuple[str, ...],
     target: str | None,
     filters: Filters,
-    tags: tuple[str, ...],
-    without: tuple[str, ...],
-    kind: str | None,
-    min_error: float | None,
-    max_error: float | None,
-    rating: str | None,
-    dice: tuple[str, ...],
-    sort: str,
-    limit: int | None,
+    decisions: _Decisions,
     fmt: str | None,
     output: str | None,
     force: bool,
@@ -96,72 +156,35 @@ def positions(
     or the engine ('tabla index --level', 'tabla analyze --db'). Exit 0 when
     done, 1 when a file cannot be read, 2 on usage errors.
     """
-    from tabla_cli.reports.filters import unknown_among
-    from tabla_cli.study.export import BINARY_FORMATS, render_positions
-    from tabla_cli.study.query import PositionFilter, find_positions, player_names, positions_from_files
-    from tabla_cli.study.store import open_store
+    from tabla_cli.study.export import render_positions
+    from tabla_cli.study.index import IndexOptions
+    from tabla_cli.study.query import search_positions
 
-    if (target is None) == (not paths):
-        raise click.UsageError("give PATHS to read, or --db and an index (not both)")
-    bad = [d for d in dice if len(d) != 2 or not all(c in "123456" for c in d)]
-    if bad:
-        raise click.UsageError(f"--dice takes two dice like 31, not {bad[0]!r}")
-    if fmt is None:
-        fmt = _SUFFIXES.get(Path(output).suffix.lower(), "table") if output else "table"
-    if fmt in BINARY_FORMATS and output is None:
-        raise click.UsageError(f"--format {fmt} writes a binary file: give -o FILE")
+    fmt = _usage(paths, target, decisions, fmt, output)
     inputs = Inputs(paths)
     if target is not None:
         inputs.add(target)
     if output is not None:
         check_targets([Path(output)], inputs, force)
-    flt = PositionFilter(
-        players=filters.players,
-        opponents=filters.opponents,
-        since=filters.since,
-        until=filters.until,
-        site=filters.site,
-        length=filters.length,
-        money=filters.money,
-        keep_undated=filters.keep_undated,
-        exact_case=filters.exact_case,
-        tags=tags,
-        without=without,
-        kind=kind,
-        min_error=min_error,
-        max_error=max_error,
-        rating=rating,
-        dice=dice,
-        sort=sort,
-        limit=limit,
+    found = search_positions(
+        decisions.position_filter(filters),
+        target=target,
+        paths=paths,
+        options=IndexOptions(read=read_options(encoding, max_size)),
+        jobs=jobs or os.cpu_count() or 1,
+        scheduler=scheduler,
     )
-    failed = False
-    if target is not None:
-        with open_store(target, create=False) as store:
-            rows = find_positions(store, flt)
-            known = player_names(store)
-    else:
-        from tabla_cli.study.index import IndexOptions
-
-        options = IndexOptions(read=read_options(encoding, max_size))
-        rows, summary, known = positions_from_files(
-            list(paths), flt, options=options, jobs=jobs or os.cpu_count() or 1, scheduler=scheduler
-        )
-        for finding in summary.findings:
-            click.echo(finding.render(), err=True)
-        failed = bool(summary.findings)
-    unknown = unknown_among(known, filters.players, exact_case=filters.exact_case)
-    for name, near in unknown:
-        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-        click.echo(f"positions: no match has a player named {name!r}{hint}", err=True)
-    if unknown:
+    for finding in found.findings:
+        click.echo(finding.render(), err=True)
+    say_unknown("positions", found.unknown)
+    if found.unknown:
         sys.exit(1)
-    data = render_positions(rows, fmt)
+    data = render_positions(found.rows, fmt)
     if output is not None:
         write_output(Path(output), data, force, inputs)
     elif isinstance(data, str):
         click.echo(data, nl=False)
     if not quiet:
-        click.echo(f"positions: {len(rows)} decision{'' if len(rows) == 1 else 's'}", err=True)
-    if failed:
+        click.echo(f"positions: {len(found.rows)} decision{'' if len(found.rows) == 1 else 's'}", err=True)
+    if found.findings:
         sys.exit(1)

@@ -14,13 +14,16 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tabla_cli.cli.options import LEVEL_NAMES, format_option, reports_errors, scheduler_option
 from tabla_cli.cli.progress import EVERY
 from tabla_cli.errors import InvalidDiceError, TablaError
+
+if TYPE_CHECKING:
+    from tabla_cli.analysis.rollout import Job
 
 _CHANCES = (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"))
 _LOSSES = (("lose", "Lose"), ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"))
@@ -251,20 +254,12 @@ def rollout(
     what was done, marked partial (exit 1). With --scheduler the batches
     run on a Dask cluster; the numbers are the same as here.
     """
-    from tabla_cli.analysis.rollout import Job, Settings, as_data
+    from tabla_cli.analysis.rollout import Settings, as_data
     from tabla_cli.analysis.rollout import rollout as roll_out
-    from tabla_cli.show import rollout_question
 
     questions, listed = _questions(position, dice)
     settings = Settings(trials, truncate, level, seed, target_se, bearoff_db)
-    failed = False
-    jobs: list[Job] = []
-    for text, roll in questions:
-        try:
-            jobs.append(rollout_question(text, roll, cubeless=cubeless, candidates=candidates))
-        except TablaError as exc:
-            failed = True
-            click.echo(f"tabla: {text}: {exc}", err=True)
+    jobs, failed = _jobs(questions, cubeless, candidates)
     shown = _Progress(quiet)
     try:
         results = (
@@ -275,12 +270,33 @@ def rollout(
     finally:
         shown.close()
     data = [as_data(result) for result in results]
-    if fmt == "json" and data:
-        click.echo(json.dumps(data if listed else data[0], indent=2))
-    elif fmt == "text" and data:
-        click.echo("\n\n".join("\n".join(_text(one)) for one in data))
+    _show(data, fmt, listed)
     if any(one["partial"] for one in data):
         click.echo("tabla: rollout stopped: the figures are of the trials done (partial)", err=True)
         sys.exit(1)
     if failed:
         sys.exit(1)
+
+
+def _show(data: list[dict[str, Any]], fmt: str, listed: bool) -> None:
+    """The results on stdout: as text, or as JSON (a list when the positions came from a list)."""
+    if fmt == "json" and data:
+        click.echo(json.dumps(data if listed else data[0], indent=2))
+    elif fmt == "text" and data:
+        click.echo("\n\n".join("\n".join(_text(one)) for one in data))
+
+
+def _jobs(questions: list[tuple[str, Any]], cubeless: bool, candidates: int) -> tuple[list[Job], bool]:
+    """The rollout of each question (:func:`tabla_cli.show.rollout_question`), and whether any could not be
+    read (each said on stderr)."""
+    from tabla_cli.show import rollout_question
+
+    jobs: list[Job] = []
+    failed = False
+    for text, roll in questions:
+        try:
+            jobs.append(rollout_question(text, roll, cubeless=cubeless, candidates=candidates))
+        except TablaError as exc:
+            failed = True
+            click.echo(f"tabla: {text}: {exc}", err=True)
+    return jobs, failed

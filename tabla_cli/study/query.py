@@ -20,18 +20,21 @@ from tabla_cli.analysis.stats import SKILL_THRESHOLDS
 from tabla_cli.study.store import Store, open_store
 
 if TYPE_CHECKING:
-    from tabla_cli.study.index import IndexSummary
+    from tabla_cli.findings import Finding
+    from tabla_cli.study.index import IndexOptions, IndexSummary
 
 __all__ = [
     "KINDS",
     "NAMES",
     "RATINGS",
     "SORTS",
+    "Found",
     "PositionFilter",
     "Positions",
     "find_positions",
     "player_names",
     "positions_from_files",
+    "search_positions",
 ]
 
 KINDS = {"checker": "checker", "cube": "double", "take": "take"}
@@ -303,3 +306,47 @@ def positions_from_files(
         with open_store(str(Path(folder) / "index.sqlite")) as store:
             summary = index_into(store, paths, **index)
             return find_positions(store, flt), summary, player_names(store)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What :func:`search_positions` found.
+
+    Attributes:
+        rows: the decisions, as :func:`find_positions` gives them.
+        findings: the errors of the files read (none from an index).
+        unknown: the filter's players that no match has, each with the nearest names.
+    """
+
+    rows: Positions
+    findings: list[Finding]
+    unknown: list[tuple[str, list[str]]]
+
+
+def search_positions(
+    flt: PositionFilter,
+    *,
+    target: str | None = None,
+    paths: Sequence[str] = (),
+    options: IndexOptions | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+) -> Found:
+    """``tabla positions``' library call: the decisions ``flt`` chooses from the index at ``target``, or
+    else from the files under ``paths`` (:func:`positions_from_files`, read with ``options`` by ``jobs``
+    processes or on the Dask ``scheduler``), and the players ``flt`` names that no match has."""
+    from tabla_cli.reports.filters import unknown_among
+
+    findings: list[Finding] = []
+    if target is not None:
+        with open_store(target, create=False) as store:
+            rows = find_positions(store, flt)
+            known = player_names(store)
+    else:
+        from tabla_cli.study.index import IndexOptions
+
+        rows, summary, known = positions_from_files(
+            list(paths), flt, options=options or IndexOptions(), jobs=jobs, scheduler=scheduler
+        )
+        findings = summary.findings
+    return Found(rows, findings, unknown_among(known, flt.players, exact_case=flt.exact_case))
