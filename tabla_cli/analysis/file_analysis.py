@@ -19,7 +19,6 @@ from typing import Any
 from tabla_cli.analysis.cache import analyse_cached
 from tabla_cli.analysis.decisions import DECIDED, AnalysisOptions, DecisionsVisitor, Pending, evaluation_fields
 from tabla_cli.analysis.stats import error_in_mwc
-from tabla_cli.analysis.verify import verify
 from tabla_cli.check import CheckVisitor, FileReport
 from tabla_cli.digest import Fingerprint
 from tabla_cli.evaluation.recorded import RecordedAnalysis
@@ -90,6 +89,8 @@ def evaluate(
 
 def _verify(pending: list[Pending], options: AnalysisOptions, notices: list[str] | None) -> None:
     """Judge the decisions ``--verify`` chooses by their rollouts (:func:`tabla_cli.analysis.verify.verify`)."""
+    from tabla_cli.analysis.verify import verify  # the engine loads only where a rollout runs
+
     assert options.verify is not None
     judged = verify(
         [(p.kind, p.evaluation, p.question) for p in pending],
