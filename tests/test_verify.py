@@ -195,6 +195,21 @@ def test_report_verify_needs_analyze() -> None:
     assert code == 2 and "--verify needs --analyze" in err
 
 
+def test_report_analyze_verify_rolls_out_what_analyze_verify_does(
+    verified: tuple[list[dict[str, Any]], str, Path],
+) -> None:
+    """``report --analyze --verify`` hands its settings to the same analysis: the same decisions rolled out."""
+    _, out, _ = verified
+    code, reported, err = report(
+        SPEC, "--analyze", "1ply", "--verify", *CHEAP, *CHEAP_WINDOW, "--by", "decisions", "--format", "json", "-q"
+    )
+    assert code == 0, err
+    columns = ("game", "move", "player", "kind", "rolled_out", "rollout_trials", "level_error", "source")
+    rolled = [{c: r[c] for c in columns} for r in json.loads(reported) if r["rolled_out"]]
+    assert len(rolled) == 3
+    assert rolled == [{c: r[c] for c in columns} for r in json.loads(out) if r["rolled_out"]]
+
+
 def test_the_help_gives_the_defaults_the_library_has() -> None:
     code, out, _ = analyze("--help")
     text = " ".join(out.split())
