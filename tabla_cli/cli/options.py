@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LEVELS",
     "LEVEL_NAMES",
+    "PLY_NAMES",
     "TRACEBACK",
     "Filters",
     "encoding_option",
@@ -63,10 +64,13 @@ LEVELS = ("1ply", "2ply", "3ply", "auto")
 """The engine levels of ``--level`` and ``report --analyze``: :data:`tabla_cli.analysis.engine.LEVELS`, named
 here because that module loads the engine."""
 
-LEVEL_NAMES = (
+PLY_NAMES = (
     "Levels count plies as eXtreme Gammon does: 1ply is the raw net (gnubg's 0-ply), 2ply looks one roll "
-    "ahead (gnubg's 1-ply), 3ply two rolls (gnubg's 2-ply), and auto looks deeper only where it matters."
+    "ahead (gnubg's 1-ply), 3ply two rolls (gnubg's 2-ply)"
 )
+"""The names of the fixed depths, for an option that offers no ``auto`` (``rollout --level``): end it."""
+
+LEVEL_NAMES = f"{PLY_NAMES}, and auto looks deeper only where it matters."
 """The one sentence that explains the level names, in every ``--help`` that takes a level."""
 
 

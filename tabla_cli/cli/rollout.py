@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tabla_cli.cli.options import LEVEL_NAMES, format_option, reports_errors, scheduler_option
+from tabla_cli.cli.options import PLY_NAMES, format_option, reports_errors, scheduler_option
 from tabla_cli.cli.progress import EVERY
 from tabla_cli.errors import InvalidDiceError, TablaError
 
@@ -190,7 +190,7 @@ def _text(data: dict[str, Any]) -> list[str]:
     type=click.Choice(["1ply", "2ply", "3ply"]),
     default="1ply",
     show_default=True,
-    help=f"The depth of the plays and cube decisions made during the trials. {LEVEL_NAMES}",
+    help=f"The depth of the plays and cube decisions made during the trials. {PLY_NAMES}.",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="The dice: the same seed, the same rollout.")
 @click.option(
