@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 from tabla_cli.cli import main
 from tabla_cli.errors import TablaError
 
-from helpers import CORPUS, EXAMPLES, run
+from helpers import CORPUS, DATA, EXAMPLES, run
 
 BAD = " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 31: 8/5 6/4\n"
 
@@ -174,3 +175,10 @@ def test_a_garbage_line_costs_only_its_game(tmp_path: Path) -> None:
     assert code == 1
     assert f"{path}:{at + 1}:" in err and "error[syntax-error]" in err
     assert "checked" not in err
+
+
+def test_the_summary_writes_every_number_with_one_thousands_separator() -> None:
+    code, _, err = run("check", str(DATA / "gbf"))
+    summary = next(line for line in err.splitlines() if line.startswith("checked "))
+    assert code == 0 and "1,002 plays" in summary
+    assert re.findall(r"(?<![\d,.])\d{4,}", summary) == []

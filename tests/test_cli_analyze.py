@@ -353,7 +353,7 @@ def test_report_analyze_evaluates_only_the_chosen_matches(tmp_path: Path, monkey
 def test_progress_off_a_terminal_is_a_line_every_few_seconds() -> None:
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1")
     assert code == 0
-    assert re.search(r"^analysing: 1/1 file, 1 match, [\d.]+ matches/s, \d+ decisions/s$", err, re.M)
+    assert re.search(r"^analysing: 1/1 file, 1 match, [\d.]+ matches/s, [\d,]+ decisions/s$", err, re.M)
     code, _, err = run(THREE_POINT, "--level", "1ply", "-j", "1", "--quiet")
     assert "analysing" not in err
 

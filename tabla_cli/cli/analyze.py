@@ -231,7 +231,7 @@ def _summary(
     rows: list[dict[str, Any]], files: int, level: str, seconds: float, out_dir: str | None, written: int
 ) -> None:
     """The summary lines on stderr: what was analysed, how fast, and the analysed JSON written."""
-    rate = f" ({len(rows) / seconds:.0f} decisions/s)" if seconds else ""
+    rate = f" ({len(rows) / seconds:,.0f} decisions/s)" if seconds else ""
     rolled = sum(1 for row in rows if row.get("rolled_out"))
     click.echo(
         f"analyzed {plural(files, 'file')}, {plural(len({row['match'] for row in rows}), 'match')}, "

@@ -142,7 +142,7 @@ def _summary(reports: list[FileReport], counts: Counter[str], seconds: float) ->
     matches = sum(r.matches for r in reports)
     games = sum(r.games for r in reports)
     plays = sum(r.plays for r in reports)
-    rate = f"{matches / seconds:.0f} matches/s, {plays / seconds:.0f} plays/s" if seconds else ""
+    rate = f"{matches / seconds:,.0f} matches/s, {plays / seconds:,.0f} plays/s" if seconds else ""
     counted = ", ".join(
         plural(n, word) for n, word in ((len(reports), "file"), (matches, "match"), (games, "game"), (plays, "play"))
     )

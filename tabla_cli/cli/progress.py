@@ -40,7 +40,7 @@ def progress_line(label: str, files: int, total: int, matches: int, decisions: i
     >>> progress_line("analysing", 1, 1698, 1, 150, 18.0)
     'analysing: 1/1,698 files, 1 match, 0.06 matches/s, 8 decisions/s'
     """
-    rate = f"{matches / seconds:.2f} matches/s, {decisions / seconds:.0f} decisions/s" if seconds else "starting"
+    rate = f"{matches / seconds:.2f} matches/s, {decisions / seconds:,.0f} decisions/s" if seconds else "starting"
     left = ""
     if seconds and files < total and files >= max(ETA_FILES, ETA_SHARE * total):
         left = f", about {timedelta(seconds=round(seconds / files * (total - files)))} left"

@@ -79,7 +79,7 @@ class _Progress:
         seconds = now - self.start
         rate = run / seconds if seconds > 0 else 0.0
         left = f", about {timedelta(seconds=round((total - done) / rate))} left" if rate > 0 else ", from the cache"
-        line = f"rolling out: {done}/{total} trials, {rate:.1f} trials/s{left}"
+        line = f"rolling out: {done:,}/{total:,} trials, {rate:,.1f} trials/s{left}"
         if self.terminal:
             click.echo(f"\r{line}\x1b[K", err=True, nl=False)
             self.shown = True
