@@ -25,9 +25,10 @@ import pandas as pd
 
 from tabla_cli.findings import READ_FAILURES
 from tabla_cli.pipeline import ReadOptions
+from tabla_cli.reports.choice import MatchChoice
 from tabla_cli.reports.filters import FilterResult, ReportFilter, as_spelled, filter_frames, fold_case, unknown_names
 from tabla_cli.reports.frames import FRAME_NAMES, FrameBuilder, Frames, write_frames
-from tabla_cli.reports.reading import MatchChoice, file_rows, iter_file_rows
+from tabla_cli.reports.reading import file_rows, iter_file_rows
 from tabla_cli.reports.rows import FileRows
 
 if TYPE_CHECKING:
@@ -123,17 +124,7 @@ def read_failures(frames: Frames) -> pd.DataFrame:
 
 def _choice(options: ReportOptions) -> MatchChoice:
     """The filter of ``options`` as each match is tested when it begins (the engine sees only those)."""
-    flt = options.filter
-    return MatchChoice(
-        players=flt.players,
-        opponents=flt.opponents,
-        since=flt.since,
-        until=flt.until,
-        site=flt.site,
-        length=flt.length,
-        money=flt.money,
-        aliases=tuple(options.aliases.items()),
-    )
+    return MatchChoice(options.filter, tuple(options.aliases.items()))
 
 
 def build_report(

@@ -21,75 +21,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tabla_cli.reports.choice import ReportFilter
+
 if TYPE_CHECKING:  # pandas and the frames load with the first function that needs them, not with the names
     import pandas as pd
 
     from tabla_cli.reports.frames import Frames
 
 __all__ = ["FilterResult", "ReportFilter", "filter_frames", "fold_case", "unknown_names"]
-
-
-@dataclass(frozen=True, slots=True)
-class ReportFilter:
-    """Which matches a report counts; an empty field selects everything.
-
-    Attributes:
-        players: matches with one of these players on either side.
-        opponents: matches against one of these (with ``players``: the
-            other side of the player; else either side).
-        since: first date kept (``YYYY-MM-DD``, inclusive).
-        until: last date kept (inclusive). Undated matches are left out by
-            both (a date filter cannot say they belong) and counted in
-            :attr:`FilterResult.undated`.
-        keep_undated: keep the undated matches a date filter meets (still counted).
-        site: the Site header, compared without case.
-        length: match length in points.
-        money: money sessions only.
-    """
-
-    players: tuple[str, ...] = ()
-    opponents: tuple[str, ...] = ()
-    since: str | None = None
-    until: str | None = None
-    site: str | None = None
-    length: int | None = None
-    money: bool = False
-    keep_undated: bool = False
-
-    @property
-    def selects(self) -> bool:
-        """Whether the filter leaves anything out at all."""
-        return bool(
-            self.players
-            or self.opponents
-            or self.since
-            or self.until
-            or self.site
-            or self.length is not None
-            or self.money
-        )
-
-    @property
-    def dated(self) -> bool:
-        """Whether the filter looks at dates."""
-        return self.since is not None or self.until is not None
-
-    def describe(self) -> str:
-        """The filter in words, for report headings."""
-        parts = [f"player {', '.join(self.players)}"] if self.players else []
-        if self.opponents:
-            parts.append(f"opponent {', '.join(self.opponents)}")
-        if self.since:
-            parts.append(f"since {self.since}")
-        if self.until:
-            parts.append(f"until {self.until}")
-        if self.site:
-            parts.append(f"site {self.site}")
-        if self.length is not None:
-            parts.append(f"{self.length}-point matches")
-        if self.money:
-            parts.append("money sessions")
-        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tabla_cli.model import Match
 from tabla_cli.parallel import map_in_order
 from tabla_cli.pipeline import ReadOptions, as_source, internal_error, run
+from tabla_cli.reports.choice import MatchChoice
 from tabla_cli.reports.rows import FileRows, rows_visitor
 from tabla_cli.reports.schema import COLUMNS, FRAME_NAMES
 from tabla_cli.source import Source
@@ -27,73 +28,7 @@ from tabla_cli.visitor import BaseVisitor
 if TYPE_CHECKING:
     from tabla_cli.analysis.decisions import AnalysisOptions
 
-__all__ = ["MatchChoice", "ReportDecisions", "failed_rows", "file_rows", "iter_file_rows", "text_rows"]
-
-
-@dataclass(frozen=True, slots=True)
-class MatchChoice:
-    """Whether one match may be among those a report's filter keeps, from what its headers say: tested as
-    the match begins, so that the engine never sees a match the report leaves out (picklable).
-
-    It never leaves out a match the filter keeps (:func:`~tabla_cli.reports.filters.filter_frames`, which
-    decides after the replay): names are compared without case, through ``aliases`` either way, and an
-    undated match is kept for the dates to judge. It may keep a few more, which the report then drops.
-
-    Attributes:
-        players: the filter's players (any case).
-        opponents: the filter's opponents.
-        since: the first date kept (``YYYY-MM-DD``).
-        until: the last date kept.
-        site: the Site header, compared without case.
-        length: the match length.
-        money: money sessions only.
-        aliases: ``alias -> player`` names.
-    """
-
-    players: tuple[str, ...] = ()
-    opponents: tuple[str, ...] = ()
-    since: str | None = None
-    until: str | None = None
-    site: str | None = None
-    length: int | None = None
-    money: bool = False
-    aliases: tuple[tuple[str, str], ...] = ()
-
-    def _names(self, name: str) -> set[str]:
-        """``name`` and what the aliases make of it, without case."""
-        names = {name}
-        for alias, player in self.aliases:
-            if name.casefold() in (alias.casefold(), player.casefold()):
-                names |= {alias, player}
-        return {n.casefold() for n in names}
-
-    def _plays(self, name: str, wanted: tuple[str, ...]) -> bool:
-        return bool(self._names(name) & {n.casefold() for n in wanted})
-
-    def __call__(self, match: Match) -> bool:
-        from tabla_cli.reports.rows import match_date
-
-        first, second = match.players
-        if self.players and self.opponents:
-            if not (
-                (self._plays(first, self.players) and self._plays(second, self.opponents))
-                or (self._plays(second, self.players) and self._plays(first, self.opponents))
-            ):
-                return False
-        else:
-            wanted = self.players or self.opponents
-            if wanted and not (self._plays(first, wanted) or self._plays(second, wanted)):
-                return False
-        date = match_date(match)
-        if date is not None and (
-            (self.since is not None and date < self.since) or (self.until is not None and date > self.until)
-        ):
-            return False
-        if self.site is not None and (match.header("Site") or "").casefold() != self.site.casefold():
-            return False
-        if self.length is not None and match.length != self.length:
-            return False
-        return not (self.money and match.length)
+__all__ = ["ReportDecisions", "failed_rows", "file_rows", "iter_file_rows", "text_rows"]
 
 
 @dataclass(frozen=True, slots=True)
