@@ -17,6 +17,7 @@ locking differ (:class:`Store` keeps them apart).
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -376,6 +377,21 @@ class Store:
         ]
 
 
+def _write_ahead(connection: sqlite3.Connection) -> None:
+    """Put the database in WAL mode. SQLite answers "database is locked" at once, without waiting as the
+    connection's timeout says, while another process turns a new file to WAL or creates its tables: try
+    again until :data:`BUSY_SECONDS` have gone."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def open_store(target: str, *, create: bool = True) -> Store:
     """Open the index at ``target``: a file path (SQLite) or a ``postgresql://`` URL.
 
@@ -403,7 +419,7 @@ def open_store(target: str, *, create: bool = True) -> Store:
             raise StoreError(f"{target}: no such index (make one with 'tabla index PATH... --db {target}')")
         try:
             connection = sqlite3.connect(target, timeout=BUSY_SECONDS, isolation_level=None)
-            connection.execute("PRAGMA journal_mode=WAL")
+            _write_ahead(connection)
             connection.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             raise StoreError(f"{target}: cannot open the index: {exc}") from exc
